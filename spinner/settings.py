@@ -1,0 +1,245 @@
+"""Spinner's settings, read from the environment.
+
+Embedded default (nothing set): SQLite tuned for concurrent writers, Celery tasks run eagerly, a
+local-memory cache. Production: ``DATABASE_URL`` (PostgreSQL), ``REDIS_URL`` (Celery broker and
+cache) and ``SPINNER_ENV=production`` (secure cookies, HSTS, ``DEBUG`` off).
+
+Environment variables:
+    SPINNER_ENV            ``development`` (default) or ``production``
+    SECRET_KEY             required in production
+    ALLOWED_HOSTS          comma-separated; default ``127.0.0.1,localhost`` (``*`` in development)
+    CSRF_TRUSTED_ORIGINS   comma-separated origins (production behind a proxy)
+    DATABASE_URL           e.g. ``postgres://user@127.0.0.1:5432/spinner``; default SQLite
+    SQLITE_PATH            the SQLite file when DATABASE_URL is unset; default ``db.sqlite3``
+    REDIS_URL              e.g. ``redis://127.0.0.1:6379/0``; default: eager tasks, memory cache
+    SPINNER_SECURE_SSL_REDIRECT  ``0``: no HTTPS redirect in production (TLS at the proxy)
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import dj_database_url
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+
+def _env_list(name: str, default: str = "") -> list[str]:
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
+
+
+SPINNER_ENV = os.environ.get("SPINNER_ENV", "development")
+PRODUCTION = SPINNER_ENV == "production"
+
+if PRODUCTION:
+    SECRET_KEY = os.environ["SECRET_KEY"]
+    DEBUG = False
+    ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", "127.0.0.1,localhost")
+else:
+    SECRET_KEY = os.environ.get(
+        "SECRET_KEY", "dev-only-insecure-key-0f5u9-do-not-use-in-production-7c2a1e"
+    )
+    DEBUG = os.environ.get("DEBUG", "1") == "1"
+    ALLOWED_HOSTS = _env_list("ALLOWED_HOSTS", "*")
+
+CSRF_TRUSTED_ORIGINS = _env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",
+    "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "scoring.apps.ScoringConfig",
+    "tournaments.apps.TournamentsConfig",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "spinner.urls"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+WSGI_APPLICATION = "spinner.wsgi.application"
+
+# --- Database -------------------------------------------------------------------------------
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+if DATABASE_URL:
+    DATABASES: dict[str, Any] = {
+        "default": dj_database_url.parse(DATABASE_URL, conn_max_age=600, conn_health_checks=True)
+    }
+else:
+    # Many phones submit at once: WAL lets readers run beside the writer, IMMEDIATE takes the
+    # write lock at BEGIN (no deadlock-prone lock upgrades), and the busy timeout makes a writer
+    # wait its turn instead of failing with "database is locked".
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": os.environ.get("SQLITE_PATH", str(BASE_DIR / "db.sqlite3")),
+            "OPTIONS": {
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 30,
+                "init_command": (
+                    "PRAGMA journal_mode=WAL;"
+                    "PRAGMA synchronous=NORMAL;"
+                    "PRAGMA busy_timeout=30000;"
+                    "PRAGMA foreign_keys=ON;"
+                ),
+            },
+        }
+    }
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- Redis: Celery broker and cache ---------------------------------------------------------
+REDIS_URL = os.environ.get("REDIS_URL", "")
+
+if REDIS_URL:
+    CACHES: dict[str, dict[str, Any]] = {
+        "default": {
+            # Fails open: a Redis outage makes pages slower, never broken.
+            "BACKEND": "tournaments.cache.FailOpenRedisCache",
+            "LOCATION": REDIS_URL,
+            "TIMEOUT": 300,
+            "KEY_PREFIX": "spinner",
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "spinner",
+        }
+    }
+
+CELERY_BROKER_URL = REDIS_URL or "memory://"
+# The queue our tasks go to; the test suite sets a queue of its own so that its workers never
+# take work from (or give work to) a worker of a running Spinner on the same Redis.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("SPINNER_QUEUE", "spinner")
+CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
+CELERY_TASK_EAGER_PROPAGATES = True
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    # A task not acknowledged within this time is delivered again (acks_late): longer than any
+    # task of ours runs.
+    "visibility_timeout": 3600,
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+    "retry_on_timeout": True,
+    "max_retries": 2,
+}
+CELERY_TASK_PUBLISH_RETRY = True
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
+
+# --- Auth, i18n, static ---------------------------------------------------------------------
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/director/"
+LOGOUT_REDIRECT_URL = "/"
+
+LANGUAGE_CODE = "en-us"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            if PRODUCTION
+            else "django.contrib.staticfiles.storage.StaticFilesStorage"
+        )
+    },
+}
+
+# --- DRF and the schema ---------------------------------------------------------------------
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {"table_token": "120/min", "anon": "600/min"},
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Spinner API",
+    "DESCRIPTION": "Five Up dominoes tournaments: events, pairings, scoresheets and standings.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+}
+
+# --- Logging --------------------------------------------------------------------------------
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": "INFO" if PRODUCTION else "WARNING"},
+    "loggers": {"spinner": {"level": "INFO"}, "tournaments": {"level": "INFO"}},
+}
+
+# --- Production hardening (manage.py check --deploy --fail-level WARNING passes) -----------
+if PRODUCTION:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = os.environ.get("SPINNER_SECURE_SSL_REDIRECT", "1") == "1"
+    SECURE_HSTS_SECONDS = 31536000
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_CONTENT_TYPE_NOSNIFF = True
+    SECURE_REFERRER_POLICY = "same-origin"
+    X_FRAME_OPTIONS = "DENY"

@@ -1,0 +1,201 @@
+"""Shared fixtures: the real services a test needs, or a one-line skip when they are absent.
+
+With ``SPINNER_REQUIRE_SERVICES=1`` (set by ``.ci/run``) a missing service fails the test instead
+of skipping it, so CI can never pass by skipping.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = os.environ.get("SPINNER_CHROMIUM", "/usr/bin/chromium")
+REQUIRE = os.environ.get("SPINNER_REQUIRE_SERVICES") == "1"
+# Read by spinner/settings.py, which pytest-django imports after this module.
+os.environ["SPINNER_QUEUE"] = f"spinner-test-{os.getpid()}"
+
+
+def missing(reason: str) -> None:
+    """Skip (on a laptop) or fail (in CI) a test whose service is absent."""
+    if REQUIRE:
+        pytest.fail(f"required service missing: {reason}", pytrace=False)
+    pytest.skip(reason)
+
+
+def poll(check: Callable[[], Any], *, timeout: float = 20.0, interval: float = 0.05) -> Any:
+    """Call ``check`` until it returns something truthy or the deadline passes (then fail)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            pytest.fail(f"condition not met within {timeout}s: {check}")
+        time.sleep(interval)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture
+def postgres(db: None, settings: Any) -> None:
+    """A test that needs the real PostgreSQL (the suite runs on it when DATABASE_URL is set)."""
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        missing("needs PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/spinner")
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The machine's Redis (REDIS_URL), checked to answer a PING."""
+    url = os.environ.get("REDIS_URL", "")
+    if not url:
+        missing("needs Redis: set REDIS_URL=redis://127.0.0.1:6379/0")
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=1).ping()
+    except redis.RedisError as exc:
+        missing(f"Redis at {url} does not answer: {exc}")
+    return url
+
+
+@pytest.fixture
+def chromium_path() -> str:
+    if not (Path(CHROMIUM).exists() or shutil.which("chromium")):
+        missing("needs Debian's chromium at /usr/bin/chromium (apt-get install chromium)")
+    return CHROMIUM
+
+
+@pytest.fixture
+def browser(chromium_path: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in the test thread; Django's ORM refuses to run
+    # while a loop is running unless told it is safe (it is: the loop only drives the browser).
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(
+            executable_path=chromium_path,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+            ],
+        )
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A page in a 390x844 phone-sized viewport."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        yield page
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def artifacts(request: pytest.FixtureRequest) -> Path:
+    """A folder for this test's screenshots (kept after the run, under test-artifacts/)."""
+    folder = ARTIFACTS / request.node.name.replace("/", "_").replace("[", "_").replace("]", "")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+@pytest.fixture
+def celery_worker_process(redis_url: str, settings: Any) -> Iterator[Callable[[str], Any]]:
+    """Start real ``celery worker`` processes on the real Redis, against the test database.
+
+    Returns a starter taking a queue name (the test run's own default queue, unless the test
+    routes elsewhere); every worker started is stopped at teardown.
+    """
+    procs: list[subprocess.Popen[bytes]] = []
+    db = settings.DATABASES["default"]
+
+    def start(queue: str, *extra: str) -> subprocess.Popen[bytes]:
+        env = dict(os.environ, REDIS_URL=redis_url)
+        if db["ENGINE"] == "django.db.backends.postgresql":
+            env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+        else:
+            env["SQLITE_PATH"] = str(db["NAME"])
+        ARTIFACTS.mkdir(exist_ok=True)
+        with (ARTIFACTS / f"worker-{queue}.log").open("wb") as log:
+            proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "spinner",
+                    "worker",
+                    "--pool",
+                    "solo",
+                    "--without-heartbeat",
+                    "--without-gossip",
+                    "--without-mingle",
+                    "-Q",
+                    queue,
+                    "-n",
+                    f"{queue}@%h",
+                    "--loglevel",
+                    "INFO",
+                    *extra,
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )  # the child keeps its own copy of the log's file descriptor
+        procs.append(proc)
+        return proc
+
+    yield start
+    for proc in procs:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+@pytest.fixture(autouse=True)
+def _eager_celery_by_default(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Tasks run in-process unless the test starts a real worker (``celery_worker_process``)."""
+    from spinner.celery import app
+
+    eager = "celery_worker_process" not in request.fixturenames
+    old = app.conf.task_always_eager
+    app.conf.task_always_eager = eager
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = old

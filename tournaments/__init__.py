@@ -1,0 +1,1 @@
+"""Events, entries, pairings, results and standings: the Django side of Spinner."""

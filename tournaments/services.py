@@ -1,0 +1,29 @@
+"""Writes: keyword-only, typed, atomic, verb-first."""
+
+from __future__ import annotations
+
+from django.db import transaction
+
+from tournaments.models import BackgroundJob
+
+
+@transaction.atomic
+def start_ping_job() -> BackgroundJob:
+    """Create a job and ask a worker to complete it (a health check of the whole pipeline)."""
+    from tournaments import tasks
+    from tournaments.queueing import enqueue_after_commit
+
+    job = BackgroundJob.objects.create(kind="ping")
+    enqueue_after_commit(tasks.ping, job.pk)
+    return job
+
+
+@transaction.atomic
+def complete_ping_job(*, job_id: int) -> BackgroundJob:
+    job = BackgroundJob.objects.select_for_update().get(pk=job_id)
+    if job.status != BackgroundJob.Status.DONE:
+        job.status = BackgroundJob.Status.DONE
+        job.progress = 100
+        job.message = "pong"
+        job.save(update_fields=["status", "progress", "message", "updated_at"])
+    return job

@@ -1,0 +1,10 @@
+"""Server-rendered pages. Views are thin: they read through selectors and write through services."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")
