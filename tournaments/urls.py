@@ -1,7 +1,9 @@
+"""Routes, one include per area (each area owns its own url module)."""
+
 from django.urls import path
 
-from tournaments import views
+from tournaments.views import home
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", home.home, name="home"),
 ]
