@@ -245,7 +245,7 @@ def _slug_taken(slug: str) -> Conflict:
 
 
 @transaction.atomic
-def update_event(*, actor: User, event: Event, reason: str = "", **changes: Any) -> Event:
+def update_event(*, actor: User | None, event: Event, reason: str = "", **changes: Any) -> Event:
     """Change an event's settings (fields of ``SETTINGS_FIELDS``); audit what changed.
 
     The rule fields (``RULE_FIELDS``) are fixed once a round exists (``locked_after_start``) and
@@ -291,7 +291,7 @@ def update_event(*, actor: User, event: Event, reason: str = "", **changes: Any)
 
 
 @transaction.atomic
-def add_director(*, actor: User, event: Event, username: str) -> User:
+def add_director(*, actor: User | None, event: Event, username: str) -> User:
     """Make the user named ``username`` a director of ``event`` (``user_not_found``,
     ``already_director``)."""
     user = User.objects.filter(username=username.strip()).first()

@@ -429,6 +429,11 @@ class ImportRow:
     seed: int | None
     existing: list[bool] = field(default_factory=list)  # per player: reuses a known player
 
+    @property
+    def people(self) -> list[tuple[PlayerSpec, bool]]:
+        """Each player with whether a known player (same name and club) is reused."""
+        return list(zip(self.players, self.existing, strict=True))
+
 
 @dataclass
 class ImportProblem:
