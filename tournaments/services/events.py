@@ -198,12 +198,14 @@ def create_event(
     start_date: datetime.date,
     end_date: datetime.date,
     slug: str = "",
+    salt: str = "",
     **settings: Any,
 ) -> Event:
     """Create an event with its settings; the creator becomes its first director.
 
     ``settings`` are fields of ``SETTINGS_FIELDS`` (anything else is a programming error:
-    ``TypeError``). The salt is drawn now and is published on the event's page. ``slug`` is made
+    ``TypeError``). The salt is drawn now (or given, for a reproducible demo: 16 to 64 hex
+    digits) and is published on the event's page. ``slug`` is made
     from the name when empty (made unique with a number); a given slug already taken raises
     ``Conflict(code="slug_taken")``.
     """
@@ -214,6 +216,14 @@ def create_event(
     for field, value in settings.items():
         setattr(event, field, value)
     validate_event_settings({f: getattr(event, f) for f in SETTINGS_FIELDS})
+    if salt:
+        if not (16 <= len(salt) <= 64 and all(c in "0123456789abcdef" for c in salt)):
+            raise ValidationFailed(
+                "The salt is 16 to 64 lowercase hex digits.",
+                code="invalid_salt",
+                details={"field": "salt", "errors": {"salt": "16 to 64 hex digits."}},
+            )
+        event.salt = salt
     if slug:
         if slugify(slug) != slug:
             raise ValidationFailed(
