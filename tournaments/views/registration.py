@@ -342,7 +342,8 @@ def _back(request: HttpRequest, event: Event) -> HttpResponseRedirect:
 @require_POST
 @director_required
 def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str) -> HttpResponse:
-    """POST check-in / undo-check-in / withdraw / reinstate: the row (htmx) or a redirect."""
+    """POST check-in / undo-check-in / withdraw / reinstate: the row (htmx, with the checked-in
+    count swapped out of band) or a redirect back (``next``) without JavaScript."""
     service = ENTRY_ACTIONS.get(action)
     try:
         entry = selectors.get_entry(event=event, entry_id=entry_id)
@@ -362,8 +363,14 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str)
             return HttpResponse(status=404)
         return render(
             request,
-            "tournaments/registration/_entry_row.html",
-            {"event": event, "entry": fresh, "error": error, "back": request.POST.get("next")},
+            "tournaments/registration/_entry_action.html",
+            {
+                "event": event,
+                "entry": fresh,
+                "error": error,
+                "back": request.POST.get("next"),
+                "counts": selectors.count_entries(event),
+            },
         )
     if error:
         messages.error(request, error)
