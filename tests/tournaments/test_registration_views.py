@@ -437,3 +437,13 @@ def test_selectors_use_a_fixed_number_of_queries(
         assert [a.actor for a in selectors.list_audit(event=event)][-1] == director
     with django_assert_num_queries(1):
         assert selectors.list_director_events(director) == [event]
+
+
+def test_the_admin_is_read_only_for_staff(event: Event) -> None:
+    add(event, "Ann", "Bob")
+    admin = User.objects.create_superuser("root", password="pw")
+    client = Client()
+    client.force_login(admin)
+    assert "Ann &amp; Bob" in client.get("/admin/tournaments/entry/").content.decode()
+    assert client.get("/admin/tournaments/entry/add/").status_code == 403
+    assert client.get("/admin/tournaments/auditentry/").status_code == 200
