@@ -218,6 +218,7 @@ def test_search_entries_as_you_type(client_for: Any, event: Event) -> None:
     html = partial.content.decode()
     assert html.lstrip().startswith('<ul id="entry-rows"')
     assert "Spinners" in html and "Ann Lee" not in html
+    assert f'name="next" value="{url}?q=park"' in html
     html = client.get(url, {"q": "spin"}, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="entry-rows")
     assert "Di Park" in html.content.decode()
     full = client.get(url, {"q": "ann"}).content.decode()
