@@ -244,3 +244,18 @@ def test_round_view_reads_in_two_queries(django_assert_num_queries: Any) -> None
         view = selectors.round_view(rnd)
     assert len(view.matches) == 4 and len(view.byes) == 1
     assert all(len(e.players) == 2 for e in view.entries)
+
+
+def test_a_second_click_on_generate_follows_the_running_job(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    event = make_event()
+    client, _ = director_client(event)
+    make_field(event, 4)
+    with django_capture_on_commit_callbacks(execute=False):  # the worker has not started
+        client.post(base(event) + "generate/")
+        again = client.post(base(event) + "generate/")
+    job = BackgroundJob.objects.get(event=event)
+    assert again.status_code == 302 and again["Location"] == f"{base(event)}jobs/{job.pk}/"
+    listing = client.get(base(event)).content.decode()
+    assert "Round generation in progress" in listing

@@ -16,6 +16,7 @@ Errors (``code``):
     too_few_entries         fewer than two active (checked-in) entries
     schedule_complete       every round of the format has been generated
     playoff_needs_seeding   the Swiss rounds are over; the play-off comes from the standings
+    generation_running      a generation job of the event is already pending or running
     round_not_draft         only a draft can be edited or published (or discarded)
     round_not_published     only a published (or in-play) round can be started or closed
     reason_required         an edit needs a reason
@@ -31,6 +32,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import asdict, replace
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -39,7 +41,17 @@ from django.db.models import Max
 from django.utils import timezone
 
 from tournaments.errors import Conflict, NotFound, ValidationFailed
-from tournaments.models import BackgroundJob, Entry, Event, Match, Round, RoundSeat, Table
+from tournaments.models import (
+    BackgroundJob,
+    Entry,
+    EntryPlayer,
+    Event,
+    Match,
+    Round,
+    RoundSeat,
+    Table,
+)
+from tournaments.pairing import draw
 from tournaments.pairing.brackets import (
     Bracket,
     SeedSlot,
@@ -62,6 +74,11 @@ Actor = User | AnonymousUser | None
 
 GENERATE_JOB = "generate_round"
 """``BackgroundJob.kind`` of a round generation."""
+
+JOB_STALE_AFTER = timedelta(minutes=5)
+"""A generation job still pending after this long is presumed lost (a dead worker, a lost
+message): a new one may be started. Running it late anyway is harmless (it then fails with
+``previous_round_open``)."""
 
 
 # --- Generating a round -----------------------------------------------------------------------
@@ -138,6 +155,23 @@ def start_round_generation(*, event: Event, actor: Actor) -> BackgroundJob:
     from tournaments.queueing import enqueue_after_commit
 
     number = ensure_can_generate(event)
+    recent = timezone.now() - JOB_STALE_AFTER
+    running = (
+        BackgroundJob.objects.filter(
+            event=event,
+            kind=GENERATE_JOB,
+            status__in=[BackgroundJob.Status.PENDING, BackgroundJob.Status.RUNNING],
+            created_at__gte=recent,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if running is not None:
+        raise Conflict(
+            "A round is already being generated: wait for it to finish.",
+            code="generation_running",
+            details={"job": running.pk},
+        )
     user_id = actor.pk if isinstance(actor, User) else None
     job = BackgroundJob.objects.create(
         event=event,
@@ -224,8 +258,14 @@ def generate_round(*, event: Event, actor: Actor, job_id: int | None = None) -> 
     kind = next_round_kind(event, number)
     inputs = selectors.pairing_inputs(event, round_no=number)
     circle = round_robin_circle(event) if kind == Round.Kind.ROUND_ROBIN else None
+    notes: list[str] = []
     if circle is not None:  # the schedule is fixed: later check-ins are not in it
         in_circle = set(circle)
+        late = sorted(e.entry_id for e in inputs.active if e.entry_id not in in_circle)
+        if late:
+            notes.append(
+                f"entries {late} checked in after round 1 are not in the round robin schedule"
+            )
         inputs = replace(
             inputs,
             entries=tuple(
@@ -235,6 +275,8 @@ def generate_round(*, event: Event, actor: Actor, job_id: int | None = None) -> 
     if job_id is not None:
         update_job(job_id=job_id, progress=50, message=f"Pairing round {number}")
     result = pair_round(event=event, kind=kind, inputs=inputs)
+    if notes:
+        result = replace(result, notes=(*result.notes, *notes))
     rnd = write_round(event=event, number=number, kind=kind, result=result, inputs=inputs)
     audit.record(
         event=event,
@@ -383,18 +425,25 @@ def write_round(
         Table.objects.bulk_create([Table(event=event, number=n) for n in missing])
         tables = {t.number: t for t in Table.objects.filter(event=event, number__in=wanted)}
     slots = bracket_slots or {}
+    leaders = {
+        tuple(d.context): d for d in result.draws if d.purpose == draw.LEADER_PURPOSE and d.outcome
+    }
     matches: list[Match] = []
     for p in result.pairings:
         for entry_id in (p.entry_a, p.entry_b):
             if entry_id not in by_id:
                 raise ValueError(f"the pairing returned unknown entry {entry_id}")
+        data = _explanation_json(p.explanation, p.override)
+        leader = leaders.get((p.entry_a, p.entry_b))
+        if leader is not None:
+            data["first_leader"] = {"player": leader.outcome[0], "draw": _draw_json(leader)}
         matches.append(
             Match(
                 round=rnd,
                 table=tables[p.table],
                 entry_a_id=p.entry_a,
                 entry_b_id=p.entry_b,
-                explanation=_explanation_json(p.explanation, p.override),
+                explanation=data,
                 bracket_slot=slots.get(p.table, ""),
             )
         )
@@ -457,6 +506,31 @@ def _note_override(match: Match, *, action: str, reason: str, actor: Actor, what
     match.explanation = {**match.explanation, "overrides": overrides}
 
 
+def _redraw_first_leader(match: Match, event: Event, round_no: int) -> None:
+    """After an edit changes who sits at a match, draw its first leader again (same rule, new
+    candidates) so the recorded draw matches the table."""
+    if match.entry_b_id is None:
+        match.explanation = {k: v for k, v in match.explanation.items() if k != "first_leader"}
+        return
+    players: dict[int, list[int]] = {match.entry_a_id: [], match.entry_b_id: []}
+    for entry_id, player_id in EntryPlayer.objects.filter(entry_id__in=list(players)).values_list(
+        "entry_id", "player_id"
+    ):
+        players[entry_id].append(player_id)
+    chosen, record = draw.first_leader(
+        event.salt,
+        round_no,
+        match.entry_a_id,
+        players[match.entry_a_id],
+        match.entry_b_id,
+        players[match.entry_b_id],
+    )
+    match.explanation = {
+        **match.explanation,
+        "first_leader": {"player": chosen, "draw": _draw_json(record)},
+    }
+
+
 def _match_picture(match: Match) -> dict[str, Any]:
     return {
         "match": match.pk,
@@ -503,6 +577,7 @@ def swap_entries(*, round: Round, entry_x: int, entry_y: int, reason: str, actor
         assert mx.entry_b_id is not None  # two entries in one match: not a bye
         mx.entry_a_id, mx.entry_b_id = mx.entry_b_id, mx.entry_a_id
         _note_override(mx, action="swap_entries", reason=reason, actor=actor, what=what)
+        _redraw_first_leader(mx, rnd.event, rnd.number)
         mx.save(update_fields=["entry_a", "entry_b", "explanation"])
         changed = [mx]
     else:
@@ -512,6 +587,7 @@ def swap_entries(*, round: Round, entry_x: int, entry_y: int, reason: str, actor
             else:
                 match.entry_b_id = new_entry
             _note_override(match, action="swap_entries", reason=reason, actor=actor, what=what)
+            _redraw_first_leader(match, rnd.event, rnd.number)
         # Neither match holds an entry twice at any point: each loses one entry and gains
         # the other's.
         mx.save(update_fields=["entry_a", "entry_b", "explanation"])
@@ -689,6 +765,13 @@ def close_round(*, round: Round, actor: Actor) -> Round:
     return rnd
 
 
+def generate_and_publish_round(*, event: Event, actor: Actor) -> Round:
+    """Generate the next round at once (no job) and publish it when the checker is clean; for
+    scripts such as ``manage.py demo``. Each step is its own transaction, like the pages."""
+    rnd = generate_round(event=event, actor=actor)
+    return publish_round(round=rnd, actor=actor)
+
+
 # --- Play-off brackets --------------------------------------------------------------------------
 
 
@@ -856,6 +939,7 @@ __all__ = [
     "discard_draft_round",
     "ensure_can_generate",
     "ensure_round_can_close",
+    "generate_and_publish_round",
     "generate_round",
     "next_round_kind",
     "pair_round",

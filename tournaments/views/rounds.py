@@ -74,6 +74,8 @@ def round_generate(request: HttpRequest, *, event: Event) -> HttpResponse:
         job = services.start_round_generation(event=event, actor=request.user)
     except SpinnerError as exc:
         messages.error(request, exc.message)
+        if exc.code == "generation_running":
+            return redirect("rounds:job", event.slug, exc.details["job"])
         return redirect("rounds:list", event.slug)
     return redirect("rounds:job", event.slug, job.pk)
 
