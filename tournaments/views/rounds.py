@@ -110,6 +110,10 @@ def _review_context(event: Event, rnd: Round) -> dict[str, object]:
             selectors.describe_violation(v, names) for v in findings if not v.is_violation
         ],
         "entries": view.entries,
+        "ranking": [
+            names.get(int(entry_id), f"entry {entry_id}")
+            for entry_id in rnd.explanation.get("ranking", [])
+        ],
         "draft": rnd.status == Round.Status.DRAFT,
     }
 
