@@ -202,11 +202,12 @@ def run_generate_round_job(*, job_id: int) -> BackgroundJob:
     job = BackgroundJob.objects.select_related("event").get(pk=job_id)
     if job.status in (BackgroundJob.Status.DONE, BackgroundJob.Status.FAILED):
         return job
+    number = job.params.get("round", "")
     update_job(
         job_id=job.pk,
         status=BackgroundJob.Status.RUNNING,
-        progress=20,
-        message="Reading entries, history and results",
+        progress=30,
+        message=f"Pairing round {number}: reading entries, history and results, then matching",
     )
     actor = User.objects.filter(pk=job.params.get("actor_id")).first()
     try:
@@ -245,7 +246,8 @@ def run_generate_round_job(*, job_id: int) -> BackgroundJob:
 
 @transaction.atomic
 def generate_round(*, event: Event, actor: Actor, job_id: int | None = None) -> Round:
-    """Pair the next round of ``event`` and write it as a draft.
+    """Pair the next round of ``event`` and write it as a draft (``job_id``: the background job
+    that asked, recorded in the audit log).
 
     Only active (checked-in, not withdrawn) entries are paired. Round 1 of a Swiss event follows
     ``event.first_round`` (random from the salt, or by rating or seed); later Swiss rounds are one
@@ -272,8 +274,6 @@ def generate_round(*, event: Event, actor: Actor, job_id: int | None = None) -> 
                 replace(e, active=e.active and e.entry_id in in_circle) for e in inputs.entries
             ),
         )
-    if job_id is not None:
-        update_job(job_id=job_id, progress=50, message=f"Pairing round {number}")
     result = pair_round(event=event, kind=kind, inputs=inputs)
     if notes:
         result = replace(result, notes=(*result.notes, *notes))
