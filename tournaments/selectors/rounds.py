@@ -227,22 +227,13 @@ def override_reason(data: dict[str, Any]) -> str | None:
 
 
 def json_number(value: Any) -> Number | None:
-    """Read back a number written by ``number_json`` (int, or "p/q" for a fraction)."""
+    """Read back a number written by ``tournaments.pairing.export.number`` (int, or "p/q")."""
     if value is None:
         return None
     if isinstance(value, int):
         return value
     fraction = Fraction(str(value))
     return int(fraction) if fraction.denominator == 1 else fraction
-
-
-def number_json(value: Number | None) -> int | str | None:
-    """Numbers in JSON exactly: an int stays an int, a fraction is written "p/q"."""
-    if value is None:
-        return None
-    if isinstance(value, Fraction):
-        return int(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    return int(value)
 
 
 # --- The checker ---------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import asdict, replace
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -52,6 +52,7 @@ from tournaments.models import (
     Table,
 )
 from tournaments.pairing import draw
+from tournaments.pairing import export as pairing_json
 from tournaments.pairing.brackets import (
     Bracket,
     SeedSlot,
@@ -59,12 +60,11 @@ from tournaments.pairing.brackets import (
     single_elimination,
 )
 from tournaments.pairing.first_round import pair_first_round
-from tournaments.pairing.records import Bye, DrawRecord, Explanation, Pairing, RoundPairing
+from tournaments.pairing.records import Bye, Explanation, Pairing, RoundPairing
 from tournaments.pairing.round_robin import pair_round_robin
 from tournaments.pairing.swiss import pair_swiss
 from tournaments.pairing.tables import assign_tables
 from tournaments.selectors import rounds as selectors
-from tournaments.selectors.rounds import number_json
 from tournaments.services import audit
 from tournaments.services.jobs import update_job
 
@@ -354,25 +354,12 @@ def _drop_inactive(result: RoundPairing, active: set[int]) -> RoundPairing:
 
 
 def _explanation_json(why: Explanation, override: str | None = None) -> dict[str, Any]:
-    """A match's explanation as stored; an override decided by the schedule is recorded too."""
+    """A match's explanation as stored (the pairing package's JSON of ``why``), with the list of
+    overrides; an exception decided by the schedule itself is recorded as one (``by`` empty)."""
     overrides = []
     if override:
         overrides.append({"action": "generate", "reason": override, "what": "", "by": "", "at": ""})
-    return {
-        "method": why.method,
-        "reason": why.reason,
-        "score_group": number_json(why.score_group),
-        "float_points": number_json(why.float_points),
-        "rematch": why.rematch,
-        "ranks": list(why.ranks),
-        "window": why.window,
-        "overrides": overrides,
-    }
-
-
-def _draw_json(record: DrawRecord) -> dict[str, Any]:
-    data = asdict(record)
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+    return {**pairing_json.explanation_to_dict(why), "overrides": overrides}
 
 
 def write_round(
@@ -394,7 +381,7 @@ def write_round(
         "round": result.round_no,
         "salt": event.salt,
         "ranking": list(result.ranking),
-        "draws": [_draw_json(d) for d in result.draws],
+        "draws": [pairing_json.draw_to_dict(d) for d in result.draws],
         "notes": list(result.notes),
         "total_weight": result.total_weight,
         "rematches": result.rematches,
@@ -402,8 +389,8 @@ def write_round(
         "active_entries": sorted(e.entry_id for e in inputs.active),
         "standing": {
             str(e.entry_id): {
-                "match_points": number_json(e.match_points),
-                "spread": number_json(e.spread),
+                "match_points": pairing_json.number(e.match_points),
+                "spread": pairing_json.number(e.spread),
                 "byes": e.byes_received,
             }
             for e in inputs.active
@@ -436,7 +423,10 @@ def write_round(
         data = _explanation_json(p.explanation, p.override)
         leader = leaders.get((p.entry_a, p.entry_b))
         if leader is not None:
-            data["first_leader"] = {"player": leader.outcome[0], "draw": _draw_json(leader)}
+            data["first_leader"] = {
+                "player": leader.outcome[0],
+                "draw": pairing_json.draw_to_dict(leader),
+            }
         matches.append(
             Match(
                 round=rnd,
@@ -527,7 +517,7 @@ def _redraw_first_leader(match: Match, event: Event, round_no: int) -> None:
     )
     match.explanation = {
         **match.explanation,
-        "first_leader": {"player": chosen, "draw": _draw_json(record)},
+        "first_leader": {"player": chosen, "draw": pairing_json.draw_to_dict(record)},
     }
 
 
@@ -825,7 +815,7 @@ def create_playoff_bracket(
         inputs=inputs,
         bracket_slots=slots,
     )
-    rnd.explanation = {**rnd.explanation, "bracket": bracket_json(bracket)}
+    rnd.explanation = {**rnd.explanation, "bracket": pairing_json.bracket_to_dict(bracket)}
     rnd.save(update_fields=["explanation"])
     audit.record(
         event=event,
@@ -895,41 +885,6 @@ def bracket_first_round(
         notes=tuple(notes),
     )
     return result, slots
-
-
-def _slot_json(slot: object) -> dict[str, Any]:
-    if isinstance(slot, SeedSlot):
-        return {"seed": slot.seed}
-    kind = type(slot).__name__  # WinnerOf / LoserOf
-    return {"winner_of" if kind == "WinnerOf" else "loser_of": getattr(slot, "match_id", "")}
-
-
-def bracket_json(bracket: Bracket) -> dict[str, Any]:
-    """The whole bracket as JSON (stored on the first play-off round, so later rounds and
-    anyone reading the export can follow it)."""
-    return {
-        "kind": bracket.kind,
-        "size": bracket.size,
-        "seeds": list(bracket.seeds),
-        "byes": list(bracket.byes),
-        "consolation": bracket.consolation,
-        "rounds": [
-            {
-                "section": r.section,
-                "round": r.round_no,
-                "matches": [
-                    {
-                        "id": m.match_id,
-                        "a": _slot_json(m.slot_a),
-                        "b": _slot_json(m.slot_b),
-                        "note": m.note,
-                    }
-                    for m in r.matches
-                ],
-            }
-            for r in bracket.rounds
-        ],
-    }
 
 
 __all__ = [
