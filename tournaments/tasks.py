@@ -11,3 +11,12 @@ from tournaments.services import jobs
 def ping(job_id: int) -> None:
     """Mark a background job done: proves a worker reaches the broker and the database."""
     jobs.complete_ping_job(job_id=job_id)
+
+
+@shared_task(name="tournaments.generate_round")
+def generate_round(job_id: int) -> None:
+    """Pair the next round of the job's event as a draft (``BackgroundJob`` kind
+    ``generate_round``); a second delivery finds the job done and does nothing."""
+    from tournaments.services import rounds
+
+    rounds.run_generate_round_job(job_id=job_id)

@@ -1,0 +1,99 @@
+"""Spinner's pairing algorithms: plain code over plain records, no Django.
+
+Contract with the service layer
+-------------------------------
+In: one ``EntryRecord`` per entry of the event (withdrawn ones with ``active=False``), with the
+players who play for it this round, its match points, spread and byes so far, its rating / seed
+and pinned table; one ``PastMatch`` per match or bye of the earlier rounds, with the players who
+actually sat at the table; the event's published salt (a string); the round number.
+
+Call one generator:
+
+- ``pair_first_round(entries, salt=..., method="random" | "rating" | "seed")``;
+- ``pair_swiss(entries, history, round_no=..., salt=..., key=None, options=SwissOptions())``
+  (``key`` is where issue 8 plugs in the tiebreak list);
+- ``pair_round_robin(entries, round_no=..., salt=...)`` (``circle_schedule`` for the whole plan);
+- ``single_elimination(ranking, qualifiers=..., consolation=...)`` /
+  ``double_elimination(ranking, qualifiers=...)`` with ``qualifier_count`` for a fraction.
+
+Out: a ``RoundPairing`` - pairings by table (``entry_a`` sits first), byes, each with an
+``Explanation``; the ranking used; every ``DrawRecord`` (rank ties, first-round order, first
+leaders) so anyone can ``verify`` it from the salt; notes; the total weight, rematch count and
+window. Brackets return a ``Bracket`` of rounds of matches whose slots are seeds or "winner /
+loser of match X". ``export`` turns any of these into JSON-ready dicts.
+
+Check: ``check_round(round_pairing, entries, history)`` re-checks a round (generated or edited:
+set ``override`` on an edited ``Pairing`` / ``Bye`` with the director's reason) and returns
+``Violation`` records ``(round_no, table, code, message)``; ``str(v)`` is the
+``round N table T: CODE message`` line; ``v.is_violation`` is false for ``override``.
+
+Errors: malformed input (duplicate entry ids, a player in two active entries, floats,
+fractional match points without ``mp_scale``) raises ``ValueError``.
+
+Every random choice is a salted SHA-256 lot (``draw``) recorded in the output.
+"""
+
+from .brackets import (
+    Bracket,
+    BracketMatch,
+    BracketRound,
+    LoserOf,
+    SeedSlot,
+    WinnerOf,
+    bracket_size,
+    double_elimination,
+    qualifier_count,
+    single_elimination,
+    standard_order,
+)
+from .checker import check_round
+from .draw import choose, first_leader, lot, shuffle, verify
+from .first_round import pair_first_round
+from .ranking import rank, rank_with_draws
+from .records import (
+    Bye,
+    DrawRecord,
+    EntryRecord,
+    Explanation,
+    Pairing,
+    PastMatch,
+    RoundPairing,
+    Violation,
+)
+from .round_robin import circle_schedule, pair_round_robin
+from .swiss import SwissOptions, pair_swiss
+
+__all__ = [
+    "Bracket",
+    "BracketMatch",
+    "BracketRound",
+    "Bye",
+    "DrawRecord",
+    "EntryRecord",
+    "Explanation",
+    "LoserOf",
+    "Pairing",
+    "PastMatch",
+    "RoundPairing",
+    "SeedSlot",
+    "SwissOptions",
+    "Violation",
+    "WinnerOf",
+    "bracket_size",
+    "check_round",
+    "choose",
+    "circle_schedule",
+    "double_elimination",
+    "first_leader",
+    "lot",
+    "pair_first_round",
+    "pair_round_robin",
+    "pair_swiss",
+    "qualifier_count",
+    "rank",
+    "rank_with_draws",
+    "shuffle",
+    "single_elimination",
+    "standard_order",
+    "verify",
+]
