@@ -168,11 +168,23 @@ def check_in_everyone(ctx: DemoContext) -> str:
     return f"{count} entries checked in"
 
 
+def pair_round_one(ctx: DemoContext) -> str:
+    """Pair round 1 from the event's salt and publish it, unless a round exists already."""
+    from tournaments.models import Round
+    from tournaments.services import rounds as round_services
+
+    if Round.objects.filter(event=ctx.event).exists():
+        return "round 1 exists already"
+    rnd = round_services.generate_and_publish_round(event=ctx.event, actor=ctx.director)
+    return f"round {rnd.number} paired and published ({rnd.matches.count()} matches)"
+
+
 #: The demo's steps, in order. Later issues add theirs here (each idempotent), e.g.
 #: ("pair round 1", pair_round_one), ("enter round 1 results", ...), ("standings", ...).
 STEPS: list[tuple[str, Callable[[DemoContext], str]]] = [
     ("register the partnerships", register_partnerships),
     ("check everyone in", check_in_everyone),
+    ("pair round 1", pair_round_one),
 ]
 
 
