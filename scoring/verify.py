@@ -29,6 +29,7 @@ __all__ = [
     "CODES",
     "Fault",
     "Verdict",
+    "decode",
     "first_divergence",
     "verify",
     "verify_json",
@@ -691,6 +692,15 @@ def verify(sheet: object) -> Verdict:
     return verify_parsed(parsed)
 
 
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def decode(text: str | bytes) -> Any:
+    """Strict JSON: like ``json.loads`` but ``NaN`` and ``Infinity`` are refused."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
 def verify_json(text: str | bytes) -> Verdict:
     """Verify a sheet given as JSON text; text that is not JSON gets a ``format`` verdict.
 
@@ -698,7 +708,7 @@ def verify_json(text: str | bytes) -> Verdict:
     'format'
     """
     try:
-        sheet = json.loads(text)
+        sheet = decode(text)
     except (ValueError, RecursionError) as exc:
         return Verdict([Fault("format", None, None, f"the sheet is not JSON ({exc})")])
     return verify(sheet)
