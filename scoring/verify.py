@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from scoring.layout import Layout
-from scoring.rules import MatchOptions, Score
+from scoring.rules import MatchOptions, Score, target_winner, uniquely_highest
 from scoring.sheet import DRAW, PLAY, FormatFault, Hand, Sheet, parse_sheet
 from scoring.tiles import Tile, mask_pips
 
@@ -135,19 +135,16 @@ class _Replay:
 
     def check_target(self) -> None:
         """The target rule: at least the target and uniquely highest ends the match."""
-        scores = self.scores
-        top = max(scores)
-        if top >= self.target and scores.count(top) == 1:
+        win = target_winner(self.scores, self.target)
+        if win is not None:
             self.over = True
             self.finished = True
-            self.winner = scores.index(top)
+            self.winner = win
 
     def end_by_time(self) -> None:
-        scores = self.scores
-        top = max(scores)
         self.over = True
         self.finished = True
-        self.winner = scores.index(top) if scores.count(top) == 1 else None
+        self.winner = uniquely_highest(self.scores)
 
     def run(self) -> None:
         sheet = self.sheet
