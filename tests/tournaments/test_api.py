@@ -6,13 +6,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from tests.tournaments.api_support import (
     assert_error,
     key,
     post,
+    private_cache,
     table_client,
     user_client,
 )
@@ -30,10 +30,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _fresh_throttles() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
+def _fresh_throttles(settings: Any) -> Iterator[None]:
+    """Throttle counters start at zero in every test."""
+    with private_cache(settings):
+        yield
 
 
 def claims_url(match_id: int) -> str:

@@ -150,7 +150,7 @@ def test_time_policy_on_the_sheet_must_be_the_events() -> None:
     assert exc.value.details["fields"][0]["field"] == "time.policy"
     event.time_policy = Event.TimePolicy.FINISH_HAND
     event.save()
-    out = results.submit_claim(match=match, side=0, sheet=sheet("time"))
+    out = results.submit_claim(match=match_at(match.round, 1), side=0, sheet=sheet("time"))
     assert out.claim.status == Claim.Status.SUBMITTED
     assert out.claim.winner_side == expect("time")["winner"]
 

@@ -439,11 +439,11 @@ def submit_claim(
     An invalid or unfinished sheet is stored as a draft with its verdict.
     """
     _check_side(match, side)
+    # Verify before taking the match's lock: the engine's work never holds up the other side.
+    found = assess(match.round.event, sheet=sheet, final_score=final_score)
     locked = _lock(match)
-    event = locked.round.event
     if origin == Claim.Origin.TABLE:
         _check_open(locked.round)
-    found = assess(event, sheet=sheet, final_score=final_score)
     claims = current_claims(locked)
     current = claims[side]
     result = current_result(locked)
@@ -724,8 +724,8 @@ def override_result(
     """
     reason = _require_reason(reason)
     _check_not_bye(match)
+    found = _director_assessment(match.round.event, sheet=sheet, final_score=final_score)
     locked = _lock(match)
-    found = _director_assessment(locked.round.event, sheet=sheet, final_score=final_score)
     _check_result_version(current_result(locked), expected_version, required=False)
     return _write_result(
         locked,
@@ -755,13 +755,13 @@ def correct_result(
     """
     reason = _require_reason(reason)
     _check_not_bye(match)
+    found = _director_assessment(match.round.event, sheet=sheet, final_score=final_score)
     locked = _lock(match)
     current = current_result(locked)
     if current is None:
         raise ValidationFailed(
             "This match has no confirmed result to correct.", code="not_confirmed"
         )
-    found = _director_assessment(locked.round.event, sheet=sheet, final_score=final_score)
     _check_result_version(current, expected_version, required=True)
     return _write_result(
         locked,
