@@ -44,6 +44,7 @@ from tournaments.services import audit
 
 FORMAT = "fives-scoresheet/1"
 SIDES = (0, 1)
+MAX_HALVES = 200_000  # |score| <= 100000 raw points: far beyond any game, inside the columns
 # Raw targets and deal sizes per rule set when the event leaves them to the rule set
 # (rules.md's table: five-up 305 and 5 tiles; all-fives 250 with two players, else 200, and
 # 9/7/5 tiles; five-up-7 305 and 7 tiles).
@@ -214,6 +215,12 @@ def to_halves(score: Any) -> int:
             "A score is a number.", code="invalid_score", details={"score": score}
         )
     doubled = Decimal(str(score)) * 2
+    if not doubled.is_finite() or abs(doubled) > MAX_HALVES:
+        raise ValidationFailed(
+            "A score is a number of points between -100000 and 100000.",
+            code="invalid_score",
+            details={"score": str(score)},
+        )
     if doubled != doubled.to_integral_value():
         raise ValidationFailed(
             "A score is a whole number of points, or a half.",
