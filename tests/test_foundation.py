@@ -116,13 +116,13 @@ def test_enqueue_never_fails_the_caller_when_the_broker_is_down(
     assert "could not enqueue dead.noop" in caplog.text
 
 
-@pytest.mark.django_db
-def test_eager_mode_runs_the_task_in_process() -> None:
-    from tournaments import services
+@pytest.mark.django_db(transaction=True)
+def test_without_redis_the_task_runs_in_process_after_commit() -> None:
+    """The embedded default: no broker, the task runs eagerly once the job is committed."""
     from tournaments.models import BackgroundJob
+    from tournaments.services import jobs
 
-    with_commit_job = services.start_ping_job()
-    # Outside an explicit transaction in a plain django_db test, on_commit callbacks are
-    # captured by the test transaction; run the task path through the service explicitly.
-    services.complete_ping_job(job_id=with_commit_job.pk)
-    assert BackgroundJob.objects.get(pk=with_commit_job.pk).status == "done"
+    job = jobs.start_ping_job()
+    job.refresh_from_db()
+    assert job.status == BackgroundJob.Status.DONE
+    assert job.message == "pong"

@@ -15,8 +15,8 @@ def test_a_real_worker_completes_a_job_in_postgres(
     postgres: None, celery_worker_process: Callable[[str], Any]
 ) -> None:
     from spinner.celery import app
-    from tournaments import services
     from tournaments.models import BackgroundJob
+    from tournaments.services import jobs as services
 
     worker = celery_worker_process(app.conf.task_default_queue)
     job = services.start_ping_job()

@@ -1,11 +1,404 @@
 """Spinner's data: thin models whose constraints the database enforces.
 
-Writes go through ``tournaments/services.py``; reads through ``tournaments/selectors.py``.
+Writes go through ``tournaments/services/``; reads through ``tournaments/selectors/``. No business
+logic lives here: fields, ``Meta.constraints``, choices and ``__str__``.
+
+Vocabulary:
+    event        one tournament (Swiss rounds, then an optional play-off; or a round robin)
+    entry        a partnership (or one player, in a head-to-head event) taking part in an event
+    round        one round of an event; its matches are played at the same time
+    table        a numbered playing table of an event; hosts at most one match per round
+    match        one game to the target between two entries at a table (or a bye: one entry, no
+                 table, no opponent)
 """
 
 from __future__ import annotations
 
+import secrets
+
+from django.conf import settings
 from django.db import models
+from django.db.models import F, Q
+
+
+def new_salt() -> str:
+    """The event's published random salt: every random choice derives from it."""
+    return secrets.token_hex(16)
+
+
+class Player(models.Model):
+    """A person who plays. Contact details are for the director only, never shown publicly."""
+
+    name = models.CharField(max_length=120)
+    club = models.CharField(max_length=120, blank=True)
+    rating = models.IntegerField(null=True, blank=True)
+    email = models.EmailField(blank=True)
+    phone = models.CharField(max_length=40, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "pk"]
+        indexes = [models.Index(fields=["name"])]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.club})" if self.club else self.name
+
+
+class Partnership(models.Model):
+    """Two players who play together. A player may be in different partnerships across events."""
+
+    player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    name = models.CharField(max_length=120, blank=True, help_text="Optional team name.")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(player_a=F("player_b")), name="partnership_two_different_players"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name or f"{self.player_a.name} & {self.player_b.name}"
+
+
+class Event(models.Model):
+    """One tournament, with its rules and settings, published before it starts."""
+
+    class Rules(models.TextChoices):
+        FIVE_UP = "five-up", "Five Up"
+        ALL_FIVES = "all-fives", "All Fives"
+        FIVE_UP_7 = "five-up-7", "Five-Up (7 tiles)"
+
+    class EntryKind(models.TextChoices):
+        PARTNERSHIP = "partnership", "Partnerships (four at a table)"
+        SINGLE = "single", "Head to head (two at a table)"
+
+    class Format(models.TextChoices):
+        SWISS = "swiss", "Swiss rounds"
+        ROUND_ROBIN = "round_robin", "Round robin"
+
+    class Playoff(models.TextChoices):
+        NONE = "none", "No play-off"
+        SINGLE = "single", "Single elimination"
+        DOUBLE = "double", "Double elimination"
+
+    class TimePolicy(models.TextChoices):
+        FINISH_HAND = "finish-hand", "Finish the hand in play"
+        ONE_MORE_HAND = "one-more-hand", "Finish the hand, then one more"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REGISTRATION = "registration", "Registration open"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=80, unique=True)
+    start_date = models.DateField()
+    end_date = models.DateField()
+    venue = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+
+    # The game: the engine's rule set and the options an event may set (None: the rule set's
+    # default for the number of players).
+    rules = models.CharField(max_length=16, choices=Rules.choices, default=Rules.FIVE_UP)
+    target = models.PositiveIntegerField(null=True, blank=True, help_text="Raw points.")
+    hand_size = models.PositiveSmallIntegerField(null=True, blank=True)
+    entry_kind = models.CharField(
+        max_length=16, choices=EntryKind.choices, default=EntryKind.PARTNERSHIP
+    )
+    time_policy = models.CharField(
+        max_length=16, choices=TimePolicy.choices, default=TimePolicy.FINISH_HAND
+    )
+    round_minutes = models.PositiveSmallIntegerField(default=45)
+    allow_final_score_only = models.BooleanField(
+        default=False, help_text="Tables may submit a final score only (marked unverified)."
+    )
+
+    # The format.
+    format = models.CharField(max_length=16, choices=Format.choices, default=Format.SWISS)
+    swiss_rounds = models.PositiveSmallIntegerField(default=5)
+    playoff = models.CharField(max_length=16, choices=Playoff.choices, default=Playoff.NONE)
+    playoff_qualifiers = models.PositiveSmallIntegerField(default=8)
+    playoff_consolation = models.BooleanField(default=False)
+    first_round = models.CharField(
+        max_length=16,
+        choices=[("random", "Random draw"), ("rating", "By rating"), ("seed", "By seed")],
+        default="random",
+    )
+
+    # Scoring of matches for the standings.
+    points_win = models.PositiveSmallIntegerField(default=2)
+    points_draw = models.PositiveSmallIntegerField(default=1)
+    points_loss = models.PositiveSmallIntegerField(default=0)
+    points_bye = models.PositiveSmallIntegerField(default=2)
+    margin_bonus_points = models.PositiveSmallIntegerField(default=0)
+    margin_bonus_at = models.PositiveIntegerField(
+        default=0, help_text="Raw winning margin that earns the bonus (0: no bonus)."
+    )
+    tiebreaks = models.JSONField(
+        default=list, blank=True, help_text="Ordered tiebreak names, after match points."
+    )
+
+    # Which pages the public may see.
+    public_listing = models.BooleanField(default=False)
+    public_entries = models.BooleanField(default=True)
+    public_pairings = models.BooleanField(default=True)
+    public_results = models.BooleanField(default=True)
+    public_standings = models.BooleanField(default=True)
+
+    salt = models.CharField(max_length=64, default=new_salt)
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="directed_events", blank=True
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-start_date", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(end_date__gte=F("start_date")), name="event_ends_after_it_starts"
+            ),
+            models.CheckConstraint(
+                condition=Q(target__isnull=True) | Q(target__gt=0), name="event_target_positive"
+            ),
+            models.CheckConstraint(
+                condition=Q(hand_size__isnull=True) | Q(hand_size__gte=1, hand_size__lte=14),
+                name="event_hand_size_in_range",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A partnership (or, in a head-to-head event, one player) taking part in an event."""
+
+    class Status(models.TextChoices):
+        REGISTERED = "registered", "Registered"
+        CHECKED_IN = "checked_in", "Checked in"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
+    partnership = models.ForeignKey(
+        Partnership, null=True, blank=True, on_delete=models.PROTECT, related_name="entries"
+    )
+    player = models.ForeignKey(
+        Player, null=True, blank=True, on_delete=models.PROTECT, related_name="single_entries"
+    )
+    name = models.CharField(max_length=200, help_text="Display name: the team or the player.")
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTERED)
+    late = models.BooleanField(default=False)
+    pinned_table = models.PositiveIntegerField(
+        null=True, blank=True, help_text="Always seat this entry at this table (accessibility)."
+    )
+    registered_at = models.DateTimeField(auto_now_add=True)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "name", "pk"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.CheckConstraint(
+                condition=(Q(partnership__isnull=False) & Q(player__isnull=True))
+                | (Q(partnership__isnull=True) & Q(player__isnull=False)),
+                name="entry_is_a_partnership_or_a_player",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "partnership"],
+                condition=Q(partnership__isnull=False),
+                name="entry_partnership_once_per_event",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "player"],
+                condition=Q(player__isnull=False),
+                name="entry_player_once_per_event",
+            ),
+            models.UniqueConstraint(
+                fields=["event", "seed"], condition=Q(seed__isnull=False), name="entry_seed_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class EntryPlayer(models.Model):
+    """Who plays for an entry: a player plays for at most one entry in an event.
+
+    Kept by the registration service beside ``Entry`` so that the database itself refuses a
+    player in two entries of the same event, and so that opponent history can be kept per player.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="members")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="memberships")
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["event", "player"], name="player_once_per_event"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.entry}"
+
+
+class Table(models.Model):
+    """A numbered playing table of an event."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveIntegerField()
+    location = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="table_number_per_event"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="table_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.number}"
+
+
+class Round(models.Model):
+    """One round of an event. Draft (pairings being prepared) -> published -> in play -> closed."""
+
+    class Kind(models.TextChoices):
+        SWISS = "swiss", "Swiss"
+        ROUND_ROBIN = "round_robin", "Round robin"
+        PLAYOFF = "playoff", "Play-off"
+        TIEBREAK = "tiebreak", "Tiebreak"
+
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        PUBLISHED = "published", "Published"
+        IN_PLAY = "in_play", "In play"
+        CLOSED = "closed", "Closed"
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.SWISS)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.DRAFT)
+    time_limit_minutes = models.PositiveSmallIntegerField(null=True, blank=True)
+    # How the round was made: the method, the salt-derived draws, warnings (rematches forced...).
+    explanation = models.JSONField(default=dict, blank=True)
+    # Table links are derived from this secret: rotating it revokes every printed link.
+    link_secret = models.CharField(max_length=64, default=new_salt)
+    created_at = models.DateTimeField(auto_now_add=True)
+    published_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["event", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "number"], name="round_number_per_event"),
+            models.CheckConstraint(condition=Q(number__gte=1), name="round_number_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Round {self.number}"
+
+
+class Match(models.Model):
+    """One match of a round: two entries at a table in seat order, or a bye (one entry).
+
+    ``entry_a`` is the first side (seats 0 and 2 in a partnership game; seat 0 head to head),
+    ``entry_b`` the second (seats 1 and 3; seat 1). A bye has no table and no ``entry_b``.
+    The pairing service is the only writer; the database refuses an entry twice in a round on
+    the same side and a table twice in a round, and ``RoundSeat`` refuses the rest.
+    """
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    table = models.ForeignKey(
+        Table, null=True, blank=True, on_delete=models.PROTECT, related_name="matches"
+    )
+    entry_a = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
+    entry_b = models.ForeignKey(
+        Entry, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    is_bye = models.BooleanField(default=False)
+    # Why this pairing: score group, float, bye reason, director override and its reason.
+    explanation = models.JSONField(default=dict, blank=True)
+    bracket_slot = models.CharField(max_length=32, blank=True)
+
+    class Meta:
+        ordering = ["round", "table__number", "pk"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "table"],
+                condition=Q(table__isnull=False),
+                name="table_once_per_round",
+            ),
+            models.CheckConstraint(
+                condition=(Q(is_bye=True) & Q(entry_b__isnull=True) & Q(table__isnull=True))
+                | (Q(is_bye=False) & Q(entry_b__isnull=False)),
+                name="match_is_two_entries_or_a_bye",
+            ),
+            models.CheckConstraint(condition=~Q(entry_a=F("entry_b")), name="match_entries_differ"),
+        ]
+
+    def __str__(self) -> str:
+        if self.is_bye:
+            return f"{self.entry_a} (bye)"
+        return f"{self.entry_a} v {self.entry_b}"
+
+
+class RoundSeat(models.Model):
+    """One row per entry per round it plays in: the database's guarantee that an entry plays at
+    most once per round (whichever side of whichever match). Written with the match."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    side = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["round", "entry"], name="entry_once_per_round"),
+            models.UniqueConstraint(fields=["match", "side"], name="one_entry_per_side"),
+            models.CheckConstraint(condition=Q(side__lte=1), name="side_is_0_or_1"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} in {self.round} side {self.side}"
+
+
+class AuditEntry(models.Model):
+    """An append-only record of a change a director (or the system) made.
+
+    Never updated or deleted (a database trigger refuses both): who, when, what, the state before
+    and after, and the reason where one is asked for.
+    """
+
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.PROTECT, related_name="audit_entries"
+    )
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    at = models.DateTimeField(auto_now_add=True)
+    action = models.CharField(max_length=64)
+    object_type = models.CharField(max_length=64)
+    object_id = models.CharField(max_length=64, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name_plural = "audit entries"
+        indexes = [models.Index(fields=["event", "-at"])]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_type} {self.object_id}"
 
 
 class BackgroundJob(models.Model):
@@ -21,6 +414,9 @@ class BackgroundJob(models.Model):
         DONE = "done", "Done"
         FAILED = "failed", "Failed"
 
+    event = models.ForeignKey(
+        Event, null=True, blank=True, on_delete=models.CASCADE, related_name="jobs"
+    )
     kind = models.CharField(max_length=64)
     params = models.JSONField(default=dict, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)

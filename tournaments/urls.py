@@ -1,7 +1,10 @@
-from django.urls import path
+"""Routes, one include per area (each area owns its own url module)."""
 
-from tournaments import views
+from django.urls import include, path
+
+from tournaments.views import home
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", home.home, name="home"),
+    path("", include("tournaments.urls_registration")),
 ]

@@ -1,4 +1,4 @@
-"""Writes: keyword-only, typed, atomic, verb-first."""
+"""Background jobs a person waits for, and the pipeline health check."""
 
 from __future__ import annotations
 
@@ -27,3 +27,15 @@ def complete_ping_job(*, job_id: int) -> BackgroundJob:
         job.message = "pong"
         job.save(update_fields=["status", "progress", "message", "updated_at"])
     return job
+
+
+def update_job(
+    *, job_id: int, status: str | None = None, progress: int | None = None, message: str = ""
+) -> None:
+    """Record a job's progress (outside any caller's transaction, so a page sees it at once)."""
+    fields: dict[str, object] = {"message": message}
+    if status is not None:
+        fields["status"] = status
+    if progress is not None:
+        fields["progress"] = max(0, min(100, progress))
+    BackgroundJob.objects.filter(pk=job_id).update(**fields)

@@ -1,5 +1,3 @@
-"""Server-rendered pages. Views are thin: they read through selectors and write through services."""
-
 from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse

@@ -1,0 +1,1 @@
+"""Reads, one module per area, each with a fixed number of queries."""

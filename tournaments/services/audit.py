@@ -1,0 +1,52 @@
+"""The append-only audit log: every change a director makes goes through ``record``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import models
+
+from tournaments.models import AuditEntry, Event
+
+
+def snapshot(instance: models.Model, fields: list[str] | None = None) -> dict[str, Any]:
+    """A JSON-safe picture of a model's concrete fields (for ``before`` and ``after``)."""
+    data: dict[str, Any] = {}
+    for field in instance._meta.concrete_fields:
+        if fields is not None and field.name not in fields:
+            continue
+        data[field.attname] = field.value_from_object(instance)
+    safe: dict[str, Any] = json.loads(json.dumps(data, cls=DjangoJSONEncoder))
+    return safe
+
+
+def record(
+    *,
+    event: Event | None,
+    actor: User | AnonymousUser | None,
+    action: str,
+    obj: models.Model | None = None,
+    object_type: str = "",
+    object_id: str = "",
+    before: Any = None,
+    after: Any = None,
+    reason: str = "",
+) -> AuditEntry:
+    """Append one audit entry. Call it inside the service's transaction, after the change."""
+    if obj is not None:
+        object_type = object_type or obj._meta.model_name or ""
+        object_id = object_id or str(obj.pk)
+    user = actor if isinstance(actor, User) else None
+    return AuditEntry.objects.create(
+        event=event,
+        actor=user,
+        action=action,
+        object_type=object_type,
+        object_id=object_id,
+        before=json.loads(json.dumps(before, cls=DjangoJSONEncoder)),
+        after=json.loads(json.dumps(after, cls=DjangoJSONEncoder)),
+        reason=reason,
+    )
