@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from scoring.rules import RULESETS, MatchOptions, OptionError, Score, find_ruleset
 from scoring.tiles import TILE_LOOKUP, Tile, TileError
@@ -54,11 +54,10 @@ class FormatFault(ValueError):
         self.move = move
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One turn of move form: a play, a draw or a pass.
+class Move(NamedTuple):
+    """One turn of move form: a play, a draw or a pass (a named tuple: cheap to build).
 
-    ``drawn`` holds the tiles drawn when listed; ``count`` is how many were drawn (both forms).
+    ``drawn`` holds the tiles drawn when listed; ``n_drawn`` is how many were drawn (both forms).
     ``score`` is the claimed placement score of a play.
     """
 
@@ -68,7 +67,7 @@ class Move:
     on: Tile | None = None
     score: int = 0
     drawn: tuple[Tile, ...] | None = None
-    count: int = 0
+    n_drawn: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +173,11 @@ def _seat(v: object, players: int, field: str, hand: int | None, move: int | Non
 
 
 def _tile_list(v: object, field: str, hand: int | None, move: int | None) -> tuple[Tile, ...]:
+    if type(v) is list:
+        look = TILE_LOOKUP
+        ts = [look.get(x) if type(x) is str else None for x in v]
+        if None not in ts:
+            return tuple(ts)  # type: ignore[arg-type]
     if not isinstance(v, list):
         raise FormatFault(_where(hand, move, f"{field} must be a list of tiles"), hand, move)
     return tuple(_tile(x, field, hand, move) for x in v)
@@ -321,7 +325,7 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
         raw = h["moves"]
         if not isinstance(raw, list):
             raise FormatFault(f'hand {i + 1}: "moves" must be a list of moves', i)
-        moves = tuple(_parse_move(m, i, j, players, deal is not None) for j, m in enumerate(raw))
+        moves = _parse_moves(raw, i, players, deal is not None)
     else:
         raw = h["tally"]
         if not isinstance(raw, list):
@@ -385,6 +389,48 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
     return Hand(leader, deal, moves, tally, end, finisher, remaining, settlement)
 
 
+_LOOK: Final = TILE_LOOKUP
+
+
+def _parse_moves(raw: list[Any], i: int, players: int, with_deal: bool) -> tuple[Move, ...]:
+    """Parse a hand's moves: a fast path for the common spellings, else :func:`_parse_move`
+    (which accepts every valid move and names the field of an invalid one)."""
+    look = _LOOK
+    out: list[Move] = []
+    append = out.append
+    for j, m in enumerate(raw):
+        if type(m) is dict:
+            n = len(m)
+            seat = m.get("seat")
+            if type(seat) is int and 0 <= seat < players:
+                play = m.get("play")
+                if play is not None:
+                    t = look.get(play) if type(play) is str else None
+                    score = m.get("score")
+                    if t is not None and type(score) is int and score >= 0:
+                        if n == 3:
+                            append(Move(PLAY, seat, t, None, score, None, 0))
+                            continue
+                        on = m.get("on")
+                        if n == 4 and type(on) is str:
+                            ot = look.get(on)
+                            if ot is not None:
+                                append(Move(PLAY, seat, t, ot, score, None, 0))
+                                continue
+                elif n == 2:
+                    d = m.get("draw")
+                    if type(d) is list and d:
+                        ts = [look.get(x) if type(x) is str else None for x in d]
+                        if None not in ts:
+                            append(Move(DRAW, seat, None, None, 0, tuple(ts), len(ts)))  # type: ignore[arg-type]
+                            continue
+                    elif m.get("pass") is True:
+                        append(Move(PASS, seat, None, None, 0, None, 0))
+                        continue
+        append(_parse_move(m, i, j, players, with_deal))
+    return tuple(out)
+
+
 def _parse_move(m: object, i: int, j: int, players: int, with_deal: bool) -> Move:
     where = f"move {j + 1}"
     if not isinstance(m, dict):
@@ -426,11 +472,11 @@ def _parse_move(m: object, i: int, j: int, players: int, with_deal: bool) -> Mov
                 )
             if d < 1:
                 raise FormatFault(f"hand {i + 1}, {where}: a draw takes at least one tile", i, j)
-            return Move(DRAW, seat, count=d)
+            return Move(DRAW, seat, n_drawn=d)
         drawn = _tile_list(d, f'{where}: "draw"', i, j)
         if not drawn:
             raise FormatFault(f"hand {i + 1}, {where}: a draw takes at least one tile", i, j)
-        return Move(DRAW, seat, drawn=drawn, count=len(drawn))
+        return Move(DRAW, seat, drawn=drawn, n_drawn=len(drawn))
     if "pass" in m:
         if len(m) != 2 or m["pass"] is not True:
             raise FormatFault(f'hand {i + 1}, {where}: a pass is {{"seat": s, "pass": true}}', i, j)
@@ -529,5 +575,5 @@ def _move_dict(m: Move) -> dict[str, Any]:
         d["score"] = m.score
         return d
     if m.kind == DRAW:
-        return {"seat": m.seat, "draw": [str(t) for t in m.drawn] if m.drawn else m.count}
+        return {"seat": m.seat, "draw": [str(t) for t in m.drawn] if m.drawn else m.n_drawn}
     return {"seat": m.seat, "pass": True}
