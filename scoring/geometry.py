@@ -329,8 +329,8 @@ def position_after(sheet: dict[str, Any], hand: int, move: int | None) -> Layout
     if move is not None and not 0 <= move < len(h.moves):
         raise ValueError(f"hand {hand} has no move {move}")
     layout = Layout(parsed.options.rules)
-    for m in h.moves[: None if move is None else move + 1]:
-        if m.kind == PLAY:
-            assert m.tile is not None
-            layout.place(m.tile, m.on)
+    for kind, _seat, tile, on, _score, _drawn, _n in h.moves[: None if move is None else move + 1]:
+        if kind == PLAY:
+            assert tile is not None
+            layout.place(tile, on)
     return layout

@@ -54,20 +54,11 @@ class FormatFault(ValueError):
         self.move = move
 
 
-class Move(NamedTuple):
-    """One turn of move form: a play, a draw or a pass (a named tuple: cheap to build).
-
-    ``drawn`` holds the tiles drawn when listed; ``n_drawn`` is how many were drawn (both forms).
-    ``score`` is the claimed placement score of a play.
-    """
-
-    kind: int
-    seat: int
-    tile: Tile | None = None
-    on: Tile | None = None
-    score: int = 0
-    drawn: tuple[Tile, ...] | None = None
-    n_drawn: int = 0
+Move = tuple[int, int, Tile | None, Tile | None, int, tuple[Tile, ...] | None, int]
+"""One turn of move form, a plain tuple (the cheapest record to build and unpack):
+``(kind, seat, tile, on, score, drawn, n_drawn)``. ``kind`` is :data:`PLAY`, :data:`DRAW` or
+:data:`PASS`; a play has ``tile``, ``on`` (None for the opening) and the claimed ``score``; a
+draw has ``drawn`` (the tiles, when listed, else None) and ``n_drawn``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,8 +70,7 @@ class TallyEntry:
     score: int
 
 
-@dataclass(frozen=True, slots=True)
-class Hand:
+class Hand(NamedTuple):
     """One hand as recorded. Exactly one of ``moves`` and ``tally`` is set."""
 
     leader: int
@@ -176,7 +166,7 @@ def _tile_list(v: object, field: str, hand: int | None, move: int | None) -> tup
     if type(v) is list:
         look = TILE_LOOKUP
         ts = [look.get(x) if type(x) is str else None for x in v]
-        if None not in ts:
+        if all(ts):
             return tuple(ts)  # type: ignore[arg-type]
     if not isinstance(v, list):
         raise FormatFault(_where(hand, move, f"{field} must be a list of tiles"), hand, move)
@@ -290,16 +280,16 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
     players = options.players
     if not isinstance(h, dict):
         raise FormatFault(f"hand {i + 1} must be a JSON object", i)
-    for key in h:
-        if key not in _HAND_KEYS:
-            raise FormatFault(f"hand {i + 1}: unknown field {json_repr(key)}", i)
+    if not _HAND_KEYS.issuperset(h):
+        key = next(k for k in h if k not in _HAND_KEYS)
+        raise FormatFault(f"hand {i + 1}: unknown field {json_repr(key)}", i)
     if "leader" not in h:
         raise FormatFault(f'hand {i + 1}: the field "leader" is missing', i)
     leader = _seat(h["leader"], players, '"leader"', i, None)
     deal = None
     if "deal" in h:
         d = h["deal"]
-        if not isinstance(d, dict) or set(d) != {"hands", "boneyard"}:
+        if type(d) is not dict or len(d) != 2 or "hands" not in d or "boneyard" not in d:
             raise FormatFault(
                 f'hand {i + 1}: "deal" must be {{"hands": [...], "boneyard": [...]}}', i
             )
@@ -398,34 +388,37 @@ def _parse_moves(raw: list[Any], i: int, players: int, with_deal: bool) -> tuple
     look = _LOOK
     out: list[Move] = []
     append = out.append
-    for j, m in enumerate(raw):
-        if type(m) is dict:
-            n = len(m)
-            seat = m.get("seat")
+    j = -1
+    # ``in`` and subscripts rather than ``dict.get``: this loop runs once per move.
+    for m in raw:
+        j += 1
+        if type(m) is dict and "seat" in m:
+            seat = m["seat"]
             if type(seat) is int and 0 <= seat < players:
-                play = m.get("play")
-                if play is not None:
-                    t = look.get(play) if type(play) is str else None
-                    score = m.get("score")
-                    if t is not None and type(score) is int and score >= 0:
-                        if n == 3:
-                            append(Move(PLAY, seat, t, None, score, None, 0))
-                            continue
-                        on = m.get("on")
-                        if n == 4 and type(on) is str:
-                            ot = look.get(on)
-                            if ot is not None:
-                                append(Move(PLAY, seat, t, ot, score, None, 0))
+                n = len(m)
+                if "play" in m:
+                    if "score" in m:
+                        play = m["play"]
+                        score = m["score"]
+                        if type(play) is str and play in look and type(score) is int and score >= 0:
+                            if n == 3:
+                                append((PLAY, seat, look[play], None, score, None, 0))
                                 continue
+                            if n == 4 and "on" in m:
+                                on = m["on"]
+                                if type(on) is str and on in look:
+                                    append((PLAY, seat, look[play], look[on], score, None, 0))
+                                    continue
                 elif n == 2:
-                    d = m.get("draw")
-                    if type(d) is list and d:
-                        ts = [look.get(x) if type(x) is str else None for x in d]
-                        if None not in ts:
-                            append(Move(DRAW, seat, None, None, 0, tuple(ts), len(ts)))  # type: ignore[arg-type]
-                            continue
-                    elif m.get("pass") is True:
-                        append(Move(PASS, seat, None, None, 0, None, 0))
+                    if "draw" in m:
+                        d = m["draw"]
+                        if type(d) is list and d:
+                            ts = [look.get(x) if type(x) is str else None for x in d]
+                            if all(ts):
+                                append((DRAW, seat, None, None, 0, tuple(ts), len(ts)))  # type: ignore[arg-type]
+                                continue
+                    elif "pass" in m and m["pass"] is True:
+                        append((PASS, seat, None, None, 0, None, 0))
                         continue
         append(_parse_move(m, i, j, players, with_deal))
     return tuple(out)
@@ -458,7 +451,7 @@ def _parse_move(m: object, i: int, j: int, players: int, with_deal: bool) -> Mov
                 i,
                 j,
             )
-        return Move(PLAY, seat, tile, on, score)
+        return (PLAY, seat, tile, on, score, None, 0)
     if "draw" in m:
         if len(m) != 2:
             raise FormatFault(f'hand {i + 1}, {where}: a draw has only "seat" and "draw"', i, j)
@@ -472,15 +465,15 @@ def _parse_move(m: object, i: int, j: int, players: int, with_deal: bool) -> Mov
                 )
             if d < 1:
                 raise FormatFault(f"hand {i + 1}, {where}: a draw takes at least one tile", i, j)
-            return Move(DRAW, seat, n_drawn=d)
+            return (DRAW, seat, None, None, 0, None, d)
         drawn = _tile_list(d, f'{where}: "draw"', i, j)
         if not drawn:
             raise FormatFault(f"hand {i + 1}, {where}: a draw takes at least one tile", i, j)
-        return Move(DRAW, seat, drawn=drawn, n_drawn=len(drawn))
+        return (DRAW, seat, None, None, 0, drawn, len(drawn))
     if "pass" in m:
         if len(m) != 2 or m["pass"] is not True:
             raise FormatFault(f'hand {i + 1}, {where}: a pass is {{"seat": s, "pass": true}}', i, j)
-        return Move(PASS, seat)
+        return (PASS, seat, None, None, 0, None, 0)
     raise FormatFault(f'hand {i + 1}, {where}: a move needs "play", "draw" or "pass"', i, j)
 
 
@@ -568,12 +561,13 @@ def sheet_to_dict(sheet: Sheet) -> dict[str, Any]:
 
 
 def _move_dict(m: Move) -> dict[str, Any]:
-    if m.kind == PLAY:
-        d: dict[str, Any] = {"seat": m.seat, "play": str(m.tile)}
-        if m.on is not None:
-            d["on"] = str(m.on)
-        d["score"] = m.score
+    kind, seat, tile, on, score, drawn, n_drawn = m
+    if kind == PLAY:
+        d: dict[str, Any] = {"seat": seat, "play": str(tile)}
+        if on is not None:
+            d["on"] = str(on)
+        d["score"] = score
         return d
-    if m.kind == DRAW:
-        return {"seat": m.seat, "draw": [str(t) for t in m.drawn] if m.drawn else m.n_drawn}
-    return {"seat": m.seat, "pass": True}
+    if kind == DRAW:
+        return {"seat": seat, "draw": [str(t) for t in drawn] if drawn else n_drawn}
+    return {"seat": seat, "pass": True}
