@@ -42,6 +42,9 @@ _HAND_KEYS: Final = frozenset(
     ("leader", "deal", "moves", "tally", "end", "finisher", "remaining", "settlement")
 )
 _POLICIES: Final = ("finish-hand", "one-more-hand")
+_LOOK: Final = TILE_LOOKUP
+# Every key of TILE_LOOKUP is a str: ``get`` of any other hashable gives None.
+_LOOK_GET: Final = TILE_LOOKUP.get
 
 
 class FormatFault(ValueError):
@@ -164,10 +167,13 @@ def _seat(v: object, players: int, field: str, hand: int | None, move: int | Non
 
 def _tile_list(v: object, field: str, hand: int | None, move: int | None) -> tuple[Tile, ...]:
     if type(v) is list:
-        look = TILE_LOOKUP
-        ts = [look.get(x) if type(x) is str else None for x in v]
-        if all(ts):
-            return tuple(ts)  # type: ignore[arg-type]
+        try:
+            ts = tuple(map(_LOOK_GET, v))
+        except TypeError:  # an unhashable entry: the slow path names it
+            pass
+        else:
+            if all(ts):
+                return ts  # type: ignore[return-value]
     if not isinstance(v, list):
         raise FormatFault(_where(hand, move, f"{field} must be a list of tiles"), hand, move)
     return tuple(_tile(x, field, hand, move) for x in v)
@@ -379,13 +385,11 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
     return Hand(leader, deal, moves, tally, end, finisher, remaining, settlement)
 
 
-_LOOK: Final = TILE_LOOKUP
-
-
 def _parse_moves(raw: list[Any], i: int, players: int, with_deal: bool) -> tuple[Move, ...]:
     """Parse a hand's moves: a fast path for the common spellings, else :func:`_parse_move`
     (which accepts every valid move and names the field of an invalid one)."""
     look = _LOOK
+    look_get = _LOOK_GET
     out: list[Move] = []
     append = out.append
     j = -1
@@ -413,9 +417,12 @@ def _parse_moves(raw: list[Any], i: int, players: int, with_deal: bool) -> tuple
                     if "draw" in m:
                         d = m["draw"]
                         if type(d) is list and d:
-                            ts = [look.get(x) if type(x) is str else None for x in d]
+                            try:
+                                ts = tuple(map(look_get, d))
+                            except TypeError:  # an unhashable entry: the slow path names it
+                                ts = (None,)
                             if all(ts):
-                                append((DRAW, seat, None, None, 0, tuple(ts), len(ts)))  # type: ignore[arg-type]
+                                append((DRAW, seat, None, None, 0, ts, len(ts)))  # type: ignore[arg-type]
                                 continue
                     elif "pass" in m and m["pass"] is True:
                         append((PASS, seat, None, None, 0, None, 0))

@@ -22,7 +22,7 @@ from typing import Any, Final
 
 from scoring.rules import MatchOptions, Score, target_winner, uniquely_highest
 from scoring.sheet import DRAW, PLAY, FormatFault, Hand, Sheet, parse_sheet
-from scoring.tiles import TILES, VALUE_MASK, Tile, mask_pips
+from scoring.tiles import TILES, VALUE_MASK, Tile, mask_of, mask_pips
 
 __all__ = [
     "CODES",
@@ -336,17 +336,14 @@ class _Replay:
             seen = 0
             ok = len(deal[0]) == players and len(deal[1]) == o.boneyard_size
             for seat_tiles in deal[0]:
-                sm = 0
-                for t in seat_tiles:
-                    sm |= 1 << t.index
-                if seen & sm or len(seat_tiles) != hs or bin(sm).count("1") != hs:
+                sm = mask_of(seat_tiles)
+                if seen & sm or len(seat_tiles) != hs or sm.bit_count() != hs:
                     ok = False
                 seen |= sm
                 masks.append(sm)
-            for t in deal[1]:
-                if seen >> t.index & 1:
-                    ok = False
-                seen |= 1 << t.index
+            bm = mask_of(deal[1])
+            if seen & bm or bm.bit_count() != len(deal[1]):
+                ok = False
             if not ok:
                 self.stop(
                     "tile",
@@ -379,16 +376,13 @@ class _Replay:
         low_of = _LOW
         high_of = _HIGH
         j = -1
-        for m in moves:
+        last_move = len(moves) - 1
+        next_seat = tuple((s + 1) % players for s in range(players))
+        # The result check (a move after the match ended) and the end check (a move after the
+        # domino) come first in a move; they are made at the placement that ends the match or
+        # the hand, against the move after it, so that the loop does not test them every move.
+        for kind, seat, tile, on, claimed, drawn, k in moves:
             j += 1
-            kind, seat, tile, on, claimed, drawn, k = m
-            if over:
-                self.stop("result", i, j, f"{_loc(i, j)}: the match was already over")
-            # end
-            if domino is not None:
-                self.stop(
-                    "end", i, j, f"{_loc(i, j)}: seat {domino} has already dominoed this hand"
-                )
             # turn
             if seat != turn:
                 self.stop(
@@ -524,15 +518,26 @@ class _Replay:
                     if at_once:
                         self.check_target()
                         over = self.over
+                        if over and j < last_move:
+                            self.stop(
+                                "result", i, j + 1, f"{_loc(i, j + 1)}: the match was already over"
+                            )
                 if with_deal:
                     masks[seat] &= ~bit
                 c = counts[seat] - 1
                 counts[seat] = c
                 if not c:
                     domino = seat
+                    if j < last_move:
+                        self.stop(
+                            "end",
+                            i,
+                            j + 1,
+                            f"{_loc(i, j + 1)}: seat {seat} has already dominoed this hand",
+                        )
                 pending = -1
                 pending_tile = None
-                turn = seat + 1 if seat + 1 < players else 0
+                turn = next_seat[seat]
             elif kind == DRAW:
                 if not on_table:
                     self.stop("draw", i, j, f"{_loc(i, j)}: nobody draws before the opening tile")
@@ -629,7 +634,7 @@ class _Replay:
                         " the tile just drawn",
                     )
                 pending = -1
-                turn = seat + 1 if seat + 1 < players else 0
+                turn = next_seat[seat]
         if over:
             self.no_claims_after_target(i, hand)
             return None
@@ -687,10 +692,8 @@ class _Replay:
                     if isinstance(r, int):
                         bad = r != pips[s]
                     else:
-                        rm = 0
-                        for t in r:
-                            rm |= 1 << t.index
-                        bad = rm != masks[s] or len(r) != bin(rm).count("1")
+                        rm = mask_of(r)
+                        bad = rm != masks[s] or len(r) != rm.bit_count()
                     if bad:
                         self.fault(
                             "settlement",

@@ -142,8 +142,8 @@ def memory(sheets: list[dict[str, Any]], megabytes: int) -> tuple[int, float, in
                 written += len(block)
         code = (
             "import resource, subprocess, sys\n"
-            f"subprocess.run([sys.executable, 'manage.py', 'verify_scoresheet', '--jsonl', {path!r}],"
-            " stdout=subprocess.DEVNULL, check=True)\n"
+            "subprocess.run([sys.executable, 'manage.py', 'verify_scoresheet', '--jsonl',"
+            f" {path!r}], stdout=subprocess.DEVNULL, check=True)\n"
             "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
         )
         w0 = time.perf_counter()
