@@ -291,7 +291,9 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
         raise FormatFault(f"hand {i + 1}: unknown field {json_repr(key)}", i)
     if "leader" not in h:
         raise FormatFault(f'hand {i + 1}: the field "leader" is missing', i)
-    leader = _seat(h["leader"], players, '"leader"', i, None)
+    leader = h["leader"]
+    if type(leader) is not int or not 0 <= leader < players:
+        leader = _seat(leader, players, '"leader"', i, None)
     deal = None
     if "deal" in h:
         d = h["deal"]
@@ -305,7 +307,7 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
                 f'hand {i + 1}: "deal.hands" must be a list of tile lists, one per seat', i
             )
         deal = (
-            tuple(_tile_list(x, '"deal.hands"', i, None) for x in dh),
+            tuple([_tile_list(x, '"deal.hands"', i, None) for x in dh]),
             _tile_list(d["boneyard"], '"deal.boneyard"', i, None),
         )
     has_moves, has_tally = "moves" in h, "tally" in h
@@ -334,7 +336,9 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
         )
     finisher = None
     if "finisher" in h:
-        finisher = _seat(h["finisher"], players, '"finisher"', i, None)
+        finisher = h["finisher"]
+        if type(finisher) is not int or not 0 <= finisher < players:
+            finisher = _seat(finisher, players, '"finisher"', i, None)
     elif end == "domino" and tally is not None:
         raise FormatFault(f'hand {i + 1}: "finisher" is missing (the seat that dominoed)', i)
     remaining = None
@@ -346,7 +350,7 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
             )
         rem: list[tuple[Tile, ...] | int] = []
         for s, x in enumerate(r):
-            if _is_int(x):
+            if type(x) is int:
                 if x < 0:
                     raise FormatFault(
                         f'hand {i + 1}: "remaining" of seat {s} is {x}, below zero', i
@@ -375,7 +379,7 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
             )
         vals: list[Score] = []
         for x in st:
-            v = _half(x)
+            v = x if type(x) is int else _half(x)
             if v is None:
                 raise FormatFault(
                     f'hand {i + 1}: "settlement" holds {json_repr(x)}, not a score', i

@@ -381,6 +381,7 @@ class _Replay:
         # The result check (a move after the match ended) and the end check (a move after the
         # domino) come first in a move; they are made at the placement that ends the match or
         # the hand, against the move after it, so that the loop does not test them every move.
+        play_kind, draw_kind = PLAY, DRAW
         for kind, seat, tile, on, claimed, drawn, k in moves:
             j += 1
             # turn
@@ -392,7 +393,7 @@ class _Replay:
                     f"{_loc(i, j)}: it is seat {turn}'s turn, not seat {seat}'s"
                     + (" (after a draw the same seat places or passes)" if pending >= 0 else ""),
                 )
-            if kind == PLAY:
+            if kind == play_kind:
                 assert tile is not None
                 ti = tile.index
                 bit = 1 << ti
@@ -538,7 +539,7 @@ class _Replay:
                 pending = -1
                 pending_tile = None
                 turn = next_seat[seat]
-            elif kind == DRAW:
+            elif kind == draw_kind:
                 if not on_table:
                     self.stop("draw", i, j, f"{_loc(i, j)}: nobody draws before the opening tile")
                 if pending >= 0:
