@@ -120,7 +120,7 @@ def _tile(v: object, field: str, hand: int | None, move: int | None) -> Tile:
         except TileError:
             pass
     raise FormatFault(
-        _where(hand, move, f"{field} {json_repr(v)} is not a tile (write a tile like 4-6)"),
+        _where(hand, move, f"{field} is {json_repr(v)}, not a tile (write a tile like 4-6)"),
         hand,
         move,
     )

@@ -197,7 +197,7 @@ class _Replay:
                 None,
                 f"the result says scores {said} and winner"
                 f" {'nobody' if winner is None else f'entity {winner}'};"
-                f" the replay gives {got} and {who}",
+                f" the replay gives scores {got} and winner {who}",
             )
 
     # -- tally form ------------------------------------------------------------------------
