@@ -1,0 +1,194 @@
+"""Table cards and the pairings sheet of a round: what the director prints and lays on the tables.
+
+A *table card* is one sheet per table per round: the event, the round, the table, the match (side
+A against side B), the seats (seats 0 and 2 are side A's players, 1 and 3 side B's; head to head,
+seat 0 is side A, seat 1 side B), and the QR code of the table's private entry link, with the link
+in text beside it. The *pairings sheet* lists every match of the round (byes last).
+
+Reading only: nothing here writes. ``table_cards`` and ``pairings_rows`` run a fixed number of
+queries whatever the round's size. QR codes are SVG (the ``qrcode`` package's path factory), so
+they print sharp at any size and need no image files.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import qrcode
+import qrcode.constants
+import qrcode.image.svg
+
+from tournaments.models import Entry, EntryPlayer, Event, Match, Round
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One chair at a table: its number (0..3, clockwise), its side (``"A"`` or ``"B"``) and who
+    sits there (empty when the entry's players are not known)."""
+
+    number: int
+    side: str
+    player: str
+
+
+@dataclass(frozen=True)
+class TableCard:
+    """Everything printed on one table card. ``url`` is the absolute entry link of the table;
+    ``qr_svg`` the QR code of exactly that link, as an inline ``<svg>`` element."""
+
+    event: str
+    round_number: int
+    table_number: int
+    side_a: str
+    side_b: str
+    seats: tuple[Seat, ...]
+    url: str
+    qr_svg: str
+
+
+@dataclass(frozen=True)
+class PairingRow:
+    """One line of the pairings sheet: a match at a table, or a bye (``table_number`` None)."""
+
+    table_number: int | None
+    side_a: str
+    side_b: str
+    seats: tuple[Seat, ...] = field(default=())
+    is_bye: bool = False
+
+
+def qr_svg(data: str) -> str:
+    """The QR code of ``data`` as an inline SVG element (one unit per module, a 4-module quiet
+    zone, medium error correction), sized by CSS (``width``/``height`` attributes removed).
+
+    >>> svg = qr_svg("https://example.org/t/abc/")
+    >>> svg.startswith("<svg") and 'viewBox="0 0 ' in svg
+    True
+    """
+    code = qrcode.QRCode(
+        error_correction=qrcode.constants.ERROR_CORRECT_M,
+        border=4,
+        image_factory=qrcode.image.svg.SvgPathImage,
+    )
+    code.add_data(data)
+    code.make(fit=True)
+    image = code.make_image()
+    text = image.to_string(encoding="unicode")
+    assert isinstance(text, str)
+    # Drop the fixed millimetre size: the print CSS sizes the code; the viewBox keeps its shape.
+    text = re.sub(r'\s(width|height)="[^"]*mm"', "", text, count=2)
+    return text.replace("<svg ", '<svg role="img" class="qr" ', 1)
+
+
+def seats_for(
+    match: Match, players: dict[int, list[str]], *, head_to_head: bool
+) -> tuple[Seat, ...]:
+    """The seats of a match in clockwise order. ``players`` maps an entry id to its players'
+    names in the entry's own order (first player, second player).
+
+    Partnerships: seat 0 = side A's first player, 1 = side B's first, 2 = side A's second,
+    3 = side B's second. Head to head: seat 0 = side A, seat 1 = side B.
+    """
+    a = players.get(match.entry_a_id, [])
+    b = players.get(match.entry_b_id, []) if match.entry_b_id else []
+    if head_to_head:
+        return (
+            Seat(0, "A", a[0] if a else match.entry_a.name),
+            Seat(1, "B", b[0] if b else (match.entry_b.name if match.entry_b else "")),
+        )
+
+    def name(names: list[str], i: int) -> str:
+        return names[i] if i < len(names) else ""
+
+    return (
+        Seat(0, "A", name(a, 0)),
+        Seat(1, "B", name(b, 0)),
+        Seat(2, "A", name(a, 1)),
+        Seat(3, "B", name(b, 1)),
+    )
+
+
+def players_by_entry(event: Event, entry_ids: set[int]) -> dict[int, list[str]]:
+    """Each entry's players' names in the entry's order: the partnership's player A then B, or
+    the single player; falls back to the EntryPlayer rows. One query for entries, one for rows."""
+    names: dict[int, list[str]] = {}
+    entries = Entry.objects.filter(pk__in=entry_ids).select_related(
+        "partnership__player_a", "partnership__player_b", "player"
+    )
+    for entry in entries:
+        if entry.partnership_id is not None and entry.partnership is not None:
+            names[entry.pk] = [entry.partnership.player_a.name, entry.partnership.player_b.name]
+        elif entry.player is not None:
+            names[entry.pk] = [entry.player.name]
+    missing = entry_ids - set(names)
+    if missing:
+        for row in (
+            EntryPlayer.objects.filter(event=event, entry_id__in=missing)
+            .select_related("player")
+            .order_by("pk")
+        ):
+            names.setdefault(row.entry_id, []).append(row.player.name)
+    return names
+
+
+def _matches(round_: Round) -> list[Match]:
+    return list(
+        Match.objects.filter(round=round_)
+        .select_related("table", "entry_a", "entry_b")
+        .order_by("is_bye", "table__number", "pk")
+    )
+
+
+def table_cards(round_: Round, *, url_for: Callable[[Match], str]) -> list[TableCard]:
+    """One card per table of the round, in table order (byes get no card).
+
+    ``url_for(match)`` gives the absolute entry link of the match's table (the results service
+    derives the token; the view makes it absolute for the request's host).
+    """
+    event = round_.event
+    matches = [m for m in _matches(round_) if not m.is_bye and m.table is not None]
+    ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
+    players = players_by_entry(event, ids)
+    h2h = event.entry_kind == Event.EntryKind.SINGLE
+    cards = []
+    for match in matches:
+        assert match.table is not None and match.entry_b is not None
+        url = url_for(match)
+        cards.append(
+            TableCard(
+                event=event.name,
+                round_number=round_.number,
+                table_number=match.table.number,
+                side_a=match.entry_a.name,
+                side_b=match.entry_b.name,
+                seats=seats_for(match, players, head_to_head=h2h),
+                url=url,
+                qr_svg=qr_svg(url),
+            )
+        )
+    return cards
+
+
+def pairings_rows(round_: Round) -> list[PairingRow]:
+    """Every match of the round for the pairings sheet: tables in order, then the byes."""
+    event = round_.event
+    matches = _matches(round_)
+    ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
+    players = players_by_entry(event, ids)
+    h2h = event.entry_kind == Event.EntryKind.SINGLE
+    rows = []
+    for match in matches:
+        if match.is_bye or match.table is None or match.entry_b is None:
+            rows.append(PairingRow(None, match.entry_a.name, "", is_bye=True))
+            continue
+        rows.append(
+            PairingRow(
+                match.table.number,
+                match.entry_a.name,
+                match.entry_b.name,
+                seats_for(match, players, head_to_head=h2h),
+            )
+        )
+    return rows
