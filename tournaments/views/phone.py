@@ -24,7 +24,7 @@ from tournaments.permissions import director_required
 from tournaments.selectors.results import match_board
 from tournaments.services import cards as cards_service
 from tournaments.services import phone as phone_service
-from tournaments.services.results import expected_game, from_halves
+from tournaments.services.results import assess_sheet, expected_game, from_halves
 from tournaments.services.table_links import TableAccess, resolve_table_token, table_link_path
 
 RULES_LABEL = dict(Event.Rules.choices)
@@ -87,7 +87,9 @@ def page_config(request: HttpRequest, token: str, match: Match) -> dict[str, Any
         "allow_final_only": event.allow_final_score_only,
         "csrf": get_token(request),
         "urls": {
-            "verify": _api_url("api-table-verify", token, f"/api/t/{token}/verify/"),
+            "verify": _api_url(
+                "api-table-verify", token, reverse("phone-verify", kwargs={"token": token})
+            ),
             "submit": _api_url("api-table-claims", token, f"/api/t/{token}/claims/"),
             "position": reverse("phone-position", kwargs={"token": token}),
             "status": reverse("phone-status", kwargs={"token": token}),
@@ -198,6 +200,25 @@ def position(request: HttpRequest, token: str) -> JsonResponse:
     except SpinnerError as exc:
         return JsonResponse(exc.as_dict(), status=exc.status)
     return JsonResponse(answer)
+
+
+@require_POST
+def verify(request: HttpRequest, token: str) -> JsonResponse:
+    """The page's dry run while the results API's own verify endpoint is not routed: POST
+    ``{"sheet": ...}``, answer ``{"verdict": ...}`` from ``results.assess_sheet`` (the event's
+    game checked, then the engine's verdict). Nothing is stored."""
+    try:
+        _, match = _access(token)
+        try:
+            body = json.loads(request.body or b"{}")
+        except ValueError as exc:
+            raise phone_service.PositionError("The request is not JSON.") from exc
+        if not isinstance(body, dict) or "sheet" not in body:
+            raise phone_service.PositionError('Send {"sheet": ...}.')
+        found = assess_sheet(match.round.event, body["sheet"])
+    except SpinnerError as exc:
+        return JsonResponse(exc.as_dict(), status=exc.status)
+    return JsonResponse({"verdict": found.verdict})
 
 
 # --- The director: cards and the pairings sheet ------------------------------------------------
