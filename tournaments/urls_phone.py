@@ -5,6 +5,7 @@ from django.urls import path
 from tournaments.views import phone
 
 urlpatterns = [
+    path("t/sw.js", phone.service_worker, name="phone-sw"),
     path("t/<str:token>/", phone.table_page, name="phone-table"),
     path("t/<str:token>/status", phone.claim_status, name="phone-status"),
     path("t/<str:token>/position", phone.position, name="phone-position"),

@@ -51,9 +51,10 @@ def _seat_records(match: Match) -> tuple[cards_service.Seat, ...]:
     )
 
 
-def _api_url(name: str, token: str, fallback: str) -> str:
+def _api_url(name: str, match_id: int, fallback: str) -> str:
+    """The results API's route for a match (its name as the results branch routes it)."""
     try:
-        return reverse(name, kwargs={"token": token})
+        return reverse(name, kwargs={"match_id": match_id})
     except NoReverseMatch:
         return fallback
 
@@ -88,11 +89,12 @@ def page_config(request: HttpRequest, token: str, match: Match) -> dict[str, Any
         "csrf": get_token(request),
         "urls": {
             "verify": _api_url(
-                "api-table-verify", token, reverse("phone-verify", kwargs={"token": token})
+                "api-sheet-verify", match.pk, reverse("phone-verify", kwargs={"token": token})
             ),
-            "submit": _api_url("api-table-claims", token, f"/api/t/{token}/claims/"),
+            "submit": _api_url("api-match-claims", match.pk, f"/api/matches/{match.pk}/claims/"),
             "position": reverse("phone-position", kwargs={"token": token}),
             "status": reverse("phone-status", kwargs={"token": token}),
+            "sw": reverse("phone-sw"),
         },
     }
 
@@ -125,6 +127,17 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         "urls": config["urls"],
     }
     return render(request, "tournaments/phone/table.html", context)
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The table pages' service worker (scope ``/t/``): keeps what a table page fetched so that
+    it reloads offline. Never cached by the browser's HTTP cache, so an update arrives at once."""
+    response = render(
+        request, "tournaments/phone/sw.js", content_type="application/javascript; charset=utf-8"
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @require_GET
@@ -161,7 +174,7 @@ def claim_status(request: HttpRequest, token: str) -> HttpResponse:
                 "hands": len(claim.sheet.get("hands", [])) if isinstance(claim.sheet, dict) else 0,
                 "winner": sides[claim.winner_side] if claim.winner_side is not None else None,
                 "confirm_url": _api_url(
-                    "api-table-confirm", token, f"/api/t/{token}/claims/confirm/"
+                    "api-claim-confirm", match.pk, f"/api/matches/{match.pk}/confirm/"
                 ),
             }
         )

@@ -84,7 +84,7 @@
       }
       return o;
     });
-    if (opts.result && st.verdict) {
+    if (opts.result && st.verdict && !st.unchecked && st.verdict.finished) {
       s.result = { scores: st.verdict.scores.slice(), winner: st.verdict.winner };
     }
     return s;
@@ -392,8 +392,25 @@
       html += "<h3>The hand was blocked: who leads hand " + (i + 2) + "?</h3><p class=\"muted\">Chosen by lot at the table.</p>" +
         "<div class=\"choices\">" + seatButtons("next-hand", null) + "</div>";
     }
+    if (st.unchecked) {
+      // No connection, so no verdict yet: if the game is over the players may still submit; the
+      // sheet is verified when it arrives (an invalid one is kept as a draft, never lost).
+      html += submitButtons("Is the game over? You can submit now: the sheet is sent and checked when the connection returns.");
+    }
     html += "<div class=\"row-actions\">" + btn("reopen", "Reopen hand " + (i + 1), { "class": "secondary" }) + "</div>";
     return html;
+  }
+
+  function submitButtons(intro) {
+    if (st.submitted) {
+      return "<p class=\"ok\" id=\"submitted\">Submitted as side " + esc(st.submitted.side) +
+        (outbox().length ? " (waiting for the connection)." : ".") + "</p>";
+    }
+    var html = "<p>" + esc(intro) + "</p><div class=\"choices\">";
+    cfg.entities.forEach(function (ent) {
+      html += btn("submit", "Submit as side " + esc(ent.side), { "data-side": ent.side });
+    });
+    return html + "</div>";
   }
 
   function renderFinished() {
@@ -401,14 +418,8 @@
     var html = "<h2>Match over</h2><p id=\"winner\">" +
       (v.winner === null ? "Drawn match." : esc(cfg.entities[v.winner].label) + " wins, " +
         cfg.entities.map(function (ent, e) { return esc(String(shown(v.scores[e]))); }).join(" to ") + ".") + "</p>";
-    if (st.submitted) {
-      html += "<p class=\"ok\">Submitted as side " + esc(st.submitted.side) + ".</p>";
-    } else {
-      html += "<p>Which side are you? Submit the sheet; the other side then confirms it.</p><div class=\"choices\">";
-      cfg.entities.forEach(function (ent) {
-        html += btn("submit", "Submit as side " + esc(ent.side), { "data-side": ent.side });
-      });
-      html += "</div>";
+    html += submitButtons("Which side are you? Submit the sheet; the other side then confirms it.");
+    if (!st.submitted) {
       var h = lastHand();
       if (h) html += "<div class=\"row-actions\">" + btn(h.end ? "reopen" : "undo", "Undo the last entry", { "class": "secondary" }) + "</div>";
     }
@@ -624,8 +635,13 @@
   }
   function delivered(item, res) {
     if (res.ok) {
-      if (item.kind === "submit") st.submitted = { side: item.side, claim: res.data };
-      st.notice = item.kind === "confirm" ? "Confirmed." : "Sent: the other side now confirms it.";
+      var claim = res.data && res.data.claim ? res.data.claim : null;
+      if (item.kind === "submit") st.submitted = { side: item.side, claim: claim ? claim.id : null };
+      if (item.kind === "confirm") st.notice = "Confirmed.";
+      else if (claim && claim.status === "draft") {
+        st.notice = "Sent, but kept as a draft: the rules engine found a mistake or the game is not over. Fix it and submit again.";
+        st.submitted = null;
+      } else st.notice = "Sent: the other side now confirms it.";
     } else {
       var d = res.data || {};
       st.notice = "Not accepted: " + (d.message || ("error " + res.status)) + (d.code ? " (" + d.code + ")" : "");
@@ -775,8 +791,7 @@
       case "confirm": {
         enqueue({ kind: "confirm", side: el.getAttribute("data-side"), url: el.getAttribute("data-url"),
                   ifMatch: el.getAttribute("data-version"),
-                  body: { side: sideIndex(el.getAttribute("data-side")),
-                          version: parseInt(el.getAttribute("data-version"), 10) } });
+                  body: { side: sideIndex(el.getAttribute("data-side")) } });
         el.disabled = true;
         el.textContent = "Confirming…";
         break;
@@ -812,6 +827,25 @@
     if (st.unchecked || (st.hands.length && !st.verdict)) verifyNow();
   });
   window.addEventListener("offline", showNet);
+
+  // Offline reloads: a service worker (scope /t/) keeps this page and its assets. It needs a
+  // secure context (https, or localhost); elsewhere the page still keeps the sheet and the
+  // outbox, but a reload needs the connection.
+  function offlineReady() { document.documentElement.setAttribute("data-offline-ready", "1"); }
+  if ("serviceWorker" in navigator && window.isSecureContext && cfg.urls.sw) {
+    navigator.serviceWorker.register(cfg.urls.sw, { scope: "/t/" })
+      .then(function () { return navigator.serviceWorker.ready; })
+      .then(function () { return caches.open("spinner-phone-v1"); })
+      .then(function (cache) {
+        var assets = [location.pathname, cfg.urls.status];
+        document.querySelectorAll("link[rel=stylesheet][href], script[src]").forEach(function (el) {
+          assets.push(el.getAttribute("href") || el.getAttribute("src"));
+        });
+        return cache.addAll(assets);
+      })
+      .then(offlineReady)
+      .catch(function () { /* no offline reload on this browser: the outbox still works */ });
+  }
 
   renderAll();
   if (st.hands.length) verifyNow();
