@@ -22,3 +22,12 @@ def request_standings_recompute(event_id: int) -> None:
     from tournaments.services import results
 
     results.mark_standings_dirty(event_id=event_id)
+
+
+@shared_task(name="tournaments.generate_round")
+def generate_round(job_id: int) -> None:
+    """Pair the next round of the job's event as a draft (``BackgroundJob`` kind
+    ``generate_round``); a second delivery finds the job done and does nothing."""
+    from tournaments.services import rounds
+
+    rounds.run_generate_round_job(job_id=job_id)

@@ -37,7 +37,9 @@ def test_one_hand_move_by_move_then_confirmed_on_the_same_phone(
     phone.goto(live_server.url + setup.path())
     tap(phone, "Seat 0 · Team A One (A)")
     tap(phone, "Move by move")
-    expect(phone.get_by_role("button", name="Move by move")).to_have_attribute("aria-pressed", "true")
+    expect(phone.get_by_role("button", name="Move by move")).to_have_attribute(
+        "aria-pressed", "true"
+    )
 
     play(phone, "Team A One (A)", "1-4", "Open the hand", "1 point")  # 1 + 4 = 5
     play(phone, "Team B One (B)", "4-4", "On 1|4", "0 points")  # 1 + 8 = 9

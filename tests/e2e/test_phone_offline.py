@@ -57,9 +57,9 @@ def test_offline_entry_survives_a_reload_and_is_delivered_once(
     expect(phone.locator("#net-status")).to_contain_text("No connection")
     expect(phone.locator("#submitted")).to_be_visible()
     assert outbox_size(phone, token) == 1
-    assert phone.evaluate(
-        f"JSON.parse(localStorage.getItem('spinner.outbox.{token}'))[0].key"
-    ) == key
+    assert (
+        phone.evaluate(f"JSON.parse(localStorage.getItem('spinner.outbox.{token}'))[0].key") == key
+    )
     assert Claim.objects.count() == 0
     phone.screenshot(path=str(artifacts / "02-offline-reloaded.png"), full_page=True)
 

@@ -143,3 +143,13 @@ def test_cards_read_in_fixed_queries(django_assert_num_queries: Any) -> None:
         setup.round.refresh_from_db()
         with django_assert_num_queries(3):  # event, matches, entries with their players
             cards.table_cards(setup.round, url_for=lambda m: "http://x/")
+
+
+def test_round_page_links_to_cards_and_pairings_sheet(client: Client) -> None:
+    setup = make_setup(tables=1)
+    client.force_login(setup.director)
+    page = client.get(f"/director/events/{setup.event.slug}/rounds/1/")
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert f'href="/director/events/{setup.event.slug}/rounds/1/cards/"' in html
+    assert f'href="/director/events/{setup.event.slug}/rounds/1/pairings-sheet/"' in html
