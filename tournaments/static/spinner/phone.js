@@ -210,17 +210,22 @@
       var per = cfg.divisor === 1 ? 5 : 1;
       var holes = Math.ceil(goal / per);
       var filled = Math.floor(pegged / per);
+      // Rows of twenty holes in groups of five, like the streets of a cribbage board.
       var dots = "";
+      var perRow = Math.min(20, holes);
       for (var i = 0; i < holes; i++) {
-        var x = 1 + i * 1.5 + Math.floor(i / 5) * 0.8;
+        var col = i % 20;
+        var x = 1 + col * 1.5 + Math.floor(col / 5) * 0.8;
+        var y = 1.2 + Math.floor(i / 20) * 1.6;
         var cls = "hole" + (i < filled ? " on-" + ent.side : "") + (i === holes - 1 ? " goal" : "");
-        dots += "<circle class=\"" + cls + "\" cx=\"" + x.toFixed(2) + "\" cy=\"1.4\" r=\"0.55\"/>";
+        dots += "<circle class=\"" + cls + "\" cx=\"" + x.toFixed(2) + "\" cy=\"" + y.toFixed(2) + "\" r=\"0.55\"/>";
       }
-      var width = 2 + holes * 1.5 + Math.floor(holes / 5) * 0.8;
+      var width = 1.2 + (perRow - 1) * 1.5 + Math.floor((perRow - 1) / 5) * 0.8 + 1;
+      var height = 2.4 + Math.floor((holes - 1) / 20) * 1.6;
       return "<div class=\"row\"><span class=\"name\">" + esc(ent.label) + "</span>" +
         "<span class=\"score\" data-entity=\"" + e + "\" aria-label=\"" + esc(ent.label) + ": " +
         esc(String(shown(raw))) + " of " + goal + "\">" + esc(String(shown(raw))) + "</span>" +
-        "<svg class=\"track\" style=\"max-width: " + (width * 0.8).toFixed(1) + "rem\" viewBox=\"0 0 " + width.toFixed(2) + " 2.8\" aria-hidden=\"true\" focusable=\"false\">" +
+        "<svg class=\"track\" style=\"max-width: " + (width * 0.8).toFixed(1) + "rem\" viewBox=\"0 0 " + width.toFixed(2) + " " + height.toFixed(2) + "\" aria-hidden=\"true\" focusable=\"false\">" +
         dots + "</svg></div>";
     }).join("");
     boardEl.innerHTML = html;
@@ -361,10 +366,10 @@
       html += "<fieldset><legend>Pips left in each hand</legend><div class=\"pips\">";
       for (var p = 0; p < N; p++) {
         var fin = e.kind === "domino" && e.finisher === p;
-        html += "<label for=\"pips-" + p + "\">" + esc(seatLabel(p)) + "</label>" +
+        html += "<div class=\"pip-row\"><label for=\"pips-" + p + "\">" + esc(seatLabel(p)) + "</label>" +
           "<input id=\"pips-" + p + "\" data-pips=\"" + p + "\" type=\"number\" inputmode=\"numeric\" min=\"0\" max=\"168\" step=\"1\" value=\"" +
           (fin ? "0" : (e.pips[p] === undefined || e.pips[p] === null ? "" : esc(e.pips[p]))) + "\"" +
-          (fin ? " readonly aria-readonly=\"true\"" : "") + ">";
+          (fin ? " readonly aria-readonly=\"true\"" : "") + "></div>";
       }
       html += "</div></fieldset>";
     }
@@ -429,8 +434,8 @@
   function renderFinalOnly() {
     var html = "<h2>Final score only</h2><p class=\"unverified\">Marked unverified: the rules engine cannot check a final score.</p><div class=\"pips\">";
     cfg.entities.forEach(function (ent, e) {
-      html += "<label for=\"final-" + e + "\">" + esc(ent.label) + (cfg.divisor === 5 ? " (points)" : " (pips)") + "</label>" +
-        "<input id=\"final-" + e + "\" data-final=\"" + e + "\" type=\"number\" inputmode=\"numeric\" step=\"1\">";
+      html += "<div class=\"pip-row\"><label for=\"final-" + e + "\">" + esc(ent.label) + (cfg.divisor === 5 ? " (points)" : " (pips)") + "</label>" +
+        "<input id=\"final-" + e + "\" data-final=\"" + e + "\" type=\"number\" inputmode=\"numeric\" step=\"1\"></div>";
     });
     html += "</div><p class=\"error\" id=\"final-error\" role=\"alert\"></p>";
     if (st.submitted) {
