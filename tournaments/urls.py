@@ -9,4 +9,5 @@ urlpatterns = [
     path("", include("tournaments.urls_phone")),
     path("", include("tournaments.urls_rounds")),
     path("api/", include("tournaments.api.urls")),
+    path("", include("tournaments.urls_results")),
 ]
