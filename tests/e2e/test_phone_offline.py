@@ -10,10 +10,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.tournaments.phone_factory import make_setup
+from tests.conftest import poll
+from tests.tournaments.phone_factory import audit_flush, make_setup  # noqa: F401
 from tournaments.models import Claim, IdempotencyRecord
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("audit_flush"),
+]
 
 
 def tap(page: Any, name: str) -> None:
@@ -27,7 +32,7 @@ def outbox_size(page: Any, token: str) -> int:
 
 
 def test_offline_entry_survives_a_reload_and_is_delivered_once(
-    live_server: Any, phone: Any, artifacts: Path, poll: Any
+    live_server: Any, phone: Any, artifacts: Path
 ) -> None:
     setup = make_setup("offline", rules="five-up", target=10)
     path = setup.path()

@@ -10,10 +10,14 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.tournaments.phone_factory import make_setup
+from tests.tournaments.phone_factory import audit_flush, make_setup  # noqa: F401
 from tournaments.models import Claim, MatchResult
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("audit_flush"),
+]
 
 
 def tap(page: Any, name: str) -> None:

@@ -4,10 +4,13 @@ the partnerships' players, and the table links (derived by the results service).
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import pytest
 from django.contrib.auth.models import User
+from django.db import connection
 
 from tournaments.models import (
     Entry,
@@ -76,3 +79,27 @@ def make_setup(slug: str = "cup", *, tables: int = 1, bye: bool = False, **field
         m = Match.objects.create(round=round_, entry_a=e, is_bye=True)
         RoundSeat.objects.create(round=round_, entry=e, match=m, side=0)
     return Setup(event, round_, matches, director)
+
+
+AUDIT = "tournaments_auditentry"
+
+
+@pytest.fixture
+def audit_flush(transactional_db: None) -> Iterator[None]:
+    """Let a transactional (browser) test's database be flushed although it wrote audit entries.
+
+    The flush after a ``transaction=True`` test deletes every row; PostgreSQL truncates (its
+    row triggers do not fire), but SQLite deletes, and the append-only trigger refuses. On
+    SQLite only, this empties the audit log with its delete trigger lifted for that moment.
+    Set up after the database, so torn down before its flush.
+    """
+    yield
+    if connection.vendor != "sqlite":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TRIGGER IF EXISTS {AUDIT}_no_delete")
+        cursor.execute(f"DELETE FROM {AUDIT}")
+        cursor.execute(
+            f"CREATE TRIGGER {AUDIT}_no_delete BEFORE DELETE ON {AUDIT} "
+            "BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;"
+        )
