@@ -130,3 +130,42 @@ def test_full_match_in_tally_form_then_the_other_side_confirms(
     result = MatchResult.objects.get(match=setup.matches[0], is_current=True)
     assert (result.score_a_halves, result.score_b_halves, result.winner_side) == (50, -40, 0)
     phone.screenshot(path=str(artifacts / "07-both-confirmed.png"), full_page=True)
+
+
+def test_final_score_only_where_the_event_allows_it(
+    live_server: Any, phone: Any, browser: Any, artifacts: Path
+) -> None:
+    setup = make_setup("final", rules="five-up", allow_final_score_only=True)
+    url = live_server.url + setup.path()
+    phone.goto(url)
+    tap(phone, "Enter the final score only (unverified)")
+    expect(phone.locator("#entry")).to_contain_text("Marked unverified")
+    phone.get_by_label("Team A (A) (points)").fill("61")
+    phone.get_by_label("Team B (B) (points)").fill("40")
+    tap(phone, "Submit as side B")
+    expect(phone.locator("#claim-pending-B")).to_contain_text("final score only, unverified")
+    claim = Claim.objects.get(match=setup.matches[0])
+    assert (claim.side, claim.kind, claim.verified) == (1, "final_score", False)
+    assert (claim.score_a_halves, claim.score_b_halves, claim.winner_side) == (610, 400, 0)
+    phone.screenshot(path=str(artifacts / "final-score-only.png"), full_page=True)
+
+    # Side A, on its own phone, sees the claim first (its own empty sheet steps aside).
+    other_ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    try:
+        other = other_ctx.new_page()
+        other.goto(url)
+        expect(other.locator("#claim-pending-B")).to_be_visible()
+        expect(other.locator("#entry")).to_be_hidden()
+        tap(other, "Confirm as side A")
+        expect(other.locator("#claim-confirmed")).to_contain_text("Final score only: unverified")
+    finally:
+        other_ctx.close()
+
+
+def test_no_final_score_only_where_the_event_needs_the_sheet(live_server: Any, phone: Any) -> None:
+    setup = make_setup("sheetonly", rules="five-up")
+    phone.goto(live_server.url + setup.path())
+    expect(phone.get_by_role("button", name="Seat 0 · Team A One (A)")).to_be_visible()
+    expect(
+        phone.get_by_role("button", name="Enter the final score only (unverified)")
+    ).to_have_count(0)

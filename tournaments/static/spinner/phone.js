@@ -188,6 +188,15 @@
         (v.finished ? " The match is over." : "");
       return;
     }
+    var h = lastHand();
+    if (v.errors.length === 1 && v.errors[0].code === "end" && v.errors[0].hand === st.hands.length - 1 &&
+        (v.errors[0].move === null || v.errors[0].move === undefined) && h && !h.end) {
+      // The engine says the hand in play is over (a seat has played its last tile): not a
+      // mistake yet, the next step.
+      verdictEl.className = "verdict ok";
+      verdictEl.innerHTML = "<strong>The rules engine says this hand is over:</strong> tap “End the hand”. <span class=\"engine\">(" + esc(v.errors[0].message) + ")</span>";
+      return;
+    }
     verdictEl.className = "verdict bad";
     var items = v.errors.map(function (e) {
       return "<li><span class=\"where\">" + esc(where(e)) + ":</span> " +
@@ -801,6 +810,11 @@
         el.textContent = "Confirming…";
         break;
       }
+      case "show-entry":
+        st.showEntry = true; save(); entry.classList.remove("hidden");
+        var t = document.getElementById("show-entry");
+        if (t) t.remove();
+        break;
       case "reset":
         if (window.confirm("Clear this scoresheet on this phone?")) { st = blank(); save(); renderAll(); }
         break;
@@ -825,6 +839,22 @@
     renderEntry();
     showNet();
   }
+
+  // The claim status (htmx swaps it in): on a phone that has entered nothing, a claim to
+  // confirm or a confirmed result is what matters, so the empty entry panel steps aside.
+  var statusEl = document.getElementById("claim-status");
+  document.body.addEventListener("htmx:afterSwap", function (ev) {
+    if (ev.target !== statusEl) return;
+    var claimShown = !!statusEl.querySelector(".claim");
+    var idle = !st.hands.length && !st.finalOnly;
+    entry.classList.toggle("hidden", claimShown && idle && !st.showEntry);
+    var toggle = document.getElementById("show-entry");
+    if (claimShown && idle && !st.showEntry && !toggle) {
+      statusEl.insertAdjacentHTML("beforeend", "<p id=\"show-entry\">" +
+        btn("show-entry", "Enter our own scoresheet instead", { "class": "secondary" }) + "</p>");
+    }
+    if (statusEl.querySelector("#claim-confirmed") && st.notice) { st.notice = ""; save(); renderEntry(); }
+  });
 
   window.addEventListener("online", function () {
     showNet();
