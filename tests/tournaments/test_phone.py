@@ -10,8 +10,9 @@ import pytest
 from django.test import Client
 
 from tests.tournaments.phone_factory import make_setup
-from tournaments.models import Round
+from tournaments.models import Round, Table
 from tournaments.services.results import confirm_claim, submit_claim
+from tournaments.services.table_links import table_link_path
 
 pytestmark = pytest.mark.django_db
 
@@ -157,3 +158,17 @@ def test_status_fragment_follows_the_claims(client: Client) -> None:
     confirmed = client.get(url).content.decode()
     assert 'id="claim-confirmed"' in confirmed
     assert "Team A</strong> wins" in confirmed
+
+
+def test_a_table_without_a_match_says_so_and_pages_keep_the_token_private(
+    client: Client,
+) -> None:
+    setup = make_setup()
+    spare = Table.objects.create(event=setup.event, number=9)
+    response = client.get(table_link_path(round_=setup.round, table=spare))
+    assert response.status_code == 404
+    assert b"No match at table 9 in round 1" in response.content
+    page = client.get(setup.path())
+    for r in (response, page, client.get(setup.path() + "status")):
+        assert r["Referrer-Policy"] == "no-referrer"
+        assert "no-store" in r["Cache-Control"]

@@ -12,13 +12,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
 from django.urls import NoReverseMatch, reverse
+from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
-from tournaments.errors import SpinnerError
+from tournaments.errors import NotFound, SpinnerError
 from tournaments.models import Event, Match, Round
 from tournaments.permissions import director_required
 from tournaments.selectors.results import match_board
@@ -30,12 +31,19 @@ from tournaments.services.table_links import TableAccess, resolve_table_token, t
 RULES_LABEL = dict(Event.Rules.choices)
 
 
+class NoMatchHere(NotFound):
+    code = "no_match_at_table"
+
+
 def _access(token: str) -> tuple[TableAccess, Match]:
     """The table link's grant and its match; a bad, revoked or expired link raises its
-    ``SpinnerError`` (rendered by the callers), a table with no match this round is a 404."""
+    ``SpinnerError`` (rendered by the callers), as does a table with no match this round."""
     access = resolve_table_token(token)
     if access.match_id is None:
-        raise Http404("This table has no match in this round.")
+        raise NoMatchHere(
+            f"No match at table {access.table.number} in round {access.round.number}: "
+            "check the pairings, or ask the director.",
+        )
     match = Match.objects.select_related("entry_a", "entry_b", "table", "round__event").get(
         pk=access.match_id
     )
@@ -99,8 +107,18 @@ def page_config(request: HttpRequest, token: str, match: Match) -> dict[str, Any
     }
 
 
+def private(response: HttpResponse) -> HttpResponse:
+    """The token is in the URL: never send it on as a referrer, never keep it in a shared
+    cache. (The page's service worker keeps its own copy for offline reloads.)"""
+    response["Referrer-Policy"] = "no-referrer"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
 def _refused(request: HttpRequest, exc: SpinnerError) -> HttpResponse:
-    return render(request, "tournaments/phone/refused.html", {"error": exc}, status=exc.status)
+    return private(
+        render(request, "tournaments/phone/refused.html", {"error": exc}, status=exc.status)
+    )
 
 
 @require_GET
@@ -126,7 +144,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         "config": config,
         "urls": config["urls"],
     }
-    return render(request, "tournaments/phone/table.html", context)
+    return private(render(request, "tournaments/phone/table.html", context))
 
 
 @require_GET
@@ -147,7 +165,9 @@ def claim_status(request: HttpRequest, token: str) -> HttpResponse:
     try:
         _, match = _access(token)
     except SpinnerError as exc:
-        return HttpResponse(f'<p class="error">{exc.message}</p>', status=exc.status)
+        return private(
+            HttpResponse(format_html('<p class="error">{}</p>', exc.message), status=exc.status)
+        )
     board = match_board(match.pk)
     assert board is not None
     divisor = 1 if match.round.event.rules == Event.Rules.ALL_FIVES else 5
@@ -192,7 +212,7 @@ def claim_status(request: HttpRequest, token: str) -> HttpResponse:
         else None,
         "versions": {"AB"[side]: claim.version for side, claim in enumerate(board.claims) if claim},
     }
-    return render(request, "tournaments/phone/status.html", context)
+    return private(render(request, "tournaments/phone/status.html", context))
 
 
 @require_POST
