@@ -10,9 +10,13 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.tournaments.phone_factory import make_setup
+from tests.tournaments.phone_factory import audit_flush, make_setup, orm  # noqa: F401
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("audit_flush"),
+]
 
 CHECK = """() => {
   const problems = [];
@@ -34,7 +38,7 @@ CHECK = """() => {
 def test_controls_are_large_labelled_and_reflow(
     live_server: Any, phone: Any, artifacts: Path, text_size: str
 ) -> None:
-    setup = make_setup("access", rules="five-up")
+    setup = orm(make_setup, "access", rules="five-up")
     phone.goto(live_server.url + setup.path())
     # As a raised browser text size does: the root font size grows and rem units follow it.
     phone.add_style_tag(content=f"html {{ font-size: {text_size} !important; }}")

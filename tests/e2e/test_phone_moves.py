@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.tournaments.phone_factory import audit_flush, make_setup  # noqa: F401
+from tests.tournaments.phone_factory import audit_flush, make_setup, orm  # noqa: F401
 from tournaments.models import Claim, MatchResult
 
 pytestmark = [
@@ -37,7 +37,7 @@ def test_one_hand_move_by_move_then_confirmed_on_the_same_phone(
     live_server: Any, phone: Any, artifacts: Path
 ) -> None:
     # Five Up with two tiles a seat and a 15-raw (3-point) game: one hand decides it.
-    setup = make_setup("moves", rules="five-up", target=15, hand_size=2)
+    setup = orm(make_setup, "moves", rules="five-up", target=15, hand_size=2)
     phone.goto(live_server.url + setup.path())
     tap(phone, "Seat 0 · Team A One (A)")
     tap(phone, "Move by move")
@@ -75,7 +75,7 @@ def test_one_hand_move_by_move_then_confirmed_on_the_same_phone(
     tap(phone, "Confirm as side B")
     expect(phone.locator("#claim-confirmed")).to_contain_text("Team A wins")
     phone.screenshot(path=str(artifacts / "03-confirmed.png"), full_page=True)
-    claim = Claim.objects.get(match=setup.matches[0], side=0)
+    claim = orm(lambda: Claim.objects.get(match=setup.matches[0], side=0))
     moves = claim.sheet["hands"][0]["moves"]
     assert [(m["seat"], m["play"], m.get("on"), m["score"]) for m in moves] == [
         (0, "1-4", None, 5),
@@ -84,5 +84,5 @@ def test_one_hand_move_by_move_then_confirmed_on_the_same_phone(
         (3, "4-6", "4-4", 0),
         (0, "1-5", "1-1", 0),
     ]
-    result = MatchResult.objects.get(match=setup.matches[0], is_current=True)
+    result = orm(lambda: MatchResult.objects.get(match=setup.matches[0], is_current=True))
     assert (result.score_a_halves, result.score_b_halves, result.verified) == (30, -20, True)

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import poll
-from tests.tournaments.phone_factory import audit_flush, make_setup  # noqa: F401
+from tests.tournaments.phone_factory import audit_flush, make_setup, orm  # noqa: F401
 from tournaments.models import Claim, IdempotencyRecord
 
 pytestmark = [
@@ -34,7 +34,7 @@ def outbox_size(page: Any, token: str) -> int:
 def test_offline_entry_survives_a_reload_and_is_delivered_once(
     live_server: Any, phone: Any, artifacts: Path
 ) -> None:
-    setup = make_setup("offline", rules="five-up", target=10)
+    setup = orm(make_setup, "offline", rules="five-up", target=10)
     path = setup.path()
     token = path.split("/")[2]
     phone.goto(live_server.url + path)
@@ -65,14 +65,14 @@ def test_offline_entry_survives_a_reload_and_is_delivered_once(
     assert (
         phone.evaluate(f"JSON.parse(localStorage.getItem('spinner.outbox.{token}'))[0].key") == key
     )
-    assert Claim.objects.count() == 0
+    assert orm(lambda: Claim.objects.count()) == 0
     phone.screenshot(path=str(artifacts / "02-offline-reloaded.png"), full_page=True)
 
     phone.context.set_offline(False)
     poll(lambda: outbox_size(phone, token) == 0)
-    claims = list(Claim.objects.all())
+    claims = orm(lambda: list(Claim.objects.all()))
     assert [(c.side, c.status, c.version) for c in claims] == [(0, "submitted", 1)]
-    assert IdempotencyRecord.objects.filter(key=key).count() == 1
+    assert orm(lambda: IdempotencyRecord.objects.filter(key=key).count()) == 1
     expect(phone.locator("#claim-pending-A")).to_be_visible()
     expect(phone.locator("#verdict")).to_contain_text("no mistake so far")
     phone.screenshot(path=str(artifacts / "03-delivered.png"), full_page=True)
@@ -80,4 +80,4 @@ def test_offline_entry_survives_a_reload_and_is_delivered_once(
     phone.reload()  # nothing is sent twice
     expect(phone.locator("#claim-pending-A")).to_be_visible()
     assert outbox_size(phone, token) == 0
-    assert Claim.objects.count() == 1
+    assert orm(lambda: Claim.objects.count()) == 1

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.tournaments.phone_factory import audit_flush, make_setup  # noqa: F401
+from tests.tournaments.phone_factory import audit_flush, make_setup, orm  # noqa: F401
 from tournaments.models import Claim, MatchResult
 
 pytestmark = [
@@ -40,7 +40,7 @@ def test_full_match_in_tally_form_then_the_other_side_confirms(
     live_server: Any, phone: Any, browser: Any, artifacts: Path
 ) -> None:
     # Five Up, four players, a short game: 25 raw (5 points) wins.
-    setup = make_setup("tally", rules="five-up", target=25)
+    setup = orm(make_setup, "tally", rules="five-up", target=25)
     url = live_server.url + setup.path()
     phone.goto(url)
     expect(phone.locator("h1")).to_have_text("Table 1 · Round 1")
@@ -110,7 +110,7 @@ def test_full_match_in_tally_form_then_the_other_side_confirms(
     pending = phone.locator("#claim-pending-A")
     expect(pending).to_be_visible()
     phone.screenshot(path=str(artifacts / "04-submitted.png"), full_page=True)
-    claims = Claim.objects.filter(match=setup.matches[0])
+    claims = orm(lambda: list(Claim.objects.filter(match=setup.matches[0])))
     assert [(c.side, c.status, c.verified) for c in claims] == [(0, "submitted", True)]
 
     # The other side opens the same link on its own phone: the pending claim and Confirm.
@@ -127,7 +127,7 @@ def test_full_match_in_tally_form_then_the_other_side_confirms(
         other_ctx.close()
     # Both see the confirmed result.
     expect(phone.locator("#claim-confirmed")).to_contain_text("Result confirmed", timeout=20_000)
-    result = MatchResult.objects.get(match=setup.matches[0], is_current=True)
+    result = orm(lambda: MatchResult.objects.get(match=setup.matches[0], is_current=True))
     assert (result.score_a_halves, result.score_b_halves, result.winner_side) == (50, -40, 0)
     phone.screenshot(path=str(artifacts / "07-both-confirmed.png"), full_page=True)
 
@@ -135,7 +135,7 @@ def test_full_match_in_tally_form_then_the_other_side_confirms(
 def test_final_score_only_where_the_event_allows_it(
     live_server: Any, phone: Any, browser: Any, artifacts: Path
 ) -> None:
-    setup = make_setup("final", rules="five-up", allow_final_score_only=True)
+    setup = orm(make_setup, "final", rules="five-up", allow_final_score_only=True)
     url = live_server.url + setup.path()
     phone.goto(url)
     tap(phone, "Enter the final score only (unverified)")
@@ -144,7 +144,7 @@ def test_final_score_only_where_the_event_allows_it(
     phone.get_by_label("Team B (B) (points)").fill("40")
     tap(phone, "Submit as side B")
     expect(phone.locator("#claim-pending-B")).to_contain_text("final score only, unverified")
-    claim = Claim.objects.get(match=setup.matches[0])
+    claim = orm(lambda: Claim.objects.get(match=setup.matches[0]))
     assert (claim.side, claim.kind, claim.verified) == (1, "final_score", False)
     assert (claim.score_a_halves, claim.score_b_halves, claim.winner_side) == (610, 400, 0)
     phone.screenshot(path=str(artifacts / "final-score-only.png"), full_page=True)
@@ -163,7 +163,7 @@ def test_final_score_only_where_the_event_allows_it(
 
 
 def test_no_final_score_only_where_the_event_needs_the_sheet(live_server: Any, phone: Any) -> None:
-    setup = make_setup("sheetonly", rules="five-up")
+    setup = orm(make_setup, "sheetonly", rules="five-up")
     phone.goto(live_server.url + setup.path())
     expect(phone.get_by_role("button", name="Seat 0 · Team A One (A)")).to_be_visible()
     expect(

@@ -4,14 +4,15 @@ the partnerships' players, and the table links (derived by the results service).
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from django.contrib.auth.models import User
-from django.db import connection
+from django.db import connection, connections
 
+from tests.conftest import poll
 from tournaments.models import (
     Entry,
     EntryPlayer,
@@ -82,18 +83,50 @@ def make_setup(slug: str = "cup", *, tables: int = 1, bye: bool = False, **field
 
 
 AUDIT = "tournaments_auditentry"
+T = TypeVar("T")
+
+
+def orm(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run database work from a browser test's body, then let go of the connection.
+
+    Beside Playwright's event loop the test body gets its own (context-local) Django
+    connection, which nothing else closes; with persistent connections (CONN_MAX_AGE) it
+    would stay open and keep PostgreSQL from dropping the test database at the end of the run.
+    """
+    try:
+        return work(*args, **kwargs)
+    finally:
+        connections.close_all()
 
 
 @pytest.fixture
 def audit_flush(transactional_db: None) -> Iterator[None]:
-    """Let a transactional (browser) test's database be flushed although it wrote audit entries.
+    """Let a browser test's database be flushed after it, and dropped at the end of the run.
 
-    The flush after a ``transaction=True`` test deletes every row; PostgreSQL truncates (its
-    row triggers do not fire), but SQLite deletes, and the append-only trigger refuses. On
-    SQLite only, this empties the audit log with its delete trigger lifted for that moment.
-    Set up after the database, so torn down before its flush.
+    Requested (``usefixtures``) before the test's ``phone``, so its teardown runs after the page
+    is closed and before the database is flushed:
+
+    - PostgreSQL: waits, polling with a deadline, until no other connection to the test
+      database is left (the live server's close with their requests; the test body's own go
+      through ``orm``), so that the test database can be dropped at the end of the run;
+    - SQLite: the flush deletes every row and the audit log's append-only trigger refuses, so
+      the log is emptied with its delete trigger lifted for that moment (PostgreSQL truncates,
+      and its row triggers do not fire).
     """
     yield
+    if connection.vendor == "postgresql":
+
+        def idle() -> bool:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+                row = cursor.fetchone()
+            return bool(row and row[0] == 0)
+
+        poll(idle, timeout=15)
+        return
     if connection.vendor != "sqlite":
         return
     with connection.cursor() as cursor:
