@@ -154,6 +154,8 @@ def test_status_fragment_follows_the_claims(client: Client) -> None:
     assert "Team A 5 – -4 Team B" in pending
     assert 'data-side="B"' in pending and 'data-version="1"' in pending
     assert 'data-a="1"' in pending
+    assert "Hand 1: seat 0 led, tally, 3 scoring plays, seat 2 dominoed" in pending
+    assert "Hand 2: seat 2 led, tally, 1 scoring play, seat 0 dominoed" in pending
     confirm_claim(match=match, side=1, expected_version=1)
     confirmed = client.get(url).content.decode()
     assert 'id="claim-confirmed"' in confirmed

@@ -105,3 +105,33 @@ def position(body: Any, *, rules: str) -> dict[str, Any]:
         answer["tile"] = str(tile)
         answer["placements"] = placements
     return answer
+
+
+def hand_lines(sheet: Any) -> list[str]:
+    """A claim's hands in a line each, for the other side to check before confirming: the
+    leader, the form, what was scored, and how the hand ended (taken from the stored sheet)."""
+    if not isinstance(sheet, dict) or not isinstance(sheet.get("hands"), list):
+        return []
+    lines = []
+    for i, hand in enumerate(sheet["hands"]):
+        if not isinstance(hand, dict):
+            continue
+        scored = 0
+        entries = hand.get("tally") if "tally" in hand else hand.get("moves")
+        form = "tally" if "tally" in hand else "move by move"
+        for item in entries if isinstance(entries, list) else []:
+            if isinstance(item, dict) and isinstance(item.get("score"), int) and item["score"] > 0:
+                scored += 1
+        end = hand.get("end")
+        how = (
+            f"seat {hand.get('finisher')} dominoed"
+            if end == "domino"
+            else "blocked"
+            if end == "blocked"
+            else "ended at the target"
+        )
+        lines.append(
+            f"Hand {i + 1}: seat {hand.get('leader')} led, {form}, "
+            f"{scored} scoring play{'s' if scored != 1 else ''}, {how}"
+        )
+    return lines

@@ -192,6 +192,7 @@ def claim_status(request: HttpRequest, token: str) -> HttpResponse:
                 "claim": claim,
                 "scores": [shown(claim.score_a_halves), shown(claim.score_b_halves)],
                 "hands": len(claim.sheet.get("hands", [])) if isinstance(claim.sheet, dict) else 0,
+                "hand_lines": phone_service.hand_lines(claim.sheet),
                 "winner": sides[claim.winner_side] if claim.winner_side is not None else None,
                 "confirm_url": _api_url(
                     "api-claim-confirm", match.pk, f"/api/matches/{match.pk}/confirm/"

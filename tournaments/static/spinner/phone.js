@@ -168,6 +168,9 @@
     }).catch(function () {
       if (seq !== verifySeq) return null;
       st.unchecked = true; save(); renderAll();
+      // Online but not answered (busy server, throttled): try again a little later; offline,
+      // the "online" event asks again.
+      if (navigator.onLine) { clearTimeout(verifyTimer); verifyTimer = setTimeout(verifyNow, 4000); }
       return null;
     });
   }
@@ -178,7 +181,8 @@
     if (st.finalOnly || !st.hands.length) { verdictEl.className = "verdict hidden"; return; }
     if (st.unchecked) {
       verdictEl.className = "verdict checking";
-      verdictEl.innerHTML = "<strong>Not checked yet.</strong> The sheet is kept on this phone; it is checked as soon as the connection returns.";
+      verdictEl.innerHTML = "<strong>Not checked yet.</strong> The sheet is kept on this phone; it is checked as soon as " +
+        (navigator.onLine ? "the server answers (trying again)." : "the connection returns.");
       return;
     }
     if (!v) { verdictEl.className = "verdict checking"; verdictEl.textContent = "Checking…"; return; }
