@@ -318,6 +318,7 @@
     var head = "<h2>Hand " + i + " · " + esc(seatShort(h.leader)) + " led</h2>";
     var empty = !h.tally.length && !h.moves.length;
     if (empty) {
+      head += "<p>" + btn("unlead", "Wrong leader? Choose again", { "class": "link" }) + "</p>";
       head += "<div class=\"row-actions\">" +
         btn("form", "Quick tally", { "data-form": "tally", "aria-pressed": h.form !== "moves" ? "true" : "false", "class": "secondary" }) +
         btn("form", "Move by move", { "data-form": "moves", "aria-pressed": h.form === "moves" ? "true" : "false", "class": "secondary" }) +
@@ -740,7 +741,6 @@
       case "undo":
         if (h.form === "moves") { h.moves.pop(); st.pick = null; fetchPosition(null); }
         else h.tally.pop();
-        if (!h.tally.length && !h.moves.length && finished() === false) { /* keep the hand */ }
         changed();
         break;
       case "end": st.ending = { kind: null, finisher: null, pips: {} }; st.pick = null; save(); renderAll(); break;
@@ -814,6 +814,10 @@
         el.textContent = "Confirming…";
         break;
       }
+      case "unlead":
+        // Only an empty hand: its leader was chosen by mistake.
+        if (h && !h.tally.length && !h.moves.length && !h.end) { st.hands.pop(); st.pick = null; changed(); }
+        break;
       case "show-entry":
         st.showEntry = true; save(); entry.classList.remove("hidden");
         var t = document.getElementById("show-entry");
