@@ -58,6 +58,16 @@ class PairingRow:
     seats: tuple[Seat, ...] = field(default=())
     is_bye: bool = False
 
+    @property
+    def seats_a(self) -> tuple[Seat, ...]:
+        """Side A's seats (0 and 2; head to head, 0)."""
+        return tuple(s for s in self.seats if s.side == "A")
+
+    @property
+    def seats_b(self) -> tuple[Seat, ...]:
+        """Side B's seats (1 and 3; head to head, 1)."""
+        return tuple(s for s in self.seats if s.side == "B")
+
 
 def qr_svg(data: str) -> str:
     """The QR code of ``data`` as an inline SVG element (one unit per module, a 4-module quiet

@@ -557,7 +557,11 @@
    *  the chosen tile's legal places as tap targets. */
   function drawLayout(g) {
     if (!g || !g.tiles || !g.tiles.length) {
-      return "<p class=\"muted\">The table is empty: the first tile opens the hand.</p>";
+      var h = lastHand();
+      var played = h ? h.moves.filter(function (m) { return m.play; }).length : 0;
+      if (!played) return "<p class=\"muted\">The table is empty: the first tile opens the hand.</p>";
+      return "<p class=\"muted\">" + played + " tile" + (played === 1 ? "" : "s") +
+        " on the table, ends total " + esc(String(g ? g.total : "?")) + " (no drawing available).</p>";
     }
     var pad = 1.2;
     var minx = Infinity, miny = Infinity, maxx = -Infinity, maxy = -Infinity;
