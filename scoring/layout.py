@@ -233,6 +233,36 @@ class Layout:
         """``(free line sides, or free halves as a bitmask; free branch sides)`` of a tile."""
         return self._free[tile.index], self._branch[tile.index]
 
+    def total_after(self, tile: Tile, on: Tile | None) -> int:
+        """The end total that ``place(tile, on)`` would give, without placing it.
+
+        The placement must be legal (see :meth:`port_of`); the layout is not changed.
+
+        >>> lay = Layout("five-up"); _ = lay.place(Tile.parse("3-6"), None)
+        >>> lay.total_after(Tile.parse("6-6"), Tile.parse("3-6")), lay.total
+        (15, 9)
+        """
+        if on is None:
+            return tile.low + tile.high
+        port = self.port_of(tile, on)
+        if port < 0:
+            raise IllegalPlacement(f"{tile} cannot be placed on {on}")
+        j = on.index
+        v = on.low if port != HIGH else on.high
+        total = self.total
+        if port in (LOW, HIGH):
+            total -= v
+        elif port == LINE:
+            if self._free[j] == 1:
+                total -= 2 * v
+                if self._branch_counts:
+                    total += v * self._branch[j]
+        elif self._branch_counts:
+            total -= v
+        if tile.is_double:
+            return total + 2 * v
+        return total + tile.other(v)
+
     # -- mutation --------------------------------------------------------------------------
 
     def place(self, tile: Tile, on: Tile | None) -> int:

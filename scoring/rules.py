@@ -34,6 +34,8 @@ __all__ = [
     "UnknownRuleSet",
     "find_ruleset",
     "round5",
+    "target_winner",
+    "uniquely_highest",
 ]
 
 Score = int | Fraction
@@ -57,6 +59,32 @@ def round5(n: int) -> int:
     [0, 0, 5, 10, 15, 15]
     """
     return (n + 2) // 5 * 5
+
+
+def uniquely_highest(scores: Sequence[Score]) -> int | None:
+    """The entity with the highest score when no other entity has it, else None.
+
+    >>> uniquely_highest([10, 20, 5]), uniquely_highest([20, 20, 5])
+    (1, None)
+    """
+    top = max(scores)
+    return scores.index(top) if list(scores).count(top) == 1 else None
+
+
+def target_winner(scores: Sequence[Score], target: int) -> int | None:
+    """The match-end check by target: the entity that has at least ``target`` and is uniquely
+    highest, else None (nobody there yet, or the top is tied and play goes on).
+
+    ``five-up`` makes this check only after a settled hand; ``all-fives`` and ``five-up-7`` after
+    every placement and settlement (:attr:`RuleSet.ends_at_once`).
+
+    >>> target_winner([305, 300], 305), target_winner([310, 310], 305), target_winner([5, 0], 305)
+    (0, None, None)
+    """
+    top = max(scores)
+    if top < target:
+        return None
+    return uniquely_highest(scores)
 
 
 Settle = Callable[[Sequence[int], Sequence[int], int, "int | None"], list[Score]]

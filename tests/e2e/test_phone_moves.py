@@ -48,7 +48,7 @@ def test_one_hand_move_by_move_then_confirmed_on_the_same_phone(
     play(phone, "Team A One (A)", "1-4", "Open the hand", "1 point")  # 1 + 4 = 5
     play(phone, "Team B One (B)", "4-4", "On 1|4", "0 points")  # 1 + 8 = 9
     tap(phone, "Tile 1-1")  # 2 + 8 = 10
-    # expect(phone.locator("#layout svg")).to_be_visible()
+    expect(phone.locator("#layout svg")).to_be_visible()
     phone.screenshot(path=str(artifacts / "01-placing-a-tile.png"), full_page=True)
     tap(phone, "On 1|4 → 2 points")
     expect(phone.locator("#move-score")).to_contain_text("counts 10 on the ends")

@@ -99,20 +99,53 @@ def test_a_bad_or_closed_link_is_refused(client: Client) -> None:
     assert post(client, setup.path() + "position", {}).json()["code"] == "table_link_expired"
 
 
+def scores_of(placements: list[dict[str, Any]]) -> list[tuple[Any, int, int]]:
+    return [(p["on"], p["total"], p["score"]) for p in placements]
+
+
 def test_position_lists_placements_with_the_engines_scores(client: Client) -> None:
     setup = make_setup()
     url = setup.path() + "position"
     sheet = tally_sheet(hands=[{"leader": 0, "moves": []}])
     opening = post(client, url, {"sheet": sheet, "hand": 0, "tile": "4-1"}).json()
-    assert opening["placements"] == [{"on": None, "total": 5, "score": 5}]
-    assert opening["tile"] == "1-4"
+    assert scores_of(opening["placements"]) == [(None, 5, 5)]
+    assert opening["tile"] == "1-4" and opening["tiles"] == []
     # Seed 000: [3|6] then the spinner [6|6] totals 3 + 12 = 15.
     sheet["hands"][0]["moves"] = [{"seat": 0, "play": "3-6", "score": 0}]
     found = post(client, url, {"sheet": sheet, "hand": 0, "tile": "6-6"}).json()
-    assert found["placements"] == [{"on": "3-6", "total": 15, "score": 15}]
+    assert scores_of(found["placements"]) == [("3-6", 15, 15)]
     assert found["total"] == 9
     nowhere = post(client, url, {"sheet": sheet, "hand": 0, "tile": "1-2"}).json()
     assert nowhere["placements"] == []
+
+
+def test_position_draws_the_engines_geometry(client: Client) -> None:
+    """Seed 000's [3|6] then [6|6]: the tiles where the engine lays them (in tile halves), the
+    counted ends as numbers (3, and the terminal double's 12 once), and the tap target of the
+    next tile beyond the port it would use."""
+    setup = make_setup()
+    url = setup.path() + "position"
+    moves = [
+        {"seat": 0, "play": "3-6", "score": 0},
+        {"seat": 1, "play": "6-6", "on": "3-6", "score": 15},
+    ]
+    sheet = tally_sheet(hands=[{"leader": 0, "moves": moves}])
+    found = post(client, url, {"sheet": sheet, "hand": 0, "tile": "2-6"}).json()
+    tiles = {t["tile"]: t for t in found["tiles"]}
+    assert (tiles["3-6"]["x"], tiles["3-6"]["y"], tiles["3-6"]["w"], tiles["3-6"]["h"]) == (
+        0,
+        0,
+        2,
+        1,
+    )
+    assert (tiles["3-6"]["a"], tiles["3-6"]["b"]) == (3, 6)
+    assert (tiles["6-6"]["w"], tiles["6-6"]["h"], tiles["6-6"]["spinner"]) == (1, 2, True)
+    assert sorted((c["tile"], c["value"]) for c in found["counted"]) == [("3-6", 3), ("6-6", 12)]
+    assert found["ports"] == []  # a terminal spinner's branches are not open yet
+    assert found["total"] == 15 and found["overlaps"] == []
+    (target,) = found["placements"]
+    assert (target["on"], target["total"], target["score"]) == ("6-6", 5, 5)  # 3 + 2
+    assert target["x"] > tiles["6-6"]["x"]  # beyond the spinner's free line side
 
 
 def test_position_refuses_what_it_cannot_draw(client: Client) -> None:

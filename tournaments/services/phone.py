@@ -8,10 +8,10 @@ page shows the score and the entrant confirms it: the phone never counts.
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from scoring import IllegalPlacement, Layout, Tile, TileError, score_of_total
+from scoring import geometry as engine_geometry
 from tournaments.errors import ValidationFailed
 
 
@@ -52,28 +52,62 @@ def replay_hand(rules: str, hand: Any) -> Layout:
     return layout
 
 
-def geometry(layout: Layout, rules: str) -> dict[str, Any]:
-    """The drawing of a layout: tiles with their centre and size on a grid (one unit per half),
-    counted ends (filled numbers) and open ports that are not counted (hollow dots).
+def drawing(picture: Any, total: int) -> dict[str, Any]:
+    """The drawing of a position, from the engine's ``scoring.geometry.picture``, in the page's
+    units (one unit per tile half; the engine's grid has two):
 
-    Uses the engine's ``scoring.geometry``; without it the page lists the placements only.
+    - ``tiles``: ``{tile, a, b, x, y, w, h, spinner}`` with ``(x, y)`` the centre, ``a``/``b``
+      the values of the left/top and right/bottom halves;
+    - ``counted``: the counted ends as filled numbers ``{x, y, value}`` (a terminal double's
+      two pips x its value once, on its first free line side), and ``ports``: the open ports
+      that are not counted, as hollow dots ``{x, y}`` (seed 000's drawing convention);
+    - ``total``: the end total; ``overlaps``: tiles the engine could not lay without overlap.
     """
-    try:
-        engine_geometry = importlib.import_module("scoring.geometry")
-    except ImportError:
-        return {"tiles": [], "counted": [], "ports": [], "total": layout.total}
-    return _from_engine(engine_geometry, layout, rules)
-
-
-def _from_engine(engine_geometry: Any, layout: Layout, rules: str) -> dict[str, Any]:
-    """Adapts the engine's geometry to the page's drawing shape (see ``geometry``)."""
-    drawing = engine_geometry.layout_geometry(layout)
+    tiles = [
+        {
+            "tile": t.tile,
+            "a": t.first,
+            "b": t.second,
+            "x": (t.x + t.w / 2) / 2,
+            "y": (t.y + t.h / 2) / 2,
+            "w": t.w / 2,
+            "h": t.h / 2,
+            "spinner": t.spinner,
+        }
+        for t in picture.tiles
+    ]
+    contribution = {(c.tile, c.side): c.contribution for c in picture.counted}
+    counted: list[dict[str, Any]] = []
+    ports: list[dict[str, Any]] = []
+    labelled: set[tuple[str, str]] = set()
+    for port in picture.ports:
+        # A dot just outside the tile's edge, on the side where the next tile would go.
+        x, y = (port.x + port.dx * 0.6) / 2, (port.y + port.dy * 0.6) / 2
+        key = (port.tile, port.side)
+        if port.counted and key in contribution and (port.side != "line" or key not in labelled):
+            labelled.add(key)
+            value = contribution[key] if port.side == "line" else port.value
+            counted.append({"tile": port.tile, "x": x, "y": y, "value": value})
+        elif not port.counted:
+            ports.append({"tile": port.tile, "x": x, "y": y, "value": port.value})
     return {
-        "tiles": drawing.get("tiles", []),
-        "counted": drawing.get("counted", []),
-        "ports": drawing.get("ports", []),
-        "total": layout.total,
+        "tiles": tiles,
+        "counted": counted,
+        "ports": ports,
+        "total": total,
+        "overlaps": list(picture.overlaps),
     }
+
+
+def _target(ports: Any, tile: Tile, on: Tile | None) -> tuple[float, float] | tuple[None, None]:
+    """Where to draw the tap target of ``tile`` placed on ``on``: one unit beyond the first
+    open port of ``on`` that has one of the tile's values (the opening: the centre)."""
+    if on is None:
+        return (0.0, 0.0)
+    for port in ports:
+        if port.tile == str(on) and port.value in (tile.low, tile.high):
+            return ((port.x + port.dx * 2) / 2, (port.y + port.dy * 2) / 2)
+    return (None, None)
 
 
 def position(body: Any, *, rules: str) -> dict[str, Any]:
@@ -88,18 +122,22 @@ def position(body: Any, *, rules: str) -> dict[str, Any]:
     if not isinstance(hands, list) or type(index) is not int or not 0 <= index < len(hands):
         raise PositionError("No such hand on the sheet.", details={"field": "hand"})
     layout = replay_hand(rules, hands[index])
-    answer = geometry(layout, rules)
+    picture = engine_geometry.picture(layout)
+    answer = drawing(picture, layout.total)
     if body.get("tile") is not None:
         tile = _tile(body["tile"], "tile")
         placements = []
         for on in layout.legal_placements(tile):
             trial = layout.copy()
             total = trial.place(tile, on)
+            x, y = _target(picture.ports, tile, on)
             placements.append(
                 {
                     "on": str(on) if on is not None else None,
                     "total": total,
                     "score": score_of_total(total),
+                    "x": x,
+                    "y": y,
                 }
             )
         answer["tile"] = str(tile)
