@@ -53,7 +53,13 @@ def test_one_hand_move_by_move_then_confirmed_on_the_same_phone(
     tap(phone, "On 1|4 → 2 points")
     expect(phone.locator("#move-score")).to_contain_text("counts 10 on the ends")
     tap(phone, "Confirm: Team A Two (A) scores 2 points")
-    play(phone, "Team B Two (B)", "4-6", "On 4|4", "0 points")  # 2 + 6 = 8
+    # On the drawn table: the one place 4|6 can go is marked; tapping it chooses it.
+    tap(phone, "Tile 4-6")  # 2 + 6 = 8
+    targets = phone.locator("#layout svg .target")
+    expect(targets).to_have_count(1)
+    targets.click()
+    expect(phone.locator("#move-score")).to_contain_text("this play scores 0 points")
+    tap(phone, "Confirm: Team B Two (B) scores 0 points")
     expect(phone.locator("#verdict")).to_contain_text("no mistake so far")
     play(phone, "Team A One (A)", "1-5", "On 1|1", "0 points")  # 5 + 6 = 11: seat 0's last tile
     expect(phone.locator("#verdict")).to_contain_text("this hand is over")
