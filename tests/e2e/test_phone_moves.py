@@ -46,6 +46,8 @@ def test_one_hand_move_by_move_then_confirmed_on_the_same_phone(
     )
 
     play(phone, "Team A One (A)", "1-4", "Open the hand", "1 point")  # 1 + 4 = 5
+    tap(phone, "Drew from the boneyard")  # seat 1 draws one tile, then plays it
+    expect(phone.get_by_text("Seat 1 · Team B One (B) to play (after drawing 1).")).to_be_visible()
     play(phone, "Team B One (B)", "4-4", "On 1|4", "0 points")  # 1 + 8 = 9
     tap(phone, "Tile 1-1")  # 2 + 8 = 10
     expect(phone.locator("#layout svg")).to_be_visible()
@@ -83,8 +85,10 @@ def test_one_hand_move_by_move_then_confirmed_on_the_same_phone(
     phone.screenshot(path=str(artifacts / "03-confirmed.png"), full_page=True)
     claim = orm(lambda: Claim.objects.get(match=setup.matches[0], side=0))
     moves = claim.sheet["hands"][0]["moves"]
-    assert [(m["seat"], m["play"], m.get("on"), m["score"]) for m in moves] == [
+    assert moves[1] == {"seat": 1, "draw": 1}
+    assert [(m["seat"], m.get("play"), m.get("on"), m.get("score")) for m in moves] == [
         (0, "1-4", None, 5),
+        (1, None, None, None),
         (1, "4-4", "1-4", 0),
         (2, "1-1", "1-4", 10),
         (3, "4-6", "4-4", 0),

@@ -92,7 +92,8 @@ def test_full_match_in_tally_form_then_the_other_side_confirms(
     # Hand 2: the domino player (seat 2) leads; A scores 10; seat 0 dominoes: A reaches 25.
     tap(phone, "Start hand 2")
     expect(phone.get_by_role("heading", name="Hand 2 · Team A Two (A) led")).to_be_visible()
-    tap(phone, "Seat 0 · Team A One (A)")
+    tap(phone, "By side")  # pegged for the side, as a scorekeeper may
+    tap(phone, "Team A (A)")
     tap(phone, "Score 2 points")
     settle(
         phone,
@@ -112,6 +113,7 @@ def test_full_match_in_tally_form_then_the_other_side_confirms(
     phone.screenshot(path=str(artifacts / "04-submitted.png"), full_page=True)
     claims = orm(lambda: list(Claim.objects.filter(match=setup.matches[0])))
     assert [(c.side, c.status, c.verified) for c in claims] == [(0, "submitted", True)]
+    assert claims[0].sheet["hands"][1]["tally"] == [{"entity": 0, "score": 10}]
 
     # The other side opens the same link on its own phone: the pending claim and Confirm.
     other_ctx = browser.new_context(viewport={"width": 390, "height": 844})
