@@ -9,7 +9,6 @@ urlpatterns = [
     path("t/<str:token>/", phone.table_page, name="phone-table"),
     path("t/<str:token>/status", phone.claim_status, name="phone-status"),
     path("t/<str:token>/position", phone.position, name="phone-position"),
-    path("t/<str:token>/verify", phone.verify, name="phone-verify"),
     path(
         "director/events/<slug:slug>/rounds/<int:number>/cards/",
         phone.table_cards,

@@ -41,7 +41,10 @@ def test_offline_entry_survives_a_reload_and_is_delivered_once(
     # The service worker has kept the page and its assets.
     expect(phone.locator("html[data-offline-ready='1']")).to_have_count(1)
 
+    # Network off. Chromium's offline emulation may let a request through that the service
+    # worker passes on to the network, so the API is also cut at the page: nothing reaches it.
     phone.context.set_offline(True)
+    phone.route("**/api/**", lambda route: route.abort("internetdisconnected"))
     tap(phone, "Seat 0 · Team A One (A)")
     tap(phone, "Seat 0 · Team A One (A)")
     tap(phone, "Score 2 points")
@@ -68,6 +71,7 @@ def test_offline_entry_survives_a_reload_and_is_delivered_once(
     assert orm(lambda: Claim.objects.count()) == 0
     phone.screenshot(path=str(artifacts / "02-offline-reloaded.png"), full_page=True)
 
+    phone.unroute("**/api/**")
     phone.context.set_offline(False)
     poll(lambda: outbox_size(phone, token) == 0)
     claims = orm(lambda: list(Claim.objects.all()))
@@ -81,3 +85,45 @@ def test_offline_entry_survives_a_reload_and_is_delivered_once(
     expect(phone.locator("#claim-pending-A")).to_be_visible()
     assert outbox_size(phone, token) == 0
     assert orm(lambda: Claim.objects.count()) == 1
+
+
+def test_a_lost_answer_is_retried_with_the_same_key_and_stored_once(
+    live_server: Any, phone: Any
+) -> None:
+    """The submission reaches the server but its answer is lost on the way back: the outbox
+    sends it again with the same Idempotency-Key, the server replays its first answer, and
+    one claim is stored."""
+    setup = orm(make_setup, "lost", rules="five-up", target=10)
+    path = setup.path()
+    token = path.split("/")[2]
+    seen: list[dict[str, str]] = []
+
+    def lose_first_answer(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        seen.append(dict(route.request.headers))
+        answer = route.fetch()  # the server does the work...
+        if len(seen) == 1:
+            route.abort("connectionreset")  # ...and the phone never hears back
+        else:
+            route.fulfill(response=answer)
+
+    phone.route("**/claims/", lose_first_answer)
+    phone.goto(live_server.url + path)
+    tap(phone, "Seat 0 · Team A One (A)")
+    tap(phone, "Seat 0 · Team A One (A)")
+    tap(phone, "Score 2 points")
+    tap(phone, "End the hand")
+    tap(phone, "Team A One (A) dominoed")
+    for seat, pips in ((1, "5"), (2, "0"), (3, "10")):
+        phone.locator(f"#pips-{seat}").fill(pips)
+    tap(phone, "Settle the hand")
+    expect(phone.locator("#winner")).to_be_visible()
+    tap(phone, "Submit as side A")
+    poll(lambda: outbox_size(phone, token) == 0)
+    assert len(seen) == 2
+    assert seen[0]["idempotency-key"] == seen[1]["idempotency-key"]
+    assert orm(lambda: Claim.objects.count()) == 1
+    assert orm(lambda: IdempotencyRecord.objects.count()) == 1
+    expect(phone.locator("#claim-pending-A")).to_be_visible()

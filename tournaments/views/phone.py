@@ -15,7 +15,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
-from django.urls import NoReverseMatch, reverse
+from django.urls import reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
@@ -25,7 +25,7 @@ from tournaments.permissions import director_required
 from tournaments.selectors.results import match_board
 from tournaments.services import cards as cards_service
 from tournaments.services import phone as phone_service
-from tournaments.services.results import assess_sheet, expected_game, from_halves
+from tournaments.services.results import expected_game, from_halves
 from tournaments.services.table_links import TableAccess, resolve_table_token, table_link_path
 
 RULES_LABEL = dict(Event.Rules.choices)
@@ -59,12 +59,9 @@ def _seat_records(match: Match) -> tuple[cards_service.Seat, ...]:
     )
 
 
-def _api_url(name: str, match_id: int, fallback: str) -> str:
-    """The results API's route for a match (its name as the results branch routes it)."""
-    try:
-        return reverse(name, kwargs={"match_id": match_id})
-    except NoReverseMatch:
-        return fallback
+def _api(name: str, match: Match) -> str:
+    """The results API's route for the match (the page calls it with the table's token)."""
+    return reverse(name, kwargs={"match_id": match.pk})
 
 
 def page_config(request: HttpRequest, token: str, match: Match) -> dict[str, Any]:
@@ -96,10 +93,8 @@ def page_config(request: HttpRequest, token: str, match: Match) -> dict[str, Any
         "allow_final_only": event.allow_final_score_only,
         "csrf": get_token(request),
         "urls": {
-            "verify": _api_url(
-                "api-sheet-verify", match.pk, reverse("phone-verify", kwargs={"token": token})
-            ),
-            "submit": _api_url("api-match-claims", match.pk, f"/api/matches/{match.pk}/claims/"),
+            "verify": _api("api-sheet-verify", match),
+            "submit": _api("api-match-claims", match),
             "position": reverse("phone-position", kwargs={"token": token}),
             "status": reverse("phone-status", kwargs={"token": token}),
             "sw": reverse("phone-sw"),
@@ -194,9 +189,7 @@ def claim_status(request: HttpRequest, token: str) -> HttpResponse:
                 "hands": len(claim.sheet.get("hands", [])) if isinstance(claim.sheet, dict) else 0,
                 "hand_lines": phone_service.hand_lines(claim.sheet),
                 "winner": sides[claim.winner_side] if claim.winner_side is not None else None,
-                "confirm_url": _api_url(
-                    "api-claim-confirm", match.pk, f"/api/matches/{match.pk}/confirm/"
-                ),
+                "confirm_url": _api("api-claim-confirm", match),
             }
         )
     result = board.result
@@ -234,25 +227,6 @@ def position(request: HttpRequest, token: str) -> JsonResponse:
     except SpinnerError as exc:
         return JsonResponse(exc.as_dict(), status=exc.status)
     return JsonResponse(answer)
-
-
-@require_POST
-def verify(request: HttpRequest, token: str) -> JsonResponse:
-    """The page's dry run while the results API's own verify endpoint is not routed: POST
-    ``{"sheet": ...}``, answer ``{"verdict": ...}`` from ``results.assess_sheet`` (the event's
-    game checked, then the engine's verdict). Nothing is stored."""
-    try:
-        _, match = _access(token)
-        try:
-            body = json.loads(request.body or b"{}")
-        except ValueError as exc:
-            raise phone_service.PositionError("The request is not JSON.") from exc
-        if not isinstance(body, dict) or "sheet" not in body:
-            raise phone_service.PositionError('Send {"sheet": ...}.')
-        found = assess_sheet(match.round.event, body["sheet"])
-    except SpinnerError as exc:
-        return JsonResponse(exc.as_dict(), status=exc.status)
-    return JsonResponse({"verdict": found.verdict})
 
 
 # --- The director: cards and the pairings sheet ------------------------------------------------
