@@ -221,3 +221,22 @@ def test_a_table_without_a_match_says_so_and_pages_keep_the_token_private(
     for r in (response, page, client.get(setup.path() + "status")):
         assert r["Referrer-Policy"] == "no-referrer"
         assert "no-store" in r["Cache-Control"]
+
+
+def test_status_fragment_shows_a_conflict_and_drafts(client: Client) -> None:
+    setup = make_setup(rules="five-up", target=25)
+    match = setup.matches[0]
+    url = setup.path() + "status"
+    unfinished = tally_sheet()
+    unfinished["hands"] = unfinished["hands"][:1]
+    submit_claim(match=match, side=1, sheet=unfinished)
+    draft = client.get(url).content.decode()
+    assert "Side B has a draft" in draft and 'data-b="1"' in draft
+    assert "Confirm as side" not in draft
+    submit_claim(match=match, side=0, sheet=tally_sheet())
+    other = tally_sheet()
+    other["hands"][1]["remaining"] = [0, 2, 4, 14]  # B loses 5 more: still A's game
+    submit_claim(match=match, side=1, sheet=other, expected_version=1)
+    conflict = client.get(url).content.decode()
+    assert 'id="claim-conflict"' in conflict
+    assert "Side A (Team A): 5 – -4" in conflict and "Side B (Team B): 5 – -5" in conflict
