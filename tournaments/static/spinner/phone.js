@@ -68,8 +68,9 @@
   function lastHand() { return st.hands.length ? st.hands[st.hands.length - 1] : null; }
 
   // ---------------------------------------------------------------- the sheet (built, not judged)
-  /** The fives-scoresheet/1 sheet of what has been entered. ``upTo``: drop the end of the last
-   *  hand (to learn the scores before its settlement). */
+  /** The fives-scoresheet/1 sheet of what has been entered. ``openLast``: leave out the end of
+   *  the last hand (to learn the scores before its settlement); ``result``: add the engine's
+   *  figures as the claimed result, once it has said the match is over. */
   function buildSheet(opts) {
     opts = opts || {};
     var s = JSON.parse(JSON.stringify(cfg.header));
@@ -152,6 +153,11 @@
   }
   function callVerify(sheet) {
     return post(cfg.urls.verify, { sheet: sheet }).then(function (res) {
+      if (res.status >= 400 && res.status < 500 && res.status !== 429 && res.data && res.data.code) {
+        var refused = new Error(res.data.message);
+        refused.refused = res.data;
+        throw refused;
+      }
       if (!res.ok || !res.data) throw new Error("verify " + res.status);
       return res.data.verdict || res.data;
     });
@@ -163,10 +169,15 @@
     verdictEl.classList.add("checking");
     return callVerify(buildSheet()).then(function (v) {
       if (seq !== verifySeq) return v;
-      st.verdict = v; st.unchecked = false; save(); renderAll();
+      st.verdict = v; st.unchecked = false; st.refused = null; save(); renderAll();
       return v;
-    }).catch(function () {
+    }).catch(function (err) {
       if (seq !== verifySeq) return null;
+      if (err && err.refused) {
+        // Refused for good (a link that no longer works, a sheet for another game): say why.
+        st.refused = err.refused; st.unchecked = false; save(); renderAll();
+        return null;
+      }
       st.unchecked = true; save(); renderAll();
       // Online but not answered (busy server, throttled): try again a little later; offline,
       // the "online" event asks again.
@@ -179,6 +190,12 @@
     var v = st.verdict;
     verdictEl.classList.remove("checking");
     if (st.finalOnly || !st.hands.length) { verdictEl.className = "verdict hidden"; return; }
+    if (st.refused) {
+      verdictEl.className = "verdict bad";
+      verdictEl.innerHTML = "<strong>The server cannot check this sheet:</strong> " + esc(st.refused.message) +
+        " <span class=\"engine\">(" + esc(st.refused.code) + ")</span>";
+      return;
+    }
     if (st.unchecked) {
       verdictEl.className = "verdict checking";
       verdictEl.innerHTML = "<strong>Not checked yet.</strong> The sheet is kept on this phone; it is checked as soon as " +
@@ -263,14 +280,14 @@
   function handsSummary() {
     if (!st.hands.length) return "";
     var rows = st.hands.map(function (h, i) {
+      // What was entered (as entered: the board shows the engine's figures).
       var sums = cfg.entities.map(function () { return 0; });
-      var n = 0;
       if (h.form === "moves") {
-        h.moves.forEach(function (m) { if (m.play) { sums[entityOfSeat(m.seat)] += m.score; n++; } });
+        h.moves.forEach(function (m) { if (m.play) sums[entityOfSeat(m.seat)] += m.score; });
       } else {
         h.tally.forEach(function (t) {
           var e = t.entity !== undefined ? t.entity : entityOfSeat(t.seat);
-          if (typeof t.score === "number") sums[e] += t.score; n++;
+          if (typeof t.score === "number") sums[e] += t.score;
         });
       }
       var end = !h.end ? "in play" : h.end === "blocked" ? "blocked" : "domino: seat " + h.finisher;
