@@ -237,9 +237,12 @@ class ResultOutputSerializer(serializers.ModelSerializer[MatchResult]):
 
 
 class SideEntrySerializer(serializers.Serializer[Any]):
-    side = serializers.IntegerField()
+    side = serializers.IntegerField(help_text="0: entry_a (seats 0 and 2), 1: entry_b.")
     entry = serializers.IntegerField()
     name = serializers.CharField()
+    claim = ClaimOutputSerializer(
+        allow_null=True, help_text="This side's current claim (null: none yet)."
+    )
 
 
 class DivergenceSerializer(serializers.Serializer[Any]):
@@ -257,18 +260,22 @@ class MatchStateSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField(allow_null=True, help_text="The table's number.")
     sides = SideEntrySerializer(many=True)
     state = serializers.ChoiceField(choices=list(selectors.STATES))
-    claims = ClaimOutputSerializer(
-        many=True, allow_null=True, help_text="Each side's current claim (null: none)."
-    )
     result = ResultOutputSerializer(allow_null=True)
     divergence = DivergenceSerializer(allow_null=True)
 
 
 def match_state(board: selectors.MatchBoard) -> dict[str, Any]:
     match = board.match
-    sides = [{"side": 0, "entry": match.entry_a_id, "name": match.entry_a.name}]
+
+    def claim(side: int) -> Any:
+        found = board.claims[side]
+        return ClaimOutputSerializer(found).data if found is not None else None
+
+    sides = [{"side": 0, "entry": match.entry_a_id, "name": match.entry_a.name, "claim": claim(0)}]
     if match.entry_b is not None:
-        sides.append({"side": 1, "entry": match.entry_b.pk, "name": match.entry_b.name})
+        sides.append(
+            {"side": 1, "entry": match.entry_b.pk, "name": match.entry_b.name, "claim": claim(1)}
+        )
     return {
         "id": match.pk,
         "event": match.round.event.slug,
@@ -276,7 +283,6 @@ def match_state(board: selectors.MatchBoard) -> dict[str, Any]:
         "table": board.table_number,
         "sides": sides,
         "state": board.state,
-        "claims": [ClaimOutputSerializer(c).data if c is not None else None for c in board.claims],
         "result": ResultOutputSerializer(board.result).data if board.result else None,
         "divergence": board.divergence(),
     }
