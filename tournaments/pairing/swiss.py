@@ -127,7 +127,7 @@ class Field:
     order: tuple[EntryRecord, ...]
     met: tuple[frozenset[int], ...]
     mp: tuple[int, ...]
-    spread: tuple[Fraction, ...]
+    spread: tuple[int | Fraction, ...]
     above: tuple[int, ...]
     below: tuple[int, ...]
     bye_cost: dict[int, int]
@@ -146,7 +146,13 @@ class Field:
         return self.size + (1 if self.size % 2 else 0)
 
 
+def _exact(value: Fraction) -> int | Fraction:
+    return int(value) if value.denominator == 1 else value
+
+
 def _scaled_int(value: Number, scale: int, what: str) -> int:
+    if isinstance(value, int):
+        return value * scale
     scaled = Fraction(value) * scale
     if scaled.denominator != 1:
         raise ValueError(f"{what} {value} times scale {scale} is not an integer; raise the scale")
@@ -166,7 +172,11 @@ def prepare_field(
     met_ids = met_entries(ranked, history)
     met = tuple(frozenset(index[o] for o in met_ids[e.entry_id]) for e in ranked)
     mp = tuple(_scaled_int(e.match_points, options.mp_scale, "match points") for e in ranked)
-    spread = tuple(Fraction(e.spread) * options.spread_scale for e in ranked)
+    # Integral spreads stay ints: Fraction arithmetic is the slowest part of building the graph.
+    scale = options.spread_scale
+    spread: tuple[int | Fraction, ...] = tuple(
+        e.spread * scale if isinstance(e.spread, int) else _exact(e.spread * scale) for e in ranked
+    )
     n = len(ranked)
     bye_cost: dict[int, int] = {}
     if n % 2:
@@ -202,11 +212,18 @@ def prepare_field(
     return Field(ranked, met, mp, spread, tuple(above), tuple(below), bye_cost, units)
 
 
+def _gap(a: int | Fraction, b: int | Fraction) -> int:
+    """|a - b| rounded to the nearest integer (half to even), exact for Fractions."""
+    if isinstance(a, int) and isinstance(b, int):
+        return abs(a - b)
+    return round(abs(Fraction(a) - Fraction(b)))
+
+
 def pair_cost(field: Field, i: int, j: int) -> int:
     """The cost of pairing the entries ranked ``i`` and ``j`` (0-based)."""
     u = field.units
     d = field.mp[i] - field.mp[j]
-    spread = min(round(abs(field.spread[i] - field.spread[j])), u.spread_cap)
+    spread = min(_gap(field.spread[i], field.spread[j]), u.spread_cap)
     rematch = u.rematch if j in field.met[i] else 0
     near = u.spread * spread + abs(j - i)
     if d == 0:
