@@ -154,3 +154,25 @@ def test_round_page_links_to_cards_and_pairings_sheet(client: Client) -> None:
     html = page.content.decode()
     assert f'href="/director/events/{setup.event.slug}/rounds/1/cards/"' in html
     assert f'href="/director/events/{setup.event.slug}/rounds/1/pairings-sheet/"' in html
+
+
+def test_card_and_page_show_the_first_leader_drawn_by_lot(client: Client) -> None:
+    setup = make_setup(tables=1)
+    match = setup.matches[0]
+    assert match.entry_b is not None and match.entry_b.partnership is not None
+    drawn = match.entry_b.partnership.player_b  # seat 3
+    match.explanation = {"first_leader": {"player": drawn.pk, "draw": {}}}
+    match.save(update_fields=["explanation"])
+    card = cards.table_cards(setup.round, url_for=lambda m: "http://x/")[0]
+    assert card.first_leader is not None
+    assert (card.first_leader.number, card.first_leader.player) == (3, "Team B Two")
+    client.force_login(setup.director)
+    assert (
+        "First hand led by <strong>seat 3, Team B Two</strong>"
+        in client.get(cards_url(setup)).content.decode()
+    )
+    assert client.get(setup.path()).context["config"]["first_leader"] == 3
+    match.explanation = {}
+    match.save(update_fields=["explanation"])
+    assert cards.table_cards(setup.round, url_for=lambda m: "http://x/")[0].first_leader is None
+    assert client.get(setup.path()).context["config"]["first_leader"] is None

@@ -26,11 +26,16 @@ from tournaments.models import Entry, EntryPlayer, Event, Match, Round
 @dataclass(frozen=True)
 class Seat:
     """One chair at a table: its number (0..3, clockwise), its side (``"A"`` or ``"B"``) and who
-    sits there (empty when the entry's players are not known)."""
+    sits there (empty when the entry's players are not known; ``player_id`` None then)."""
 
     number: int
     side: str
     player: str
+    player_id: int | None = None
+
+
+Players = dict[int, list[tuple[int, str]]]
+"""An entry id -> its players as ``(player id, name)``, in the entry's own order."""
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,7 @@ class TableCard:
     seats: tuple[Seat, ...]
     url: str
     qr_svg: str
+    first_leader: Seat | None = None
 
 
 @dataclass(frozen=True)
@@ -92,55 +98,66 @@ def qr_svg(data: str) -> str:
     return text.replace("<svg ", '<svg role="img" class="qr" ', 1)
 
 
-def seats_for(
-    match: Match, players: dict[int, list[str]], *, head_to_head: bool
-) -> tuple[Seat, ...]:
-    """The seats of a match in clockwise order. ``players`` maps an entry id to its players'
-    names in the entry's own order (first player, second player).
+def seats_for(match: Match, players: Players, *, head_to_head: bool) -> tuple[Seat, ...]:
+    """The seats of a match in clockwise order (see ``Players``).
 
     Partnerships: seat 0 = side A's first player, 1 = side B's first, 2 = side A's second,
     3 = side B's second. Head to head: seat 0 = side A, seat 1 = side B.
     """
     a = players.get(match.entry_a_id, [])
     b = players.get(match.entry_b_id, []) if match.entry_b_id else []
+
+    def seat(number: int, side: str, names: list[tuple[int, str]], i: int, fallback: str) -> Seat:
+        if i < len(names):
+            return Seat(number, side, names[i][1], names[i][0])
+        return Seat(number, side, fallback)
+
     if head_to_head:
         return (
-            Seat(0, "A", a[0] if a else match.entry_a.name),
-            Seat(1, "B", b[0] if b else (match.entry_b.name if match.entry_b else "")),
+            seat(0, "A", a, 0, match.entry_a.name),
+            seat(1, "B", b, 0, match.entry_b.name if match.entry_b else ""),
         )
-
-    def name(names: list[str], i: int) -> str:
-        return names[i] if i < len(names) else ""
-
     return (
-        Seat(0, "A", name(a, 0)),
-        Seat(1, "B", name(b, 0)),
-        Seat(2, "A", name(a, 1)),
-        Seat(3, "B", name(b, 1)),
+        seat(0, "A", a, 0, ""),
+        seat(1, "B", b, 0, ""),
+        seat(2, "A", a, 1, ""),
+        seat(3, "B", b, 1, ""),
     )
 
 
-def players_by_entry(event: Event, entry_ids: set[int]) -> dict[int, list[str]]:
-    """Each entry's players' names in the entry's order: the partnership's player A then B, or
-    the single player; falls back to the EntryPlayer rows. One query for entries, one for rows."""
-    names: dict[int, list[str]] = {}
+def first_leader(match: Match, seats: tuple[Seat, ...]) -> Seat | None:
+    """The seat of the first hand's leader, as the round's draw chose it by lot (recorded in
+    the match's explanation by the rounds service), or None where no draw is recorded."""
+    drawn = match.explanation.get("first_leader") if isinstance(match.explanation, dict) else None
+    player = drawn.get("player") if isinstance(drawn, dict) else None
+    for seat in seats:
+        if player is not None and seat.player_id == player:
+            return seat
+    return None
+
+
+def players_by_entry(event: Event, entry_ids: set[int]) -> Players:
+    """Each entry's players in the entry's order: the partnership's player A then B, or the
+    single player; falls back to the EntryPlayer rows. One query for entries, one for rows."""
+    found: Players = {}
     entries = Entry.objects.filter(pk__in=entry_ids).select_related(
         "partnership__player_a", "partnership__player_b", "player"
     )
     for entry in entries:
         if entry.partnership_id is not None and entry.partnership is not None:
-            names[entry.pk] = [entry.partnership.player_a.name, entry.partnership.player_b.name]
+            pa, pb = entry.partnership.player_a, entry.partnership.player_b
+            found[entry.pk] = [(pa.pk, pa.name), (pb.pk, pb.name)]
         elif entry.player is not None:
-            names[entry.pk] = [entry.player.name]
-    missing = entry_ids - set(names)
+            found[entry.pk] = [(entry.player.pk, entry.player.name)]
+    missing = entry_ids - set(found)
     if missing:
         for row in (
             EntryPlayer.objects.filter(event=event, entry_id__in=missing)
             .select_related("player")
             .order_by("pk")
         ):
-            names.setdefault(row.entry_id, []).append(row.player.name)
-    return names
+            found.setdefault(row.entry_id, []).append((row.player.pk, row.player.name))
+    return found
 
 
 def _matches(round_: Round) -> list[Match]:
@@ -166,6 +183,7 @@ def table_cards(round_: Round, *, url_for: Callable[[Match], str]) -> list[Table
     for match in matches:
         assert match.table is not None and match.entry_b is not None
         url = url_for(match)
+        seats = seats_for(match, players, head_to_head=h2h)
         cards.append(
             TableCard(
                 event=event.name,
@@ -173,9 +191,10 @@ def table_cards(round_: Round, *, url_for: Callable[[Match], str]) -> list[Table
                 table_number=match.table.number,
                 side_a=match.entry_a.name,
                 side_b=match.entry_b.name,
-                seats=seats_for(match, players, head_to_head=h2h),
+                seats=seats,
                 url=url,
                 qr_svg=qr_svg(url),
+                first_leader=first_leader(match, seats),
             )
         )
     return cards

@@ -73,6 +73,7 @@ def page_config(request: HttpRequest, token: str, match: Match) -> dict[str, Any
     header = {"format": "fives-scoresheet/1", **game}
     divisor = 1 if event.rules == Event.Rules.ALL_FIVES else 5
     seats = _seat_records(match)
+    drawn = cards_service.first_leader(match, seats)
     assert match.entry_b is not None
     entities = [
         {"side": "A", "index": 0, "label": f"{match.entry_a.name} (A)"},
@@ -91,6 +92,8 @@ def page_config(request: HttpRequest, token: str, match: Match) -> dict[str, Any
         "entity_of": [s % 2 for s in range(players)],
         "tally_values": [5 * k for k in range(1, 8)],
         "allow_final_only": event.allow_final_score_only,
+        # The first hand's leader as the round's draw chose it by lot (None: choose at the table).
+        "first_leader": drawn.number if drawn is not None else None,
         "csrf": get_token(request),
         "urls": {
             "verify": _api("api-sheet-verify", match),

@@ -311,7 +311,10 @@
     if (st.finalOnly) {
       html += renderFinalOnly();
     } else if (!h) {
-      html += "<h2>Who leads the first hand?</h2><p class=\"muted\">Chosen by lot at the table.</p>" +
+      var drawn = cfg.first_leader;
+      html += "<h2>Who leads the first hand?</h2>" + (drawn === null || drawn === undefined
+        ? "<p class=\"muted\">Chosen by lot at the table.</p>"
+        : "<p id=\"drawn-leader\">Drawn by lot for this round: <strong>" + esc(seatLabel(drawn)) + "</strong>.</p>") +
         "<div class=\"choices\">" + seatButtons("first-leader", null) + "</div>";
       if (cfg.allow_final_only) {
         html += "<p>" + btn("final-only", "Enter the final score only (unverified)", { "class": "secondary" }) + "</p>";
