@@ -95,7 +95,7 @@ def qr_svg(data: str) -> str:
     assert isinstance(text, str)
     # Drop the fixed millimetre size: the print CSS sizes the code; the viewBox keeps its shape.
     text = re.sub(r'\s(width|height)="[^"]*mm"', "", text, count=2)
-    return text.replace("<svg ", '<svg role="img" class="qr" ', 1)
+    return text.replace("<svg ", '<svg role="img" class="qr" aria-label="QR code of the link" ', 1)
 
 
 def seats_for(match: Match, players: Players, *, head_to_head: bool) -> tuple[Seat, ...]:
