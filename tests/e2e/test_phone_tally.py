@@ -29,6 +29,7 @@ def score(page: Any, entity: int) -> Any:
 
 
 def settle(page: Any, finisher: str | None, pips: dict[str, str]) -> None:
+    """End the hand: dominoed by ``finisher`` (None: blocked), with each seat's pips left."""
     tap(page, "End the hand")
     tap(page, f"{finisher} dominoed" if finisher else "Blocked (nobody can play)")
     for label, value in pips.items():
@@ -95,6 +96,28 @@ def test_full_match_in_tally_form_then_the_other_side_confirms(
     tap(phone, "By side")  # pegged for the side, as a scorekeeper may
     tap(phone, "Team A (A)")
     tap(phone, "Score 2 points")
+    # Hand 2 is blocked: every seat's pips are debited (3 -> 5, 2 -> 0, 4 -> 5, 10 -> 10).
+    settle(
+        phone,
+        None,
+        {
+            "Seat 0 · Team A One (A)": "3",
+            "Seat 1 · Team B One (B)": "2",
+            "Seat 2 · Team A Two (A)": "4",
+            "Seat 3 · Team B Two (B)": "10",
+        },
+    )
+    expect(phone.locator("#settlement")).to_have_text("Settlement: Team A (A) -2, Team B (B) -2.")
+    expect(score(phone, 0)).to_have_text("4")  # 20 + 10 - 10 raw
+    # After a block the next leader is drawn by lot: the entrant picks the seat.
+    expect(
+        phone.get_by_role("heading", name="The hand was blocked: who leads hand 3?")
+    ).to_be_visible()
+    tap(phone, "Seat 1 · Team B One (B)")
+    expect(phone.get_by_role("heading", name="Hand 3 · Team B One (B) led")).to_be_visible()
+    tap(phone, "By player")
+    tap(phone, "Seat 0 · Team A One (A)")
+    tap(phone, "Score 2 points")
     settle(
         phone,
         "Team A One (A)",
@@ -104,7 +127,7 @@ def test_full_match_in_tally_form_then_the_other_side_confirms(
             "Seat 3 · Team B Two (B)": "10",
         },
     )
-    expect(phone.locator("#winner")).to_have_text("Team A (A) wins, 5 to -4.")
+    expect(phone.locator("#winner")).to_have_text("Team A (A) wins, 5 to -6.")
     phone.screenshot(path=str(artifacts / "03-match-over.png"), full_page=True)
 
     tap(phone, "Submit as side A")
@@ -120,7 +143,7 @@ def test_full_match_in_tally_form_then_the_other_side_confirms(
     try:
         other = other_ctx.new_page()
         other.goto(url)
-        expect(other.locator("#claim-pending-A")).to_contain_text("Team A 5 – -4 Team B")
+        expect(other.locator("#claim-pending-A")).to_contain_text("Team A 5 – -6 Team B")
         other.screenshot(path=str(artifacts / "05-other-side-sees-claim.png"), full_page=True)
         tap(other, "Confirm as side B")
         expect(other.locator("#claim-confirmed")).to_contain_text("Team A wins")
@@ -130,7 +153,7 @@ def test_full_match_in_tally_form_then_the_other_side_confirms(
     # Both see the confirmed result.
     expect(phone.locator("#claim-confirmed")).to_contain_text("Result confirmed", timeout=20_000)
     result = orm(lambda: MatchResult.objects.get(match=setup.matches[0], is_current=True))
-    assert (result.score_a_halves, result.score_b_halves, result.winner_side) == (50, -40, 0)
+    assert (result.score_a_halves, result.score_b_halves, result.winner_side) == (50, -60, 0)
     phone.screenshot(path=str(artifacts / "07-both-confirmed.png"), full_page=True)
 
 
