@@ -120,7 +120,7 @@ def _tile(v: object, field: str, hand: int | None, move: int | None) -> Tile:
         except TileError:
             pass
     raise FormatFault(
-        _where(hand, move, f"{field} {json_repr(v)} is not a tile (write a tile like 4-6)"),
+        _where(hand, move, f"{field} is {json_repr(v)}, not a tile (write a tile like 4-6)"),
         hand,
         move,
     )
@@ -400,37 +400,39 @@ def _parse_moves(raw: list[Any], i: int, players: int, with_deal: bool) -> tuple
     # ``in`` and subscripts rather than ``dict.get``: this loop runs once per move.
     for m in raw:
         j += 1
-        if type(m) is dict and "seat" in m:
-            seat = m["seat"]
-            if type(seat) is int and 0 <= seat < players:
-                n = len(m)
-                if "play" in m:
-                    if "score" in m:
-                        play = m["play"]
-                        score = m["score"]
-                        if type(play) is str and play in look and type(score) is int and score >= 0:
-                            if n == 3:
-                                append((PLAY, seat, look[play], None, score, None, 0))
-                                continue
-                            if n == 4 and "on" in m:
-                                on = m["on"]
-                                if type(on) is str and on in look:
-                                    append((PLAY, seat, look[play], look[on], score, None, 0))
+        try:
+            if type(m) is dict and "seat" in m:
+                seat = m["seat"]
+                if type(seat) is int and 0 <= seat < players:
+                    n = len(m)
+                    if "play" in m:
+                        if "score" in m:
+                            play = m["play"]
+                            score = m["score"]
+                            # ``in look`` is False for any key that is not a tile's spelling
+                            # and raises TypeError for an unhashable one (caught below).
+                            if play in look and type(score) is int and score >= 0:
+                                if n == 3:
+                                    append((PLAY, seat, look[play], None, score, None, 0))
                                     continue
-                elif n == 2:
-                    if "draw" in m:
-                        d = m["draw"]
-                        if type(d) is list and d:
-                            try:
+                                if n == 4 and "on" in m:
+                                    on = m["on"]
+                                    if on in look:
+                                        append((PLAY, seat, look[play], look[on], score, None, 0))
+                                        continue
+                    elif n == 2:
+                        if "draw" in m:
+                            d = m["draw"]
+                            if type(d) is list and d:
                                 ts = tuple(map(look_get, d))
-                            except TypeError:  # an unhashable entry: the slow path names it
-                                ts = (None,)
-                            if all(ts):
-                                append((DRAW, seat, None, None, 0, ts, len(ts)))  # type: ignore[arg-type]
-                                continue
-                    elif "pass" in m and m["pass"] is True:
-                        append((PASS, seat, None, None, 0, None, 0))
-                        continue
+                                if all(ts):
+                                    append((DRAW, seat, None, None, 0, ts, len(ts)))  # type: ignore[arg-type]
+                                    continue
+                        elif "pass" in m and m["pass"] is True:
+                            append((PASS, seat, None, None, 0, None, 0))
+                            continue
+        except TypeError:  # an unhashable value where a tile belongs: the slow path names it
+            pass
         append(_parse_move(m, i, j, players, with_deal))
     return tuple(out)
 

@@ -197,7 +197,7 @@ class _Replay:
                 None,
                 f"the result says scores {said} and winner"
                 f" {'nobody' if winner is None else f'entity {winner}'};"
-                f" the replay gives {got} and {who}",
+                f" the replay gives scores {got} and winner {who}",
             )
 
     # -- tally form ------------------------------------------------------------------------
@@ -330,6 +330,8 @@ class _Replay:
         players = self.players
         hs = o.hand_size
         deal = hand.deal
+        # Every tile each seat has held in this hand (dealt or drawn); what it holds now is
+        # that less the table, so a play costs no update here.
         masks: list[int] = []
         boneyard: tuple[Tile, ...] = ()
         if deal is not None:
@@ -523,8 +525,6 @@ class _Replay:
                             self.stop(
                                 "result", i, j + 1, f"{_loc(i, j + 1)}: the match was already over"
                             )
-                if with_deal:
-                    masks[seat] &= ~bit
                 c = counts[seat] - 1
                 counts[seat] = c
                 if not c:
@@ -687,6 +687,7 @@ class _Replay:
         rem = hand.remaining
         pips: list[int]
         if with_deal:
+            masks = [mk & ~on_table for mk in masks]
             pips = [mask_pips(mk) for mk in masks]
             if rem is not None:
                 for s, r in enumerate(rem):
