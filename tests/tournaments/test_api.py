@@ -404,3 +404,16 @@ def test_without_the_sidecar_the_docs_page_is_plain_and_lists_the_operations(
     html = client.get("/api/docs/").content.decode()
     assert 'href="/api/schema/"' in html
     assert "/api/matches/{match_id}/claims/" in html and "swagger" not in html.lower()
+
+
+@pytest.mark.parametrize("header", ["\u00b2", 'W/"\u00b3"', '"\u00b9\u00b2"', "1" * 10, '"-1"'])
+def test_an_if_match_that_is_not_ascii_digits_is_a_400_not_a_crash(header: str) -> None:
+    rnd = make_round(make_event())
+    match = match_at(rnd, 1)
+    table = table_client(rnd, 1)
+    post(table, claims_url(match.pk), {"side": 0, "sheet": sheet("tally-mut")})
+    edit = post(table, claims_url(match.pk), {"side": 0, "sheet": sheet("tally")}, If_Match=header)
+    assert_error(edit, 400, "invalid_if_match")
+    confirm = post(table, f"/api/matches/{match.pk}/confirm/", {"side": 1}, If_Match=header)
+    assert_error(confirm, 400, "invalid_if_match")
+    assert Claim.objects.filter(match=match).count() == 1
