@@ -417,3 +417,26 @@ def test_an_if_match_that_is_not_ascii_digits_is_a_400_not_a_crash(header: str) 
     confirm = post(table, f"/api/matches/{match.pk}/confirm/", {"side": 1}, If_Match=header)
     assert_error(confirm, 400, "invalid_if_match")
     assert Claim.objects.filter(match=match).count() == 1
+
+
+def _nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize("depth", [100_000, 950, 65])
+@pytest.mark.parametrize("endpoint", ["claims", "verify"])
+def test_deeply_nested_json_is_a_400_parse_error_not_a_crash(endpoint: str, depth: int) -> None:
+    rnd = make_round(make_event())
+    match = match_at(rnd, 1)
+    table = table_client(rnd, 1)
+    url = f"/api/matches/{match.pk}/{endpoint}/"
+    for text in (
+        _nested(depth),
+        '{"side": 0, "sheet": {"hands": ' + _nested(depth) + "}}",
+        '{"side": 0, "sheet": {}, "junk": ' + _nested(depth) + "}",
+    ):
+        response = table.post(
+            url, text, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key()
+        )
+        assert_error(response, 400, "parse_error")
+    assert not Claim.objects.exists()

@@ -392,3 +392,19 @@ def test_a_broker_outage_never_fails_a_confirmation(
     assert out.state == "confirmed"
     assert attempts == [(event.pk,)]  # the recompute was asked for after commit, and failed
     assert StandingsState.objects.get(event=event).dirty  # marked in the transaction itself
+
+
+@pytest.mark.parametrize("depth", [900, 25])
+def test_a_sheet_nested_too_deeply_is_refused_before_anything_walks_it(depth: int) -> None:
+    match = match_at(make_round(make_event()), 1)
+    deep: Any = []
+    for _ in range(depth):
+        deep = [deep]
+    too_deep = {**sheet("tally"), "hands": deep}
+    with pytest.raises(SpinnerError) as exc:
+        results.override_result(match=match, sheet=too_deep, reason="x", actor=None)
+    assert codes(exc) == "sheet_too_large"
+    with pytest.raises(SpinnerError) as exc:
+        results.submit_claim(match=match, side=0, sheet=too_deep)
+    assert codes(exc) == "sheet_too_large"
+    assert not Claim.objects.exists() and not MatchResult.objects.exists()

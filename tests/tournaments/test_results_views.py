@@ -125,3 +125,15 @@ def test_the_table_page_opens_with_the_link_and_only_with_it() -> None:
     assert "table 2" in html and match_at(rnd, 2).entry_a.name in html
     assert page["Referrer-Policy"] == "no-referrer" and "no-store" in page["Cache-Control"]
     assert Client().get("/t/1.2.nonsense-token-of-some-length/").status_code == 401
+
+
+@pytest.mark.parametrize("depth", [100_000, 900, 30])
+def test_a_deeply_nested_pasted_sheet_is_a_form_error_not_a_crash(depth: int) -> None:
+    event = make_event()
+    director = make_director(event)
+    match = match_at(make_round(event), 1)
+    url = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/enter/"
+    pasted = '{"hands": ' + "[" * depth + "]" * depth + "}"
+    response = director_client(director).post(url, {"sheet": pasted, "reason": "Sheet found"})
+    assert response.status_code == 302
+    assert not MatchResult.objects.exists()

@@ -34,6 +34,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -41,6 +42,7 @@ from rest_framework.views import APIView
 from tournaments.api.authentication import TableTokenAuthentication, table_access
 from tournaments.api.errors import ERROR
 from tournaments.api.idempotency import etag, parse_version, run_idempotent
+from tournaments.api.parsers import SafeJSONParser
 from tournaments.api.permissions import DirectorOnly, OwnTableOrDirector, TableOnly
 from tournaments.api.throttles import TableTokenThrottle
 from tournaments.errors import ValidationFailed
@@ -49,9 +51,6 @@ from tournaments.selectors import results as selectors
 from tournaments.services import results as services
 from tournaments.services import table_links
 from tournaments.services.results import from_halves
-
-MAX_DEPTH = 24
-MAX_NODES = 50_000
 
 IDEMPOTENCY_REQUIRED = OpenApiParameter(
     "Idempotency-Key",
@@ -88,25 +87,11 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
 
 
 def check_json_tree(value: Any) -> None:
-    """Refuse JSON no database can keep or no person meant: too deep, too big, NUL characters."""
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    nodes = 0
-    while stack:
-        item, depth = stack.pop()
-        nodes += 1
-        if depth > MAX_DEPTH or nodes > MAX_NODES:
-            raise serializers.ValidationError("This scoresheet is too deep or too large.")
-        if isinstance(item, dict):
-            for key, child in item.items():
-                if "\x00" in str(key):
-                    raise serializers.ValidationError("NUL characters are not allowed.")
-                stack.append((child, depth + 1))
-        elif isinstance(item, list):
-            stack.extend((child, depth + 1) for child in item)
-        elif isinstance(item, str) and "\x00" in item:
-            raise serializers.ValidationError("NUL characters are not allowed.")
-        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > 10**9:
-            raise serializers.ValidationError("A number in this scoresheet is out of range.")
+    """Refuse JSON no database can keep or no person meant (``services.check_sheet_tree``)."""
+    try:
+        services.check_sheet_tree(value)
+    except ValidationFailed as exc:
+        raise serializers.ValidationError(exc.message) from exc
 
 
 @extend_schema_field(
@@ -322,7 +307,10 @@ class TableMatchSerializer(serializers.Serializer[Any]):
 
 
 class ResultsApi(APIView):
-    """Shared: authentication (table tokens first), throttling per table, object checks."""
+    """Shared: authentication (table tokens first), throttling per table, object checks, and
+    a JSON parser that answers 400 for a body nested too deeply."""
+
+    parser_classes = [SafeJSONParser, FormParser, MultiPartParser]
 
     authentication_classes = [
         TableTokenAuthentication,

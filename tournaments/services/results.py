@@ -44,6 +44,8 @@ from tournaments.services import audit
 
 FORMAT = "fives-scoresheet/1"
 SIDES = (0, 1)
+MAX_SHEET_DEPTH = 24  # a scoresheet is about six levels deep
+MAX_SHEET_NODES = 50_000
 MAX_HALVES = 200_000  # |score| <= 100000 raw points: far beyond any game, inside the columns
 # Raw targets and deal sizes per rule set when the event leaves them to the rule set
 # (rules.md's table: five-up 305 and 5 tiles; all-fives 250 with two players, else 200, and
@@ -170,6 +172,39 @@ def check_sheet_matches_event(event: Event, sheet: Any) -> None:
         )
 
 
+def check_sheet_tree(value: Any) -> None:
+    """Refuse JSON no database can keep or no person meant: nested deeper than
+    ``MAX_SHEET_DEPTH``, more than ``MAX_SHEET_NODES`` values, NUL characters, integers beyond
+    10**9 (``sheet_too_large`` or ``sheet_malformed``). Iterative: safe on any depth, so the
+    recursive steps after it (canonical form, JSON encoding) are safe too."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    nodes = 0
+    while stack:
+        item, depth = stack.pop()
+        nodes += 1
+        if depth > MAX_SHEET_DEPTH or nodes > MAX_SHEET_NODES:
+            raise ValidationFailed(
+                "This scoresheet is too deep or too large.",
+                code="sheet_too_large",
+                details={"max_depth": MAX_SHEET_DEPTH, "max_nodes": MAX_SHEET_NODES},
+            )
+        if isinstance(item, dict):
+            for key, child in item.items():
+                if "\x00" in str(key):
+                    raise ValidationFailed(
+                        "NUL characters are not allowed.", code="sheet_malformed"
+                    )
+                stack.append((child, depth + 1))
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, str) and "\x00" in item:
+            raise ValidationFailed("NUL characters are not allowed.", code="sheet_malformed")
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > 10**9:
+            raise ValidationFailed(
+                "A number in this scoresheet is out of range.", code="sheet_malformed"
+            )
+
+
 def _normalize(value: Any) -> Any:
     if isinstance(value, dict):
         return {k: _normalize(v) for k, v in value.items()}
@@ -256,9 +291,11 @@ class Assessment:
 def assess_sheet(event: Event, sheet: Any) -> Assessment:
     """Check the sheet against the event, then have the engine verify it (a dry run).
 
-    Raises ``sheet_mismatch`` for another game than the event's; otherwise returns the verdict,
-    valid or not.
+    Raises ``sheet_too_large``/``sheet_malformed`` for JSON no one meant (``check_sheet_tree``),
+    ``sheet_mismatch`` for another game than the event's; otherwise returns the verdict, valid
+    or not.
     """
+    check_sheet_tree(sheet)
     check_sheet_matches_event(event, sheet)
     verdict = engine_verify(sheet)
     scores = verdict.get("scores") or []
@@ -856,6 +893,7 @@ __all__ = [
     "assess",
     "canonical_sheet",
     "check_sheet_matches_event",
+    "check_sheet_tree",
     "confirm_claim",
     "correct_result",
     "current_claims",

@@ -60,6 +60,10 @@ class ResultEntryForm(ReasonForm):
                 data["sheet_obj"] = json.loads(text)
             except ValueError as exc:
                 raise forms.ValidationError(f"The scoresheet is not valid JSON: {exc}") from exc
+            except RecursionError as exc:  # json.loads lets it escape on [[[[... thousands deep
+                raise forms.ValidationError(
+                    "The scoresheet is nested far too deeply to be a scoresheet."
+                ) from exc
         return data
 
 
