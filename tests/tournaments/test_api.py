@@ -471,3 +471,23 @@ def test_too_many_form_fields_is_a_400(settings: Any) -> None:
         HTTP_IDEMPOTENCY_KEY=key(),
     )
     assert_error(response, 400, "bad_request")
+
+
+def test_a_director_cannot_make_an_agreed_result_by_claiming_for_both_sides() -> None:
+    event = make_event()
+    director = make_director(event)
+    rnd = make_round(event)
+    match = match_at(rnd, 1)
+    boss = user_client(director)
+    for side in (0, 1):
+        response = post(boss, claims_url(match.pk), {"side": side, "sheet": sheet("tally")})
+        body = assert_error(response, 403, "table_link_required")
+        assert "resolve" in body["message"]
+    post(table_client(rnd, 1), claims_url(match.pk), {"side": 0, "sheet": sheet("tally")})
+    confirm = post(boss, f"/api/matches/{match.pk}/confirm/", {"side": 1}, If_Match='"1"')
+    assert_error(confirm, 403, "table_link_required")
+    assert not MatchResult.objects.exists()
+    assert list(Claim.objects.values_list("side", "origin", "actor")) == [(0, "table", None)]
+    # The director's reading of the claims is unchanged.
+    listed = boss.get(claims_url(match.pk))
+    assert listed.status_code == 200 and [c["side"] for c in listed.json()] == [0]

@@ -3,6 +3,7 @@
 Roles: anonymous, table A's token (the match's own table), table B's token (another table of the
 same round), the same table's token for another round of the event, a table token of another
 event, a director of another event, the event's director. The match is table A's in round 1.
+Claims and confirmations are the tables' alone: a director gets 403 ``table_link_required``.
 """
 
 from __future__ import annotations
@@ -41,8 +42,16 @@ ROLES = (
     "other_director",
     "director",
 )
+TABLE_ONLY = "table_link_required"
 # The error code of a 403 cell where it is not "forbidden".
-CODES: dict[tuple[str, str], str] = {}
+CODES = {
+    ("table", "other_director"): TABLE_ONLY,
+    ("table", "director"): TABLE_ONLY,
+    ("claims_submit", "other_director"): TABLE_ONLY,
+    ("claims_submit", "director"): TABLE_ONLY,
+    ("confirm", "other_director"): TABLE_ONLY,
+    ("confirm", "director"): TABLE_ONLY,
+}
 
 
 @pytest.fixture(autouse=True)
@@ -134,7 +143,7 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
             "table_other_round": 403,
             "table_other_event": 403,
             "other_director": 403,
-            "director": 201,
+            "director": 403,
         },
     ),
     "confirm": (
@@ -146,7 +155,7 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
             "table_other_round": 403,
             "table_other_event": 403,
             "other_director": 403,
-            "director": 201,
+            "director": 403,
         },
     ),
     "resolve": (

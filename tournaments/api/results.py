@@ -6,8 +6,8 @@ Endpoints (all under ``/api/``; errors are ``{code, message, details}``):
     GET  matches/<id>/                           MatchDetailApi       a match's state
     POST matches/<id>/verify/                    SheetVerifyApi       dry run: sheet in, verdict out
     GET  matches/<id>/claims/                    MatchClaimsApi       every claim version
-    POST matches/<id>/claims/                    MatchClaimsApi       submit a claim (one side)
-    POST matches/<id>/confirm/                   ClaimConfirmApi      confirm the other side's claim
+    POST matches/<id>/claims/                    MatchClaimsApi       table: submit a side's claim
+    POST matches/<id>/confirm/                   ClaimConfirmApi      table: confirm the other's
     POST matches/<id>/resolve/                   ResultResolveApi     director: pick a side's claim
     POST matches/<id>/override/                  ResultOverrideApi    director: arbitral result
     POST matches/<id>/correct/                   ResultCorrectApi     director: correct a result
@@ -43,7 +43,12 @@ from tournaments.api.authentication import TableTokenAuthentication, table_acces
 from tournaments.api.errors import ERROR
 from tournaments.api.idempotency import etag, parse_version, run_idempotent
 from tournaments.api.parsers import SafeJSONParser
-from tournaments.api.permissions import DirectorOnly, OwnTableOrDirector, TableOnly
+from tournaments.api.permissions import (
+    DirectorOnly,
+    OwnTableOrDirector,
+    TableOnly,
+    TableOnlyToWrite,
+)
 from tournaments.api.throttles import TableTokenThrottle
 from tournaments.errors import ValidationFailed
 from tournaments.models import Claim, Match, MatchResult, Round
@@ -334,19 +339,13 @@ class ResultsApi(APIView):
         assert board is not None
         return match_state(board)
 
-    def actor(self, request: Request) -> Any:
-        return None if table_access(request) is not None else request.user
-
-    def origin(self, request: Request) -> str:
-        return Claim.Origin.TABLE if table_access(request) is not None else Claim.Origin.DIRECTOR
-
 
 class DirectorApi(ResultsApi):
     permission_classes = [DirectorOnly]
     throttle_classes = []
 
 
-# --- Tables (and directors) ---------------------------------------------------------------
+# --- Tables (directors read) ---------------------------------------------------------------
 
 
 class TableMatchApi(ResultsApi):
@@ -426,6 +425,10 @@ class ClaimSubmitInputSerializer(serializers.Serializer[Any]):
 
 
 class MatchClaimsApi(ResultsApi):
+    """GET: the table or a director; POST: the table only (``table_link_required``)."""
+
+    permission_classes = [OwnTableOrDirector, TableOnlyToWrite]
+
     @extend_schema(
         operation_id="match_claims_list",
         summary="Every claim version of a match, oldest first",
@@ -442,6 +445,7 @@ class MatchClaimsApi(ResultsApi):
         operation_id="match_claims_submit",
         summary="Submit one side's claim: a sheet (verified now) or a final score (unverified)",
         description=(
+            "Table link only (a director resolves, overrides or corrects instead). "
             "201: a new claim version was stored (a draft when the sheet is invalid or "
             "unfinished: see its verdict); 200: the same claim was already there. Both sides' "
             "equal claims confirm the result; different ones put the match in conflict. "
@@ -470,8 +474,6 @@ class MatchClaimsApi(ResultsApi):
                 sheet=values.get("sheet"),
                 final_score=_final(values.get("final_score")),
                 expected_version=expected,
-                origin=self.origin(request),
-                actor=self.actor(request),
             )
             return Response(
                 {
@@ -499,10 +501,15 @@ class ClaimConfirmInputSerializer(serializers.Serializer[Any]):
 
 
 class ClaimConfirmApi(ResultsApi):
+    """The table only (a director gets ``table_link_required``)."""
+
+    permission_classes = [OwnTableOrDirector, TableOnlyToWrite]
+
     @extend_schema(
         operation_id="claim_confirm",
         summary="The other side confirms the first claim as it stands",
-        description="If-Match: the version of the other side's claim being confirmed.",
+        description="Table link only. If-Match: the version of the other side's claim being "
+        "confirmed.",
         request=ClaimConfirmInputSerializer,
         parameters=[IDEMPOTENCY_REQUIRED, if_match("the other side's claim", required=True)],
         responses={
@@ -527,8 +534,6 @@ class ClaimConfirmApi(ResultsApi):
                 match=match,
                 side=data.validated_data["side"],
                 expected_version=expected,
-                origin=self.origin(request),
-                actor=self.actor(request),
             )
             return Response(
                 {

@@ -470,24 +470,26 @@ def submit_claim(
     sheet: Any = None,
     final_score: Any = None,
     expected_version: int | None = None,
-    origin: str = Claim.Origin.TABLE,
-    actor: Actor = None,
 ) -> ClaimOutcome:
     """Store a side's claim (a new version) and confirm the match if both sides now agree.
+
+    Claims are the tables' (their link; ``manage.py demo`` plays tables the same way): no
+    director submits or confirms one, since two equal claims make an ``agreed`` result with no
+    reason and no actor. A director decides with ``resolve_conflict``, ``override_result`` or
+    ``correct_result``, which take a reason and record who.
 
     ``expected_version``: None for the side's first claim, else the version being changed (a
     different one raises ``stale_version``; none at all when a claim exists, ``version_required``).
     A submission equal to the side's current claim stores nothing and returns it (a safe retry).
-    Raises ``sheet_mismatch``, ``final_score_not_allowed``, ``round_not_open`` (tables only),
-    ``already_confirmed`` (the director corrects a confirmed result, not the tables).
+    Raises ``sheet_mismatch``, ``final_score_not_allowed``, ``round_not_open`` (the round is not
+    published or in play), ``already_confirmed`` (the director corrects a confirmed result).
     An invalid or unfinished sheet is stored as a draft with its verdict.
     """
     _check_side(match, side)
     # Verify before taking the match's lock: the engine's work never holds up the other side.
     found = assess(match.round.event, sheet=sheet, final_score=final_score)
     locked = _lock(match)
-    if origin == Claim.Origin.TABLE:
-        _check_open(locked.round)
+    _check_open(locked.round)
     claims = current_claims(locked)
     current = claims[side]
     result = current_result(locked)
@@ -499,7 +501,7 @@ def submit_claim(
             details={"result_version": result.version},
         )
     _check_version(current, expected_version)
-    claim = _store_claim(locked, side, found, current, origin=origin, actor=actor)
+    claim = _store_claim(locked, side, found, current)
     claims[side] = claim
     result = _confirm_if_agreed(locked, claims)
     return ClaimOutcome(claim, True, state_of(locked, claims, result), result)
@@ -516,8 +518,6 @@ def _store_claim(
     found: Assessment,
     current: Claim | None,
     *,
-    origin: str,
-    actor: Actor,
     confirms: Claim | None = None,
 ) -> Claim:
     version = 1 if current is None else current.version + 1
@@ -538,8 +538,8 @@ def _store_claim(
                 winner_side=found.winner_side,
                 finished=found.finished,
                 confirms=confirms,
-                origin=origin,
-                actor=actor if isinstance(actor, User) else None,
+                origin=Claim.Origin.TABLE,
+                actor=None,
             )
     except IntegrityError as exc:  # a concurrent writer took this version (the lock prevents it)
         raise StaleVersion(
@@ -575,10 +575,9 @@ def confirm_claim(
     match: Match,
     side: int,
     expected_version: int,
-    origin: str = Claim.Origin.TABLE,
-    actor: Actor = None,
 ) -> ClaimOutcome:
-    """The other side confirms side ``1 - side``'s current claim as it stands.
+    """The other side confirms side ``1 - side``'s current claim as it stands (a table's act,
+    like ``submit_claim``).
 
     ``expected_version`` is the version of the claim being confirmed (what the confirming side was
     shown): if it has changed since, ``stale_version`` and nothing is stored. Stores the same
@@ -587,8 +586,7 @@ def confirm_claim(
     """
     _check_side(match, side)
     locked = _lock(match)
-    if origin == Claim.Origin.TABLE:
-        _check_open(locked.round)
+    _check_open(locked.round)
     claims = current_claims(locked)
     other, mine = claims[1 - side], claims[side]
     result = current_result(locked)
@@ -620,7 +618,7 @@ def confirm_claim(
         winner_side=other.winner_side,
         finished=other.finished,
     )
-    claim = _store_claim(locked, side, found, mine, origin=origin, actor=actor, confirms=other)
+    claim = _store_claim(locked, side, found, mine, confirms=other)
     claims[side] = claim
     result = _confirm_if_agreed(locked, claims)
     return ClaimOutcome(claim, True, state_of(locked, claims, result), result)
