@@ -135,6 +135,25 @@ def test_a_sheet_for_another_game_is_a_clear_error() -> None:
     )
     body = assert_error(response, 400, "sheet_mismatch")
     assert {f["field"] for f in body["details"]["fields"]} >= {"players", "partnerships"}
+    # Kept all the same: a draft whose verdict is the mismatch, its version as the ETag.
+    draft = body["details"]["claim"]
+    assert (draft["version"], draft["status"], draft["verified"]) == (1, "draft", False)
+    assert draft["verdict"]["valid"] is False
+    assert draft["verdict"]["errors"][0]["code"] == "sheet_mismatch"
+    assert response["ETag"] == '"1"'
+    stored = Claim.objects.get(match=match)
+    assert stored.sheet == sheet("2p-tally") and stored.status == Claim.Status.DRAFT
+    assert stored.verdict is not None
+    assert stored.verdict["errors"][0]["fields"] == body["details"]["fields"]
+    # The fixed sheet is the next version; the wrong one stays in the history.
+    fixed = post(
+        table_client(rnd, 1),
+        claims_url(match.pk),
+        {"side": 0, "sheet": sheet("tally")},
+        If_Match='"1"',
+    )
+    assert fixed.status_code == 201 and fixed.json()["claim"]["version"] == 2
+    assert Claim.objects.filter(match=match).count() == 2
 
 
 def test_final_scores_over_http_keep_halves_exactly() -> None:

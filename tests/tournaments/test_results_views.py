@@ -197,3 +197,19 @@ def test_a_refused_resolve_keeps_the_reason_and_says_why() -> None:
     html = response.content.decode()
     assert "Side 1 says so" in html and "no submitted claim" in html
     assert not MatchResult.objects.exists()
+
+
+def test_the_match_page_shows_a_wrong_game_draft_field_by_field() -> None:
+    event = make_event()
+    director = make_director(event)
+    match = match_at(make_round(event), 1)
+    wrong = sheet("tally")
+    wrong["target"] = 150
+    results.submit_claim(match=match, side=0, sheet=wrong)
+    page = director_client(director).get(
+        f"/director/events/{event.slug}/rounds/1/results/{match.pk}/"
+    )
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "(sheet_mismatch)" in html and "target: 150, the event says 100" in html
+    assert "hand None" not in html

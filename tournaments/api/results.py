@@ -447,7 +447,9 @@ class MatchClaimsApi(ResultsApi):
         description=(
             "Table link only (a director resolves, overrides or corrects instead). "
             "201: a new claim version was stored (a draft when the sheet is invalid or "
-            "unfinished: see its verdict); 200: the same claim was already there. Both sides' "
+            "unfinished: see its verdict); 400 sheet_mismatch: a sheet for another game, kept "
+            "as a draft all the same (details: fields, and the draft claim; ETag its version); "
+            "200: the same claim was already there. Both sides' "
             "equal claims confirm the result; different ones put the match in conflict. "
             "If-Match: the side's current claim version (omit for its first claim)."
         ),
@@ -475,12 +477,18 @@ class MatchClaimsApi(ResultsApi):
                 final_score=_final(values.get("final_score")),
                 expected_version=expected,
             )
+            claim = ClaimOutputSerializer(out.claim).data
+            if out.refusal is not None:
+                # A sheet for another game: kept as a draft (returned, not raised, so that the
+                # draft is not rolled back), and the client gets the error with its details.
+                refused = out.refusal.as_dict()
+                details = refused["details"] if isinstance(refused["details"], dict) else {}
+                refused["details"] = {**details, "claim": claim, "created": out.created}
+                return Response(
+                    refused, status=out.refusal.status, headers={"ETag": etag(out.claim.version)}
+                )
             return Response(
-                {
-                    "claim": ClaimOutputSerializer(out.claim).data,
-                    "created": out.created,
-                    "match": self.board(match),
-                },
+                {"claim": claim, "created": out.created, "match": self.board(match)},
                 status=status.HTTP_201_CREATED if out.created else status.HTTP_200_OK,
                 headers={"ETag": etag(out.claim.version)},
             )

@@ -10,7 +10,8 @@ Vocabulary:
               ``bye``
 
 The flow: a side submits (``submit_claim``); the engine verifies the sheet on arrival; an invalid
-or unfinished sheet is stored as a ``draft`` with its verdict. When both sides' current claims are
+or unfinished sheet, or one for another game (``sheet_mismatch``), is stored as a ``draft`` with
+its verdict, and a draft never confirms anything. When both sides' current claims are
 submitted and equal (the same canonical sheet), the result is confirmed; when they differ the match
 is in conflict and the director sees where they diverge (``divergence``). The other side may also
 confirm the first claim as it stands (``confirm_claim``). The director resolves a conflict by
@@ -84,6 +85,14 @@ class VersionRequired(Conflict):
 class AlreadyConfirmed(Conflict):
     code = "already_confirmed"
     status = 409
+
+
+class SheetMismatch(ValidationFailed):
+    """A sheet for another game than the event's; ``details["fields"]`` says which, field by
+    field (``{"field", "expected", "given"}``)."""
+
+    code = "sheet_mismatch"
+    status = 400
 
 
 # --- The engine ---------------------------------------------------------------------------
@@ -164,10 +173,9 @@ def check_sheet_matches_event(event: Event, sheet: Any) -> None:
         )
     if fields:
         names = ", ".join(f["field"] for f in fields)
-        raise ValidationFailed(
+        raise SheetMismatch(
             f"This sheet is not for this event's game ({names}): "
             "set them as the event says and submit again.",
-            code="sheet_mismatch",
             details={"fields": fields},
         )
 
@@ -317,6 +325,43 @@ def assess_sheet(event: Event, sheet: Any) -> Assessment:
     )
 
 
+def assess_mismatch(sheet: dict[str, Any], refusal: SheetMismatch) -> Assessment:
+    """A sheet for another game, to be kept as a draft: its verdict is the mismatch (one error,
+    code ``sheet_mismatch``, with the fields), never valid, never complete, no scores.
+
+    ``sheet`` has passed ``check_sheet_tree``. Its digest is over the sheet as sent (tiles
+    normalized), not the canonical form, which would overwrite the very fields that differ.
+    """
+    fields = refusal.details.get("fields", []) if isinstance(refusal.details, dict) else []
+    verdict = {
+        "valid": False,
+        "finished": False,
+        "scores": [],
+        "winner": None,
+        "errors": [
+            {
+                "code": refusal.code,
+                "hand": None,
+                "move": None,
+                "message": refusal.message,
+                "fields": fields,
+            }
+        ],
+    }
+    return Assessment(
+        kind=Claim.Kind.SHEET,
+        sheet=sheet,
+        digest=digest({"kind": "sheet_mismatch", "sheet": _normalize(sheet)}),
+        verdict=verdict,
+        verified=False,
+        complete=False,
+        score_a_halves=None,
+        score_b_halves=None,
+        winner_side=None,
+        finished=False,
+    )
+
+
 def assess_final_score(event: Event, final_score: Any, *, allow: bool | None = None) -> Assessment:
     """A final score only: ``{"scores": [side 0, side 1], "winner": 0 | 1 | null}`` (raw points).
 
@@ -418,6 +463,9 @@ class ClaimOutcome:
     created: bool
     state: str
     result: MatchResult | None
+    # Set when the claim was kept only as a draft because the sheet is for another game: the
+    # caller reports this error (``sheet_mismatch``) while the draft stays stored.
+    refusal: SpinnerError | None = None
 
 
 def _check_side(match: Match, side: int) -> None:
@@ -481,20 +529,28 @@ def submit_claim(
     ``expected_version``: None for the side's first claim, else the version being changed (a
     different one raises ``stale_version``; none at all when a claim exists, ``version_required``).
     A submission equal to the side's current claim stores nothing and returns it (a safe retry).
-    Raises ``sheet_mismatch``, ``final_score_not_allowed``, ``round_not_open`` (the round is not
-    published or in play), ``already_confirmed`` (the director corrects a confirmed result).
-    An invalid or unfinished sheet is stored as a draft with its verdict.
+    Raises ``final_score_not_allowed``, ``round_not_open`` (the round is not published or in
+    play), ``already_confirmed`` (the director corrects a confirmed result), ``sheet_too_large``.
+    An invalid or unfinished sheet is stored as a draft with its verdict. So is a sheet for
+    another game (``sheet_mismatch``): its draft's verdict is the mismatch, field by field, and
+    the outcome's ``refusal`` carries the error for the caller to report. A draft never
+    confirms a result.
     """
     _check_side(match, side)
     # Verify before taking the match's lock: the engine's work never holds up the other side.
-    found = assess(match.round.event, sheet=sheet, final_score=final_score)
+    refusal: SheetMismatch | None = None
+    try:
+        found = assess(match.round.event, sheet=sheet, final_score=final_score)
+    except SheetMismatch as exc:  # kept as a draft with the mismatch as its verdict
+        refusal = exc
+        found = assess_mismatch(sheet, exc)
     locked = _lock(match)
     _check_open(locked.round)
     claims = current_claims(locked)
     current = claims[side]
     result = current_result(locked)
     if current is not None and current.digest == found.digest and _same_status(current, found):
-        return ClaimOutcome(current, False, state_of(locked, claims, result), result)
+        return ClaimOutcome(current, False, state_of(locked, claims, result), result, refusal)
     if result is not None:
         raise AlreadyConfirmed(
             "This match's result is confirmed; ask the director for a correction.",
@@ -504,7 +560,7 @@ def submit_claim(
     claim = _store_claim(locked, side, found, current)
     claims[side] = claim
     result = _confirm_if_agreed(locked, claims)
-    return ClaimOutcome(claim, True, state_of(locked, claims, result), result)
+    return ClaimOutcome(claim, True, state_of(locked, claims, result), result, refusal)
 
 
 def _same_status(claim: Claim, found: Assessment) -> bool:
@@ -885,10 +941,12 @@ __all__ = [
     "AlreadyConfirmed",
     "Assessment",
     "ClaimOutcome",
+    "SheetMismatch",
     "SpinnerError",
     "StaleVersion",
     "VersionRequired",
     "assess",
+    "assess_mismatch",
     "canonical_sheet",
     "check_sheet_matches_event",
     "check_sheet_tree",
