@@ -20,8 +20,9 @@ corrects a confirmed one (``correct_result``): each needs a reason, makes a new 
 is recorded in the audit log. Every change to a confirmed result marks the event's standings dirty
 in the same transaction and asks for a recompute once it commits (a broker outage never fails it).
 
-Concurrency: every write locks the match row first (``SELECT ... FOR UPDATE``), so the decisions
-for one match are serialized; the unique constraints on (match, side, version) and on the current
+Concurrency: every write locks the match row first (``SELECT ... FOR UPDATE OF`` the match alone,
+never its round or event, so tables do not queue behind one another), so the decisions for one
+match are serialized; the unique constraints on (match, side, version) and on the current
 result are the database's backstop, and their ``IntegrityError`` becomes ``stale_version``.
 """
 
@@ -448,7 +449,21 @@ def current_result(match: Match) -> MatchResult | None:
 
 
 def _lock(match: Match) -> Match:
-    return Match.objects.select_for_update().select_related("round__event").get(pk=match.pk)
+    """The match, its round and event read, with the MATCH row alone locked (``of=self``).
+
+    Locking the joined round and event rows too (a plain ``select_for_update`` with
+    ``select_related``) queued every table's write in the event on the event row. The round is
+    not locked either, on purpose: its status only moves forward (draft, published, in play,
+    closed), a table's write checks it is open, and a round closes only when every match has a
+    current result, which a write re-reads under the match lock (so a write racing the close
+    finds the result and stores nothing: ``already_confirmed``). Nothing a write does depends
+    on a round or event value that could change under it otherwise.
+    """
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__event")
+        .get(pk=match.pk)
+    )
 
 
 # --- Claims -------------------------------------------------------------------------------
