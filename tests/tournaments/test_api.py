@@ -135,6 +135,25 @@ def test_a_sheet_for_another_game_is_a_clear_error() -> None:
     )
     body = assert_error(response, 400, "sheet_mismatch")
     assert {f["field"] for f in body["details"]["fields"]} >= {"players", "partnerships"}
+    # Kept all the same: a draft whose verdict is the mismatch, its version as the ETag.
+    draft = body["details"]["claim"]
+    assert (draft["version"], draft["status"], draft["verified"]) == (1, "draft", False)
+    assert draft["verdict"]["valid"] is False
+    assert draft["verdict"]["errors"][0]["code"] == "sheet_mismatch"
+    assert response["ETag"] == '"1"'
+    stored = Claim.objects.get(match=match)
+    assert stored.sheet == sheet("2p-tally") and stored.status == Claim.Status.DRAFT
+    assert stored.verdict is not None
+    assert stored.verdict["errors"][0]["fields"] == body["details"]["fields"]
+    # The fixed sheet is the next version; the wrong one stays in the history.
+    fixed = post(
+        table_client(rnd, 1),
+        claims_url(match.pk),
+        {"side": 0, "sheet": sheet("tally")},
+        If_Match='"1"',
+    )
+    assert fixed.status_code == 201 and fixed.json()["claim"]["version"] == 2
+    assert Claim.objects.filter(match=match).count() == 2
 
 
 def test_final_scores_over_http_keep_halves_exactly() -> None:
@@ -404,3 +423,90 @@ def test_without_the_sidecar_the_docs_page_is_plain_and_lists_the_operations(
     html = client.get("/api/docs/").content.decode()
     assert 'href="/api/schema/"' in html
     assert "/api/matches/{match_id}/claims/" in html and "swagger" not in html.lower()
+
+
+@pytest.mark.parametrize("header", ["\u00b2", 'W/"\u00b3"', '"\u00b9\u00b2"', "1" * 10, '"-1"'])
+def test_an_if_match_that_is_not_ascii_digits_is_a_400_not_a_crash(header: str) -> None:
+    rnd = make_round(make_event())
+    match = match_at(rnd, 1)
+    table = table_client(rnd, 1)
+    post(table, claims_url(match.pk), {"side": 0, "sheet": sheet("tally-mut")})
+    edit = post(table, claims_url(match.pk), {"side": 0, "sheet": sheet("tally")}, If_Match=header)
+    assert_error(edit, 400, "invalid_if_match")
+    confirm = post(table, f"/api/matches/{match.pk}/confirm/", {"side": 1}, If_Match=header)
+    assert_error(confirm, 400, "invalid_if_match")
+    assert Claim.objects.filter(match=match).count() == 1
+
+
+def _nested(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+@pytest.mark.parametrize("depth", [100_000, 950, 65])
+@pytest.mark.parametrize("endpoint", ["claims", "verify"])
+def test_deeply_nested_json_is_a_400_parse_error_not_a_crash(endpoint: str, depth: int) -> None:
+    rnd = make_round(make_event())
+    match = match_at(rnd, 1)
+    table = table_client(rnd, 1)
+    url = f"/api/matches/{match.pk}/{endpoint}/"
+    for text in (
+        _nested(depth),
+        '{"side": 0, "sheet": {"hands": ' + _nested(depth) + "}}",
+        '{"side": 0, "sheet": {}, "junk": ' + _nested(depth) + "}",
+    ):
+        response = table.post(
+            url, text, content_type="application/json", HTTP_IDEMPOTENCY_KEY=key()
+        )
+        assert_error(response, 400, "parse_error")
+    assert not Claim.objects.exists()
+
+
+@pytest.mark.parametrize("content_type", ["application/json", "application/x-www-form-urlencoded"])
+def test_a_body_over_the_upload_limit_is_a_413(settings: Any, content_type: str) -> None:
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    rnd = make_round(make_event())
+    match = match_at(rnd, 1)
+    table = table_client(rnd, 1)
+    if content_type == "application/json":
+        text = '{"side": 0, "sheet": {"note": "' + "x" * 20_000 + '"}}'
+    else:
+        text = "side=0&sheet=" + "x" * 20_000
+    response = table.post(
+        claims_url(match.pk), text, content_type=content_type, HTTP_IDEMPOTENCY_KEY=key()
+    )
+    assert_error(response, 413, "request_too_large")
+    assert not Claim.objects.exists()
+
+
+def test_too_many_form_fields_is_a_400(settings: Any) -> None:
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 10
+    rnd = make_round(make_event())
+    match = match_at(rnd, 1)
+    text = "&".join(f"f{n}=1" for n in range(50))
+    response = table_client(rnd, 1).post(
+        claims_url(match.pk),
+        text,
+        content_type="application/x-www-form-urlencoded",
+        HTTP_IDEMPOTENCY_KEY=key(),
+    )
+    assert_error(response, 400, "bad_request")
+
+
+def test_a_director_cannot_make_an_agreed_result_by_claiming_for_both_sides() -> None:
+    event = make_event()
+    director = make_director(event)
+    rnd = make_round(event)
+    match = match_at(rnd, 1)
+    boss = user_client(director)
+    for side in (0, 1):
+        response = post(boss, claims_url(match.pk), {"side": side, "sheet": sheet("tally")})
+        body = assert_error(response, 403, "table_link_required")
+        assert "resolve" in body["message"]
+    post(table_client(rnd, 1), claims_url(match.pk), {"side": 0, "sheet": sheet("tally")})
+    confirm = post(boss, f"/api/matches/{match.pk}/confirm/", {"side": 1}, If_Match='"1"')
+    assert_error(confirm, 403, "table_link_required")
+    assert not MatchResult.objects.exists()
+    assert list(Claim.objects.values_list("side", "origin", "actor")) == [(0, "table", None)]
+    # The director's reading of the claims is unchanged.
+    listed = boss.get(claims_url(match.pk))
+    assert listed.status_code == 200 and [c["side"] for c in listed.json()] == [0]

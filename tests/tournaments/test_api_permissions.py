@@ -1,7 +1,9 @@
 """Role x endpoint: every cell asserts its status (and the error code where it is an error).
 
 Roles: anonymous, table A's token (the match's own table), table B's token (another table of the
-same round), a director of another event, the event's director. The match is table A's.
+same round), the same table's token for another round of the event, a table token of another
+event, a director of another event, the event's director. The match is table A's in round 1.
+Claims and confirmations are the tables' alone: a director gets 403 ``table_link_required``.
 """
 
 from __future__ import annotations
@@ -26,12 +28,30 @@ from tests.tournaments.results_support import (
     match_at,
     sheet,
 )
-from tournaments.models import Match, Round
+from tournaments.models import Event, Match, Round
 from tournaments.services import results
 
 pytestmark = pytest.mark.django_db
 
-ROLES = ("anonymous", "table_a", "table_b", "other_director", "director")
+ROLES = (
+    "anonymous",
+    "table_a",
+    "table_b",
+    "table_other_round",
+    "table_other_event",
+    "other_director",
+    "director",
+)
+TABLE_ONLY = "table_link_required"
+# The error code of a 403 cell where it is not "forbidden".
+CODES = {
+    ("table", "other_director"): TABLE_ONLY,
+    ("table", "director"): TABLE_ONLY,
+    ("claims_submit", "other_director"): TABLE_ONLY,
+    ("claims_submit", "director"): TABLE_ONLY,
+    ("confirm", "other_director"): TABLE_ONLY,
+    ("confirm", "director"): TABLE_ONLY,
+}
 
 
 @pytest.fixture(autouse=True)
@@ -67,46 +87,102 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
     "table": (
         _nothing,
         lambda c, m, r: c.get("/api/table/"),
-        {"table_a": 200, "table_b": 200, "other_director": 403, "director": 403},
+        {
+            "table_a": 200,
+            "table_b": 200,
+            "table_other_round": 200,  # its own table and round
+            "table_other_event": 200,
+            "other_director": 403,
+            "director": 403,
+        },
     ),
     "match_detail": (
         _nothing,
         lambda c, m, r: c.get(f"/api/matches/{m.pk}/"),
-        {"table_a": 200, "table_b": 403, "other_director": 403, "director": 200},
+        {
+            "table_a": 200,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": 403,
+            "director": 200,
+        },
     ),
     "verify": (
         _nothing,
         lambda c, m, r: post(c, f"/api/matches/{m.pk}/verify/", {"sheet": sheet("tally")}),
-        {"table_a": 200, "table_b": 403, "other_director": 403, "director": 200},
+        {
+            "table_a": 200,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": 403,
+            "director": 200,
+        },
     ),
     "claims_list": (
         _claimed,
         lambda c, m, r: c.get(f"/api/matches/{m.pk}/claims/"),
-        {"table_a": 200, "table_b": 403, "other_director": 403, "director": 200},
+        {
+            "table_a": 200,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": 403,
+            "director": 200,
+        },
     ),
     "claims_submit": (
         _nothing,
         lambda c, m, r: post(
             c, f"/api/matches/{m.pk}/claims/", {"side": 0, "sheet": sheet("tally")}
         ),
-        {"table_a": 201, "table_b": 403, "other_director": 403, "director": 201},
+        {
+            "table_a": 201,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": 403,
+            "director": 403,
+        },
     ),
     "confirm": (
         _claimed,
         lambda c, m, r: post(c, f"/api/matches/{m.pk}/confirm/", {"side": 1}, If_Match='"1"'),
-        {"table_a": 201, "table_b": 403, "other_director": 403, "director": 201},
+        {
+            "table_a": 201,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": 403,
+            "director": 403,
+        },
     ),
     "resolve": (
         _conflict,
         lambda c, m, r: post(c, f"/api/matches/{m.pk}/resolve/", {"side": 0, "reason": "ok"}),
-        {"table_a": 403, "table_b": 403, "other_director": 403, "director": 201},
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": 403,
+            "director": 201,
+        },
     ),
     "override": (
         _nothing,
         lambda c, m, r: post(
             c, f"/api/matches/{m.pk}/override/", {"final_score": {"scores": [5, 0]}, "reason": "x"}
         ),
-        {"table_a": 403, "table_b": 403, "other_director": 403, "director": 201},
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": 403,
+            "director": 201,
+        },
     ),
     "correct": (
         _confirmed,
@@ -116,24 +192,52 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
             {"final_score": {"scores": [5, 0]}, "reason": "x"},
             If_Match='"1"',
         ),
-        {"table_a": 403, "table_b": 403, "other_director": 403, "director": 201},
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": 403,
+            "director": 201,
+        },
     ),
     "round_matches": (
         _nothing,
         lambda c, m, r: c.get(f"/api/events/{r.event.slug}/rounds/{r.number}/matches/"),
-        {"table_a": 403, "table_b": 403, "other_director": 403, "director": 200},
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": 403,
+            "director": 200,
+        },
     ),
     "round_claims": (
         _claimed,
         lambda c, m, r: c.get(f"/api/events/{r.event.slug}/rounds/{r.number}/claims/"),
-        {"table_a": 403, "table_b": 403, "other_director": 403, "director": 200},
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": 403,
+            "director": 200,
+        },
     ),
     "revoke_links": (
         _nothing,
         lambda c, m, r: post(
             c, f"/api/events/{r.event.slug}/rounds/{r.number}/revoke-links/", {"reason": "x"}
         ),
-        {"table_a": 403, "table_b": 403, "other_director": 403, "director": 200},
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": 403,
+            "director": 200,
+        },
     ),
 }
 
@@ -145,6 +249,10 @@ def _client(role: str, rnd: Round, director: User, stranger: User) -> APIClient:
         return table_client(rnd, 1)
     if role == "table_b":
         return table_client(rnd, 2)
+    if role == "table_other_round":  # table 1 again, round 2 (in play too): a valid token
+        return table_client(make_round(rnd.event, number=2), 1)
+    if role == "table_other_event":  # table 1 of round 1 of the director's other event
+        return table_client(make_round(Event.objects.get(slug="away")), 1)
     if role == "other_director":
         return user_client(stranger)
     return user_client(director)
@@ -166,7 +274,10 @@ def test_role_endpoint_matrix(endpoint: str, role: str) -> None:
     if want >= 400:
         body = response.json()
         assert set(body) == {"code", "message", "details"}
-        assert body["code"] == ("not_authenticated" if want == 401 else "forbidden")
+        wanted_code = (
+            "not_authenticated" if want == 401 else CODES.get((endpoint, role), "forbidden")
+        )
+        assert body["code"] == wanted_code, (endpoint, role, body)
 
 
 def test_a_staff_user_directs_every_event() -> None:

@@ -117,20 +117,50 @@ def test_an_unfinished_sheet_is_a_draft() -> None:
     assert out.claim.finished is False and out.state == "missing"
 
 
-def test_a_sheet_for_another_game_is_refused_field_by_field() -> None:
+def test_a_sheet_for_another_game_is_kept_as_a_draft_and_refused_field_by_field() -> None:
     match = match_at(make_round(make_event()), 1)
     wrong = sheet("tally")
     wrong["target"] = 150
-    with pytest.raises(SpinnerError) as exc:
-        results.submit_claim(match=match, side=0, sheet=wrong)
-    assert codes(exc) == "sheet_mismatch"
-    assert exc.value.details["fields"] == [{"field": "target", "expected": 100, "given": 150}]
+    out = results.submit_claim(match=match, side=0, sheet=wrong)
+    assert out.refusal is not None and out.refusal.code == "sheet_mismatch"
+    fields = [{"field": "target", "expected": 100, "given": 150}]
+    assert out.refusal.details["fields"] == fields
+    draft = out.claim
+    assert out.created and (draft.version, draft.status) == (1, Claim.Status.DRAFT)
+    assert draft.sheet == wrong and not draft.verified and draft.score_a_halves is None
+    assert draft.verdict is not None and draft.verdict["valid"] is False
+    [error] = draft.verdict["errors"]
+    assert (error["code"], error["fields"]) == ("sheet_mismatch", fields)
+    assert out.state == "missing" and out.result is None
+    # The same wrong sheet again stores nothing and says the same.
+    again = results.submit_claim(match=match, side=0, sheet=wrong, expected_version=1)
+    assert not again.created and again.refusal is not None and again.claim.pk == draft.pk
     head_to_head = sheet("2p-tally")
+    other = results.submit_claim(match=match, side=0, sheet=head_to_head, expected_version=1)
+    assert other.refusal is not None and other.claim.version == 2
+    assert {"players", "partnerships"} <= {f["field"] for f in other.refusal.details["fields"]}
+    fixed = results.submit_claim(match=match, side=0, sheet=sheet("tally"), expected_version=2)
+    assert fixed.refusal is None and fixed.claim.status == Claim.Status.SUBMITTED
+    assert Claim.objects.filter(match=match, side=0).count() == 3
+
+
+def test_a_wrong_game_draft_never_confirms_a_result() -> None:
+    match = match_at(make_round(make_event()), 1)
+    wrong = sheet("tally")
+    wrong["hand_size"] = 7
+    results.submit_claim(match=match, side=0, sheet=sheet("tally"))
+    out = results.submit_claim(match=match, side=1, sheet=wrong)
+    assert out.refusal is not None and out.state == "pending" and out.result is None
+    # A draft cannot be confirmed by the other side either.
+    other = match_at(match.round, 2)
+    results.submit_claim(match=other, side=0, sheet=wrong)
     with pytest.raises(SpinnerError) as exc:
-        results.submit_claim(match=match, side=0, sheet=head_to_head)
-    fields = {f["field"] for f in exc.value.details["fields"]}
-    assert {"players", "partnerships"} <= fields
-    assert not Claim.objects.exists()
+        results.confirm_claim(match=other, side=1, expected_version=1)
+    assert codes(exc) == "nothing_to_confirm"
+    # Both sides sending the same wrong sheet: two drafts, still no result.
+    results.submit_claim(match=other, side=1, sheet=wrong)
+    assert not MatchResult.objects.exists()
+    assert set(Claim.objects.values_list("status", flat=True)) == {"draft", "submitted"}
 
 
 def test_a_head_to_head_event_takes_two_player_sheets() -> None:
@@ -144,13 +174,14 @@ def test_a_head_to_head_event_takes_two_player_sheets() -> None:
 def test_time_policy_on_the_sheet_must_be_the_events() -> None:
     event = make_event(time_policy=Event.TimePolicy.ONE_MORE_HAND)
     match = match_at(make_round(event), 1)
-    with pytest.raises(SpinnerError) as exc:
-        results.submit_claim(match=match, side=0, sheet=sheet("time"))
-    assert codes(exc) == "sheet_mismatch"
-    assert exc.value.details["fields"][0]["field"] == "time.policy"
+    refused = results.submit_claim(match=match, side=0, sheet=sheet("time")).refusal
+    assert refused is not None and refused.code == "sheet_mismatch"
+    assert refused.details["fields"][0]["field"] == "time.policy"
     event.time_policy = Event.TimePolicy.FINISH_HAND
     event.save()
-    out = results.submit_claim(match=match_at(match.round, 1), side=0, sheet=sheet("time"))
+    out = results.submit_claim(
+        match=match_at(match.round, 1), side=0, sheet=sheet("time"), expected_version=1
+    )
     assert out.claim.status == Claim.Status.SUBMITTED
     assert out.claim.winner_side == expect("time")["winner"]
 
@@ -392,3 +423,19 @@ def test_a_broker_outage_never_fails_a_confirmation(
     assert out.state == "confirmed"
     assert attempts == [(event.pk,)]  # the recompute was asked for after commit, and failed
     assert StandingsState.objects.get(event=event).dirty  # marked in the transaction itself
+
+
+@pytest.mark.parametrize("depth", [900, 25])
+def test_a_sheet_nested_too_deeply_is_refused_before_anything_walks_it(depth: int) -> None:
+    match = match_at(make_round(make_event()), 1)
+    deep: Any = []
+    for _ in range(depth):
+        deep = [deep]
+    too_deep = {**sheet("tally"), "hands": deep}
+    with pytest.raises(SpinnerError) as exc:
+        results.override_result(match=match, sheet=too_deep, reason="x", actor=None)
+    assert codes(exc) == "sheet_too_large"
+    with pytest.raises(SpinnerError) as exc:
+        results.submit_claim(match=match, side=0, sheet=too_deep)
+    assert codes(exc) == "sheet_too_large"
+    assert not Claim.objects.exists() and not MatchResult.objects.exists()

@@ -7,8 +7,10 @@ import json
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils.html import escape
 
 from tests.tournaments.results_support import (
+    expect,
     make_director,
     make_event,
     make_round,
@@ -72,7 +74,8 @@ def test_the_match_page_shows_the_divergence_and_resolves_with_a_reason() -> Non
     where = results.divergence(sheet("tally"), sheet("nodeal"))
     assert where is not None and where["hand"] is not None
     assert f"hand {where['hand'] + 1}</strong>" in page.content.decode()
-    empty = client.post(base + "resolve/", {"side": "1", "reason": ""}, follow=True)
+    empty = client.post(base + "resolve/", {"side": "1", "reason": ""})
+    assert empty.status_code == 400
     assert not MatchResult.objects.exists() and "reason" in empty.content.decode()
     done = client.post(base + "resolve/", {"side": "1", "reason": "Both signed side 1's"})
     assert done.status_code == 302
@@ -93,10 +96,8 @@ def test_the_director_enters_then_corrects_a_result_from_the_page() -> None:
     client.post(url, {"sheet": json.dumps(sheet("tally")), "reason": "Sheet found", "version": "1"})
     second = MatchResult.objects.get(match=match, is_current=True)
     assert (second.version, second.source, second.verified) == (2, "correction", True)
-    stale = client.post(
-        url, {"score_a": "1", "score_b": "0", "reason": "x", "version": "1"}, follow=True
-    )
-    assert "changed" in stale.content.decode()
+    stale = client.post(url, {"score_a": "1", "score_b": "0", "reason": "x", "version": "1"})
+    assert stale.status_code == 400 and "changed" in stale.content.decode()
     assert MatchResult.objects.filter(match=match).count() == 2
     assert AuditEntry.objects.filter(action="result.correct").count() == 1
 
@@ -125,3 +126,90 @@ def test_the_table_page_opens_with_the_link_and_only_with_it() -> None:
     assert "Table 2" in html and match_at(rnd, 2).entry_a.name in html
     assert page["Referrer-Policy"] == "no-referrer" and "no-store" in page["Cache-Control"]
     assert Client().get("/t/1.2.nonsense-token-of-some-length/").status_code == 401
+
+
+@pytest.mark.parametrize("depth", [100_000, 900, 30])
+def test_a_deeply_nested_pasted_sheet_is_a_form_error_not_a_crash(depth: int) -> None:
+    event = make_event()
+    director = make_director(event)
+    match = match_at(make_round(event), 1)
+    url = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/enter/"
+    pasted = '{"hands": ' + "[" * depth + "]" * depth + "}"
+    response = director_client(director).post(url, {"sheet": pasted, "reason": "Sheet found"})
+    assert response.status_code == 400
+    assert not MatchResult.objects.exists()
+
+
+def test_a_refused_sheet_comes_back_with_everything_typed_and_the_engines_faults() -> None:
+    event = make_event()
+    director = make_director(event)
+    match = match_at(make_round(event), 1)
+    url = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/enter/"
+    pasted = json.dumps(sheet("tally-mut"), indent=1)
+    reason = "Table 1's sheet, typed from the paper"
+    response = director_client(director).post(url, {"sheet": pasted, "reason": reason})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert escape(pasted) in html and escape(reason) in html
+    assert "does not accept this sheet" in html  # invalid_sheet's message
+    wanted = expect("tally-mut")
+    assert f"hand {wanted['hand'] + 1}, play {wanted['move'] + 1}:" in html
+    assert not MatchResult.objects.exists()
+
+
+def test_a_stale_correction_keeps_the_scores_and_the_reason() -> None:
+    event = make_event()
+    director = make_director(event)
+    match = match_at(make_round(event), 1)
+    results.override_result(match=match, final_score={"scores": [60, 40]}, reason="a", actor=None)
+    results.correct_result(
+        match=match, final_score={"scores": [61, 40]}, reason="b", actor=None, expected_version=1
+    )
+    url = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/enter/"
+    posted = {"score_a": "77.5", "score_b": "12", "reason": "Recount at the desk", "version": "1"}
+    response = director_client(director).post(url, posted)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'value="77.5"' in html and 'value="12"' in html and "Recount at the desk" in html
+    assert "changed" in html
+    assert MatchResult.objects.filter(match=match).count() == 2
+
+
+def test_an_incomplete_entry_form_keeps_what_was_typed() -> None:
+    event = make_event()
+    director = make_director(event)
+    match = match_at(make_round(event), 1)
+    url = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/enter/"
+    response = director_client(director).post(url, {"score_a": "50", "reason": "Half typed"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert 'value="50"' in html and "Half typed" in html and "either both scores" in html
+
+
+def test_a_refused_resolve_keeps_the_reason_and_says_why() -> None:
+    event = make_event()
+    director = make_director(event)
+    match = match_at(make_round(event), 1)
+    results.submit_claim(match=match, side=0, sheet=sheet("tally"))  # side 1 has nothing
+    url = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/resolve/"
+    response = director_client(director).post(url, {"side": "1", "reason": "Side 1 says so"})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "Side 1 says so" in html and "no submitted claim" in html
+    assert not MatchResult.objects.exists()
+
+
+def test_the_match_page_shows_a_wrong_game_draft_field_by_field() -> None:
+    event = make_event()
+    director = make_director(event)
+    match = match_at(make_round(event), 1)
+    wrong = sheet("tally")
+    wrong["target"] = 150
+    results.submit_claim(match=match, side=0, sheet=wrong)
+    page = director_client(director).get(
+        f"/director/events/{event.slug}/rounds/1/results/{match.pk}/"
+    )
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "(sheet_mismatch)" in html and "target: 150, the event says 100" in html
+    assert "hand None" not in html

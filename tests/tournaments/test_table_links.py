@@ -115,3 +115,55 @@ def test_the_command_prints_the_tables_url(settings: object) -> None:
         call_command("table_link", "open", "1", "9", stdout=io.StringIO())
     with pytest.raises(CommandError, match="No round 4"):
         call_command("table_link", "open", "4", "1", stdout=io.StringIO())
+
+
+def _weird_tokens(token: str) -> list[str]:
+    round_id, number, mac = token.split(".")
+    return [
+        f"{round_id}.\u00b2.{mac}",  # "²".isdigit() is True, int("²") fails
+        f"\u00b9.{number}.{mac}",
+        f"{round_id}.\u0661.{mac}",  # an Arabic-Indic digit: int() takes it, the link does not
+        "9" * 5000 + f".{number}.{mac}",  # past Python's int-from-string limit
+        f"{round_id}.{'9' * 5000}.{mac}",
+        f"{round_id}.{number}.{mac}\n",
+        f"{round_id}.{number}.{mac}A",  # one character too long
+        f" {round_id}.{number}.{mac}",
+    ]
+
+
+def test_tokens_with_non_ascii_digits_or_huge_numbers_are_invalid_not_a_crash() -> None:
+    rnd = make_round(make_event())
+    token = table_links.table_token(round_=rnd, table=Table.objects.get(event=rnd.event, number=1))
+    assert table_links.resolve_table_token(token).table.number == 1
+    for weird in _weird_tokens(token):
+        with pytest.raises(SpinnerError) as exc:
+            table_links.resolve_table_token(weird)
+        assert exc.value.code == "table_link_invalid", weird[:40]
+
+
+def test_a_12_digit_round_id_is_simply_unknown() -> None:
+    rnd = make_round(make_event())
+    mac = table_links.table_token(
+        round_=rnd, table=Table.objects.get(event=rnd.event, number=1)
+    ).split(".")[2]
+    with pytest.raises(SpinnerError) as exc:
+        table_links.resolve_table_token(f"{'9' * 12}.1.{mac}")
+    assert exc.value.code == "table_link_invalid"
+
+
+def test_weird_tokens_get_401_on_the_page_and_in_the_api() -> None:
+    from django.test import Client
+
+    from tests.tournaments.api_support import assert_error
+
+    rnd = make_round(make_event())
+    token = table_links.table_token(round_=rnd, table=Table.objects.get(event=rnd.event, number=1))
+    for weird in _weird_tokens(token):
+        if weird.strip() != weird:
+            continue  # the header's words are split on blanks; the URL carries none
+        page = Client().get(f"/t/{weird}/")
+        assert page.status_code == 401, (weird[:40], page.status_code)
+        # What a WSGI server hands over: the header's UTF-8 bytes read as latin-1.
+        header = f"Table {weird}".encode().decode("latin-1")
+        api = Client().get("/api/table/", HTTP_AUTHORIZATION=header)
+        assert_error(api, 401, "table_link_invalid")

@@ -3,7 +3,10 @@
 ``exception_handler`` (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``) renders the application's
 ``SpinnerError`` family and DRF's own exceptions (validation, authentication, permission,
 throttling, not found, parse, method, media type) and Django's ``Http404`` and
-``PermissionDenied`` in that one shape. An unexpected exception is logged and answered with the
+``PermissionDenied`` in that one shape. A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``
+(``RequestDataTooBig``) is ``request_too_large`` 413; any other ``SuspiciousOperation`` (too
+many form fields or files, a bad multipart body...) is ``bad_request`` 400, as Django itself
+answers them outside DRF. An unexpected exception is logged and answered with the
 same shape and status 500 (code ``server_error``), never with an HTML page.
 """
 
@@ -12,7 +15,9 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
 from django.http import Http404
 from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, serializers
@@ -22,6 +27,7 @@ from rest_framework.views import set_rollback
 from tournaments.errors import SpinnerError
 
 logger = logging.getLogger(__name__)
+security_logger = logging.getLogger("django.security")
 
 # DRF's default codes, renamed where ours are clearer.
 DRF_CODES = {
@@ -96,6 +102,23 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     if isinstance(exc, SpinnerError):
         set_rollback()
         return Response(exc.as_dict(), status=exc.status)
+
+    if isinstance(exc, SuspiciousOperation):
+        set_rollback()
+        security_logger.warning("refused request: %s", exc)
+        if isinstance(exc, RequestDataTooBig):
+            return Response(
+                body(
+                    "request_too_large",
+                    "The request body is too large; a scoresheet is far smaller.",
+                    {"max_bytes": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
+                ),
+                status=413,
+            )
+        return Response(
+            body("bad_request", f"The request could not be read: {exc}"),
+            status=400,
+        )
 
     if isinstance(exc, exceptions.APIException):
         auth_header = getattr(exc, "auth_header", None)

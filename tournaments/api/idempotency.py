@@ -28,6 +28,8 @@ from tournaments.models import IdempotencyRecord
 
 HEADER = "Idempotency-Key"
 _KEY = re.compile(r"^[A-Za-z0-9._:\-]{1,200}$")
+# A version in If-Match: ASCII digits only ("²".isdigit() is True but int() refuses it).
+_VERSION = re.compile(r"[0-9]{1,9}")
 REPLAYED_HEADERS = ("ETag", "Location")
 
 
@@ -127,7 +129,7 @@ def parse_version(request: Request, *, header: str = "If-Match") -> int | None:
     if text.startswith("W/"):
         text = text[2:]
     text = text.strip('"')
-    if not text.isdigit() or len(text) > 9:
+    if _VERSION.fullmatch(text) is None:
         raise ValidationFailed(
             f'{header} is the version you change, e.g. "3".',
             code="invalid_if_match",

@@ -62,10 +62,28 @@ class DirectorOnly(permissions.BasePermission):
 
 
 class TableOnly(permissions.BasePermission):
-    """Only a table token."""
+    """Only a table token (a user, director or not, gets 403 ``table_link_required``)."""
 
     message = "Only a table link may call this."
+    code = "table_link_required"
 
     def has_permission(self, request: Request, view: Any) -> bool:
         # Unauthenticated requests get 401 from DRF; a user's token gets 403.
+        return table_access(request) is not None
+
+
+class TableOnlyToWrite(permissions.BasePermission):
+    """Reads for anyone the view's other permissions let in; writes (claims, confirmations)
+    with a table token only. A director's 403 says ``table_link_required``: directors decide with
+    resolve, override and correct, which take a reason and record who did it."""
+
+    message = (
+        "Claims and confirmations come from the tables' links; a director resolves, "
+        "overrides or corrects a result instead (with a reason)."
+    )
+    code = "table_link_required"
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
         return table_access(request) is not None

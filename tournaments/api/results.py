@@ -6,8 +6,8 @@ Endpoints (all under ``/api/``; errors are ``{code, message, details}``):
     GET  matches/<id>/                           MatchDetailApi       a match's state
     POST matches/<id>/verify/                    SheetVerifyApi       dry run: sheet in, verdict out
     GET  matches/<id>/claims/                    MatchClaimsApi       every claim version
-    POST matches/<id>/claims/                    MatchClaimsApi       submit a claim (one side)
-    POST matches/<id>/confirm/                   ClaimConfirmApi      confirm the other side's claim
+    POST matches/<id>/claims/                    MatchClaimsApi       table: submit a side's claim
+    POST matches/<id>/confirm/                   ClaimConfirmApi      table: confirm the other's
     POST matches/<id>/resolve/                   ResultResolveApi     director: pick a side's claim
     POST matches/<id>/override/                  ResultOverrideApi    director: arbitral result
     POST matches/<id>/correct/                   ResultCorrectApi     director: correct a result
@@ -34,6 +34,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -41,7 +42,13 @@ from rest_framework.views import APIView
 from tournaments.api.authentication import TableTokenAuthentication, table_access
 from tournaments.api.errors import ERROR
 from tournaments.api.idempotency import etag, parse_version, run_idempotent
-from tournaments.api.permissions import DirectorOnly, OwnTableOrDirector, TableOnly
+from tournaments.api.parsers import SafeJSONParser
+from tournaments.api.permissions import (
+    DirectorOnly,
+    OwnTableOrDirector,
+    TableOnly,
+    TableOnlyToWrite,
+)
 from tournaments.api.throttles import TableTokenThrottle
 from tournaments.errors import ValidationFailed
 from tournaments.models import Claim, Match, MatchResult, Round
@@ -49,9 +56,6 @@ from tournaments.selectors import results as selectors
 from tournaments.services import results as services
 from tournaments.services import table_links
 from tournaments.services.results import from_halves
-
-MAX_DEPTH = 24
-MAX_NODES = 50_000
 
 IDEMPOTENCY_REQUIRED = OpenApiParameter(
     "Idempotency-Key",
@@ -88,25 +92,11 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
 
 
 def check_json_tree(value: Any) -> None:
-    """Refuse JSON no database can keep or no person meant: too deep, too big, NUL characters."""
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    nodes = 0
-    while stack:
-        item, depth = stack.pop()
-        nodes += 1
-        if depth > MAX_DEPTH or nodes > MAX_NODES:
-            raise serializers.ValidationError("This scoresheet is too deep or too large.")
-        if isinstance(item, dict):
-            for key, child in item.items():
-                if "\x00" in str(key):
-                    raise serializers.ValidationError("NUL characters are not allowed.")
-                stack.append((child, depth + 1))
-        elif isinstance(item, list):
-            stack.extend((child, depth + 1) for child in item)
-        elif isinstance(item, str) and "\x00" in item:
-            raise serializers.ValidationError("NUL characters are not allowed.")
-        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > 10**9:
-            raise serializers.ValidationError("A number in this scoresheet is out of range.")
+    """Refuse JSON no database can keep or no person meant (``services.check_sheet_tree``)."""
+    try:
+        services.check_sheet_tree(value)
+    except ValidationFailed as exc:
+        raise serializers.ValidationError(exc.message) from exc
 
 
 @extend_schema_field(
@@ -322,7 +312,10 @@ class TableMatchSerializer(serializers.Serializer[Any]):
 
 
 class ResultsApi(APIView):
-    """Shared: authentication (table tokens first), throttling per table, object checks."""
+    """Shared: authentication (table tokens first), throttling per table, object checks, and
+    a JSON parser that answers 400 for a body nested too deeply."""
+
+    parser_classes = [SafeJSONParser, FormParser, MultiPartParser]
 
     authentication_classes = [
         TableTokenAuthentication,
@@ -346,19 +339,13 @@ class ResultsApi(APIView):
         assert board is not None
         return match_state(board)
 
-    def actor(self, request: Request) -> Any:
-        return None if table_access(request) is not None else request.user
-
-    def origin(self, request: Request) -> str:
-        return Claim.Origin.TABLE if table_access(request) is not None else Claim.Origin.DIRECTOR
-
 
 class DirectorApi(ResultsApi):
     permission_classes = [DirectorOnly]
     throttle_classes = []
 
 
-# --- Tables (and directors) ---------------------------------------------------------------
+# --- Tables (directors read) ---------------------------------------------------------------
 
 
 class TableMatchApi(ResultsApi):
@@ -438,6 +425,10 @@ class ClaimSubmitInputSerializer(serializers.Serializer[Any]):
 
 
 class MatchClaimsApi(ResultsApi):
+    """GET: the table or a director; POST: the table only (``table_link_required``)."""
+
+    permission_classes = [OwnTableOrDirector, TableOnlyToWrite]
+
     @extend_schema(
         operation_id="match_claims_list",
         summary="Every claim version of a match, oldest first",
@@ -454,8 +445,11 @@ class MatchClaimsApi(ResultsApi):
         operation_id="match_claims_submit",
         summary="Submit one side's claim: a sheet (verified now) or a final score (unverified)",
         description=(
+            "Table link only (a director resolves, overrides or corrects instead). "
             "201: a new claim version was stored (a draft when the sheet is invalid or "
-            "unfinished: see its verdict); 200: the same claim was already there. Both sides' "
+            "unfinished: see its verdict); 400 sheet_mismatch: a sheet for another game, kept "
+            "as a draft all the same (details: fields, and the draft claim; ETag its version); "
+            "200: the same claim was already there. Both sides' "
             "equal claims confirm the result; different ones put the match in conflict. "
             "If-Match: the side's current claim version (omit for its first claim)."
         ),
@@ -482,15 +476,19 @@ class MatchClaimsApi(ResultsApi):
                 sheet=values.get("sheet"),
                 final_score=_final(values.get("final_score")),
                 expected_version=expected,
-                origin=self.origin(request),
-                actor=self.actor(request),
             )
+            claim = ClaimOutputSerializer(out.claim).data
+            if out.refusal is not None:
+                # A sheet for another game: kept as a draft (returned, not raised, so that the
+                # draft is not rolled back), and the client gets the error with its details.
+                refused = out.refusal.as_dict()
+                details = refused["details"] if isinstance(refused["details"], dict) else {}
+                refused["details"] = {**details, "claim": claim, "created": out.created}
+                return Response(
+                    refused, status=out.refusal.status, headers={"ETag": etag(out.claim.version)}
+                )
             return Response(
-                {
-                    "claim": ClaimOutputSerializer(out.claim).data,
-                    "created": out.created,
-                    "match": self.board(match),
-                },
+                {"claim": claim, "created": out.created, "match": self.board(match)},
                 status=status.HTTP_201_CREATED if out.created else status.HTTP_200_OK,
                 headers={"ETag": etag(out.claim.version)},
             )
@@ -511,10 +509,15 @@ class ClaimConfirmInputSerializer(serializers.Serializer[Any]):
 
 
 class ClaimConfirmApi(ResultsApi):
+    """The table only (a director gets ``table_link_required``)."""
+
+    permission_classes = [OwnTableOrDirector, TableOnlyToWrite]
+
     @extend_schema(
         operation_id="claim_confirm",
         summary="The other side confirms the first claim as it stands",
-        description="If-Match: the version of the other side's claim being confirmed.",
+        description="Table link only. If-Match: the version of the other side's claim being "
+        "confirmed.",
         request=ClaimConfirmInputSerializer,
         parameters=[IDEMPOTENCY_REQUIRED, if_match("the other side's claim", required=True)],
         responses={
@@ -539,8 +542,6 @@ class ClaimConfirmApi(ResultsApi):
                 match=match,
                 side=data.validated_data["side"],
                 expected_version=expected,
-                origin=self.origin(request),
-                actor=self.actor(request),
             )
             return Response(
                 {

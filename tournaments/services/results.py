@@ -10,7 +10,8 @@ Vocabulary:
               ``bye``
 
 The flow: a side submits (``submit_claim``); the engine verifies the sheet on arrival; an invalid
-or unfinished sheet is stored as a ``draft`` with its verdict. When both sides' current claims are
+or unfinished sheet, or one for another game (``sheet_mismatch``), is stored as a ``draft`` with
+its verdict, and a draft never confirms anything. When both sides' current claims are
 submitted and equal (the same canonical sheet), the result is confirmed; when they differ the match
 is in conflict and the director sees where they diverge (``divergence``). The other side may also
 confirm the first claim as it stands (``confirm_claim``). The director resolves a conflict by
@@ -19,8 +20,9 @@ corrects a confirmed one (``correct_result``): each needs a reason, makes a new 
 is recorded in the audit log. Every change to a confirmed result marks the event's standings dirty
 in the same transaction and asks for a recompute once it commits (a broker outage never fails it).
 
-Concurrency: every write locks the match row first (``SELECT ... FOR UPDATE``), so the decisions
-for one match are serialized; the unique constraints on (match, side, version) and on the current
+Concurrency: every write locks the match row first (``SELECT ... FOR UPDATE OF`` the match alone,
+never its round or event, so tables do not queue behind one another), so the decisions for one
+match are serialized; the unique constraints on (match, side, version) and on the current
 result are the database's backstop, and their ``IntegrityError`` becomes ``stale_version``.
 """
 
@@ -44,6 +46,8 @@ from tournaments.services import audit
 
 FORMAT = "fives-scoresheet/1"
 SIDES = (0, 1)
+MAX_SHEET_DEPTH = 24  # a scoresheet is about six levels deep
+MAX_SHEET_NODES = 50_000
 MAX_HALVES = 200_000  # |score| <= 100000 raw points: far beyond any game, inside the columns
 # Raw targets and deal sizes per rule set when the event leaves them to the rule set
 # (rules.md's table: five-up 305 and 5 tiles; all-fives 250 with two players, else 200, and
@@ -82,6 +86,14 @@ class VersionRequired(Conflict):
 class AlreadyConfirmed(Conflict):
     code = "already_confirmed"
     status = 409
+
+
+class SheetMismatch(ValidationFailed):
+    """A sheet for another game than the event's; ``details["fields"]`` says which, field by
+    field (``{"field", "expected", "given"}``)."""
+
+    code = "sheet_mismatch"
+    status = 400
 
 
 # --- The engine ---------------------------------------------------------------------------
@@ -162,12 +174,44 @@ def check_sheet_matches_event(event: Event, sheet: Any) -> None:
         )
     if fields:
         names = ", ".join(f["field"] for f in fields)
-        raise ValidationFailed(
+        raise SheetMismatch(
             f"This sheet is not for this event's game ({names}): "
             "set them as the event says and submit again.",
-            code="sheet_mismatch",
             details={"fields": fields},
         )
+
+
+def check_sheet_tree(value: Any) -> None:
+    """Refuse JSON no database can keep or no person meant: nested deeper than
+    ``MAX_SHEET_DEPTH``, more than ``MAX_SHEET_NODES`` values, NUL characters, integers beyond
+    10**9 (``sheet_too_large`` or ``sheet_malformed``). Iterative: safe on any depth, so the
+    recursive steps after it (canonical form, JSON encoding) are safe too."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    nodes = 0
+    while stack:
+        item, depth = stack.pop()
+        nodes += 1
+        if depth > MAX_SHEET_DEPTH or nodes > MAX_SHEET_NODES:
+            raise ValidationFailed(
+                "This scoresheet is too deep or too large.",
+                code="sheet_too_large",
+                details={"max_depth": MAX_SHEET_DEPTH, "max_nodes": MAX_SHEET_NODES},
+            )
+        if isinstance(item, dict):
+            for key, child in item.items():
+                if "\x00" in str(key):
+                    raise ValidationFailed(
+                        "NUL characters are not allowed.", code="sheet_malformed"
+                    )
+                stack.append((child, depth + 1))
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, str) and "\x00" in item:
+            raise ValidationFailed("NUL characters are not allowed.", code="sheet_malformed")
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > 10**9:
+            raise ValidationFailed(
+                "A number in this scoresheet is out of range.", code="sheet_malformed"
+            )
 
 
 def _normalize(value: Any) -> Any:
@@ -256,9 +300,11 @@ class Assessment:
 def assess_sheet(event: Event, sheet: Any) -> Assessment:
     """Check the sheet against the event, then have the engine verify it (a dry run).
 
-    Raises ``sheet_mismatch`` for another game than the event's; otherwise returns the verdict,
-    valid or not.
+    Raises ``sheet_too_large``/``sheet_malformed`` for JSON no one meant (``check_sheet_tree``),
+    ``sheet_mismatch`` for another game than the event's; otherwise returns the verdict, valid
+    or not.
     """
+    check_sheet_tree(sheet)
     check_sheet_matches_event(event, sheet)
     verdict = engine_verify(sheet)
     scores = verdict.get("scores") or []
@@ -277,6 +323,43 @@ def assess_sheet(event: Event, sheet: Any) -> Assessment:
         score_b_halves=halves[1],
         winner_side=verdict.get("winner"),
         finished=bool(verdict.get("finished")),
+    )
+
+
+def assess_mismatch(sheet: dict[str, Any], refusal: SheetMismatch) -> Assessment:
+    """A sheet for another game, to be kept as a draft: its verdict is the mismatch (one error,
+    code ``sheet_mismatch``, with the fields), never valid, never complete, no scores.
+
+    ``sheet`` has passed ``check_sheet_tree``. Its digest is over the sheet as sent (tiles
+    normalized), not the canonical form, which would overwrite the very fields that differ.
+    """
+    fields = refusal.details.get("fields", []) if isinstance(refusal.details, dict) else []
+    verdict = {
+        "valid": False,
+        "finished": False,
+        "scores": [],
+        "winner": None,
+        "errors": [
+            {
+                "code": refusal.code,
+                "hand": None,
+                "move": None,
+                "message": refusal.message,
+                "fields": fields,
+            }
+        ],
+    }
+    return Assessment(
+        kind=Claim.Kind.SHEET,
+        sheet=sheet,
+        digest=digest({"kind": "sheet_mismatch", "sheet": _normalize(sheet)}),
+        verdict=verdict,
+        verified=False,
+        complete=False,
+        score_a_halves=None,
+        score_b_halves=None,
+        winner_side=None,
+        finished=False,
     )
 
 
@@ -366,7 +449,21 @@ def current_result(match: Match) -> MatchResult | None:
 
 
 def _lock(match: Match) -> Match:
-    return Match.objects.select_for_update().select_related("round__event").get(pk=match.pk)
+    """The match, its round and event read, with the MATCH row alone locked (``of=self``).
+
+    Locking the joined round and event rows too (a plain ``select_for_update`` with
+    ``select_related``) queued every table's write in the event on the event row. The round is
+    not locked either, on purpose: its status only moves forward (draft, published, in play,
+    closed), a table's write checks it is open, and a round closes only when every match has a
+    current result, which a write re-reads under the match lock (so a write racing the close
+    finds the result and stores nothing: ``already_confirmed``). Nothing a write does depends
+    on a round or event value that could change under it otherwise.
+    """
+    return (
+        Match.objects.select_for_update(of=("self",))
+        .select_related("round__event")
+        .get(pk=match.pk)
+    )
 
 
 # --- Claims -------------------------------------------------------------------------------
@@ -381,6 +478,9 @@ class ClaimOutcome:
     created: bool
     state: str
     result: MatchResult | None
+    # Set when the claim was kept only as a draft because the sheet is for another game: the
+    # caller reports this error (``sheet_mismatch``) while the draft stays stored.
+    refusal: SpinnerError | None = None
 
 
 def _check_side(match: Match, side: int) -> None:
@@ -433,39 +533,49 @@ def submit_claim(
     sheet: Any = None,
     final_score: Any = None,
     expected_version: int | None = None,
-    origin: str = Claim.Origin.TABLE,
-    actor: Actor = None,
 ) -> ClaimOutcome:
     """Store a side's claim (a new version) and confirm the match if both sides now agree.
+
+    Claims are the tables' (their link; ``manage.py demo`` plays tables the same way): no
+    director submits or confirms one, since two equal claims make an ``agreed`` result with no
+    reason and no actor. A director decides with ``resolve_conflict``, ``override_result`` or
+    ``correct_result``, which take a reason and record who.
 
     ``expected_version``: None for the side's first claim, else the version being changed (a
     different one raises ``stale_version``; none at all when a claim exists, ``version_required``).
     A submission equal to the side's current claim stores nothing and returns it (a safe retry).
-    Raises ``sheet_mismatch``, ``final_score_not_allowed``, ``round_not_open`` (tables only),
-    ``already_confirmed`` (the director corrects a confirmed result, not the tables).
-    An invalid or unfinished sheet is stored as a draft with its verdict.
+    Raises ``final_score_not_allowed``, ``round_not_open`` (the round is not published or in
+    play), ``already_confirmed`` (the director corrects a confirmed result), ``sheet_too_large``.
+    An invalid or unfinished sheet is stored as a draft with its verdict. So is a sheet for
+    another game (``sheet_mismatch``): its draft's verdict is the mismatch, field by field, and
+    the outcome's ``refusal`` carries the error for the caller to report. A draft never
+    confirms a result.
     """
     _check_side(match, side)
     # Verify before taking the match's lock: the engine's work never holds up the other side.
-    found = assess(match.round.event, sheet=sheet, final_score=final_score)
+    refusal: SheetMismatch | None = None
+    try:
+        found = assess(match.round.event, sheet=sheet, final_score=final_score)
+    except SheetMismatch as exc:  # kept as a draft with the mismatch as its verdict
+        refusal = exc
+        found = assess_mismatch(sheet, exc)
     locked = _lock(match)
-    if origin == Claim.Origin.TABLE:
-        _check_open(locked.round)
+    _check_open(locked.round)
     claims = current_claims(locked)
     current = claims[side]
     result = current_result(locked)
     if current is not None and current.digest == found.digest and _same_status(current, found):
-        return ClaimOutcome(current, False, state_of(locked, claims, result), result)
+        return ClaimOutcome(current, False, state_of(locked, claims, result), result, refusal)
     if result is not None:
         raise AlreadyConfirmed(
             "This match's result is confirmed; ask the director for a correction.",
             details={"result_version": result.version},
         )
     _check_version(current, expected_version)
-    claim = _store_claim(locked, side, found, current, origin=origin, actor=actor)
+    claim = _store_claim(locked, side, found, current)
     claims[side] = claim
     result = _confirm_if_agreed(locked, claims)
-    return ClaimOutcome(claim, True, state_of(locked, claims, result), result)
+    return ClaimOutcome(claim, True, state_of(locked, claims, result), result, refusal)
 
 
 def _same_status(claim: Claim, found: Assessment) -> bool:
@@ -479,8 +589,6 @@ def _store_claim(
     found: Assessment,
     current: Claim | None,
     *,
-    origin: str,
-    actor: Actor,
     confirms: Claim | None = None,
 ) -> Claim:
     version = 1 if current is None else current.version + 1
@@ -501,8 +609,8 @@ def _store_claim(
                 winner_side=found.winner_side,
                 finished=found.finished,
                 confirms=confirms,
-                origin=origin,
-                actor=actor if isinstance(actor, User) else None,
+                origin=Claim.Origin.TABLE,
+                actor=None,
             )
     except IntegrityError as exc:  # a concurrent writer took this version (the lock prevents it)
         raise StaleVersion(
@@ -538,10 +646,9 @@ def confirm_claim(
     match: Match,
     side: int,
     expected_version: int,
-    origin: str = Claim.Origin.TABLE,
-    actor: Actor = None,
 ) -> ClaimOutcome:
-    """The other side confirms side ``1 - side``'s current claim as it stands.
+    """The other side confirms side ``1 - side``'s current claim as it stands (a table's act,
+    like ``submit_claim``).
 
     ``expected_version`` is the version of the claim being confirmed (what the confirming side was
     shown): if it has changed since, ``stale_version`` and nothing is stored. Stores the same
@@ -550,8 +657,7 @@ def confirm_claim(
     """
     _check_side(match, side)
     locked = _lock(match)
-    if origin == Claim.Origin.TABLE:
-        _check_open(locked.round)
+    _check_open(locked.round)
     claims = current_claims(locked)
     other, mine = claims[1 - side], claims[side]
     result = current_result(locked)
@@ -583,7 +689,7 @@ def confirm_claim(
         winner_side=other.winner_side,
         finished=other.finished,
     )
-    claim = _store_claim(locked, side, found, mine, origin=origin, actor=actor, confirms=other)
+    claim = _store_claim(locked, side, found, mine, confirms=other)
     claims[side] = claim
     result = _confirm_if_agreed(locked, claims)
     return ClaimOutcome(claim, True, state_of(locked, claims, result), result)
@@ -850,12 +956,15 @@ __all__ = [
     "AlreadyConfirmed",
     "Assessment",
     "ClaimOutcome",
+    "SheetMismatch",
     "SpinnerError",
     "StaleVersion",
     "VersionRequired",
     "assess",
+    "assess_mismatch",
     "canonical_sheet",
     "check_sheet_matches_event",
+    "check_sheet_tree",
     "confirm_claim",
     "correct_result",
     "current_claims",

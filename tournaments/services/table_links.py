@@ -15,6 +15,7 @@ closes), and can act only on its own table's match in that round.
 from __future__ import annotations
 
 import base64
+import re
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -27,6 +28,10 @@ from tournaments.models import Match, Round, Table, new_salt
 from tournaments.services import audit
 
 LINK_ACTIVE_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY)
+# "<round id>.<table number>.<mac>": ASCII digits only (``str.isdigit`` also takes "²", which
+# ``int`` refuses, and an unbounded run of digits trips Python's int-from-string limit), and the
+# mac is exactly what ``_mac`` makes: 32 bytes in unpadded base64url, 43 characters.
+_TOKEN = re.compile(r"([0-9]{1,12})\.([0-9]{1,6})\.([A-Za-z0-9_-]{43})")
 
 
 class TableLinkInvalid(NotAllowed):
@@ -98,16 +103,17 @@ def resolve_table_token(token: str) -> TableAccess:
     ``TableLinkExpired`` (the round is not published or in play). Runs in a fixed three queries
     at most (round with event, table, match).
     """
-    parts = token.split(".", 2)
-    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit() or len(parts[2]) < 22:
+    parsed = _TOKEN.fullmatch(token) if isinstance(token, str) else None
+    if parsed is None:
         raise TableLinkInvalid("This table link is not valid; ask the director for a new one.")
-    round_ = Round.objects.select_related("event").filter(pk=int(parts[0])).first()
+    round_id, number, mac = parsed.groups()
+    round_ = Round.objects.select_related("event").filter(pk=int(round_id)).first()
     table = (
-        Table.objects.filter(event_id=round_.event_id, number=int(parts[1])).first()
+        Table.objects.filter(event_id=round_.event_id, number=int(number)).first()
         if round_ is not None
         else None
     )
-    if round_ is None or table is None or not constant_time_compare(_mac(round_, table), parts[2]):
+    if round_ is None or table is None or not constant_time_compare(_mac(round_, table), mac):
         raise TableLinkInvalid("This table link is not valid; ask the director for a new one.")
     if round_.status not in LINK_ACTIVE_STATUSES:
         raise TableLinkExpired(

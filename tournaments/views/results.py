@@ -60,6 +60,10 @@ class ResultEntryForm(ReasonForm):
                 data["sheet_obj"] = json.loads(text)
             except ValueError as exc:
                 raise forms.ValidationError(f"The scoresheet is not valid JSON: {exc}") from exc
+            except RecursionError as exc:  # json.loads lets it escape on [[[[... thousands deep
+                raise forms.ValidationError(
+                    "The scoresheet is nested far too deeply to be a scoresheet."
+                ) from exc
         return data
 
 
@@ -98,13 +102,18 @@ def _match(round_: Round, match_id: int) -> Match:
     return get_object_or_404(Match, round=round_, pk=match_id)
 
 
-@director_required
-def match_results(
-    request: HttpRequest, number: int, match_id: int, *, event: Event
+def _match_page(
+    request: HttpRequest,
+    event: Event,
+    round_: Round,
+    match: Match,
+    *,
+    resolve_form: ResolveForm | None = None,
+    entry_form: ResultEntryForm | None = None,
+    status: int = 200,
 ) -> HttpResponse:
-    """One match: both sides' claims, where they diverge, and the director's actions."""
-    round_ = _round(event, number)
-    match = _match(round_, match_id)
+    """The match page; after a refused action, with the bound form (what the director typed
+    kept, its errors shown) and ``status`` 400."""
     board = selectors.match_board(match.pk)
     if board is None:  # pragma: no cover - _match found it
         raise Http404
@@ -117,10 +126,20 @@ def match_results(
             "round": round_,
             "board": board,
             "divergence": board.divergence(),
-            "resolve_form": ResolveForm(),
-            "entry_form": ResultEntryForm(initial={"version": version}),
+            "resolve_form": resolve_form or ResolveForm(),
+            "entry_form": entry_form or ResultEntryForm(initial={"version": version}),
         },
+        status=status,
     )
+
+
+@director_required
+def match_results(
+    request: HttpRequest, number: int, match_id: int, *, event: Event
+) -> HttpResponse:
+    """One match: both sides' claims, where they diverge, and the director's actions."""
+    round_ = _round(event, number)
+    return _match_page(request, event, round_, _match(round_, match_id))
 
 
 def _back(event: Event, number: int, match_id: int) -> HttpResponse:
@@ -133,72 +152,86 @@ def _form_errors(request: HttpRequest, form: forms.Form) -> None:
             messages.error(request, f"{field}: {err}" if field != "__all__" else str(err))
 
 
+def _add_service_error(form: forms.Form, exc: SpinnerError) -> None:
+    """The service's refusal as the form's errors: its message, and the first faults of an
+    engine verdict (hand and play counted from 1 as the page shows them)."""
+    form.add_error(None, exc.message)
+    verdict = exc.details.get("verdict") if isinstance(exc.details, dict) else None
+    for error in ((verdict or {}).get("errors") or [])[:5]:
+        where = []
+        if isinstance(error.get("hand"), int):
+            where.append(f"hand {error['hand'] + 1}")
+        if isinstance(error.get("move"), int):
+            where.append(f"play {error['move'] + 1}")
+        prefix = ", ".join(where) + ": " if where else ""
+        form.add_error(None, f"{prefix}{error.get('message')}")
+
+
 @require_POST
 @director_required
 def resolve(request: HttpRequest, number: int, match_id: int, *, event: Event) -> HttpResponse:
-    match = _match(_round(event, number), match_id)
+    """Accept a side's claim (with a reason). Refused: the page again, the form kept, 400."""
+    round_ = _round(event, number)
+    match = _match(round_, match_id)
     form = ResolveForm(request.POST)
-    if not form.is_valid():
-        _form_errors(request, form)
-        return _back(event, number, match_id)
-    try:
-        services.resolve_conflict(
-            match=match,
-            side=form.cleaned_data["side"],
-            reason=form.cleaned_data["reason"],
-            actor=request.user,
-        )
-    except SpinnerError as exc:
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, "The conflict is resolved.")
-    return _back(event, number, match_id)
+    if form.is_valid():
+        try:
+            services.resolve_conflict(
+                match=match,
+                side=form.cleaned_data["side"],
+                reason=form.cleaned_data["reason"],
+                actor=request.user,
+            )
+        except SpinnerError as exc:
+            _add_service_error(form, exc)
+        else:
+            messages.success(request, "The conflict is resolved.")
+            return _back(event, number, match_id)
+    return _match_page(request, event, round_, match, resolve_form=form, status=400)
 
 
 @require_POST
 @director_required
 def enter_result(request: HttpRequest, number: int, match_id: int, *, event: Event) -> HttpResponse:
-    """Override (an arbitral result) or, over a confirmed result, correct it: a new version."""
-    match = _match(_round(event, number), match_id)
+    """Override (an arbitral result) or, over a confirmed result, correct it: a new version.
+
+    Refused (a form error, a stale version, a sheet the engine does not accept): the page
+    again with everything typed kept (the sheet, the scores, the reason), the errors, 400.
+    """
+    round_ = _round(event, number)
+    match = _match(round_, match_id)
     form = ResultEntryForm(request.POST)
-    if not form.is_valid():
-        _form_errors(request, form)
-        return _back(event, number, match_id)
-    data = form.cleaned_data
-    final = (
-        None
-        if "sheet_obj" in data
-        else {"scores": [float(data["score_a"]), float(data["score_b"])]}
-    )
-    try:
-        if data.get("version"):
-            services.correct_result(
-                match=match,
-                sheet=data.get("sheet_obj"),
-                final_score=final,
-                reason=data["reason"],
-                actor=request.user,
-                expected_version=data["version"],
-            )
+    if form.is_valid():
+        data = form.cleaned_data
+        final = (
+            None
+            if "sheet_obj" in data
+            else {"scores": [float(data["score_a"]), float(data["score_b"])]}
+        )
+        try:
+            if data.get("version"):
+                services.correct_result(
+                    match=match,
+                    sheet=data.get("sheet_obj"),
+                    final_score=final,
+                    reason=data["reason"],
+                    actor=request.user,
+                    expected_version=data["version"],
+                )
+            else:
+                services.override_result(
+                    match=match,
+                    sheet=data.get("sheet_obj"),
+                    final_score=final,
+                    reason=data["reason"],
+                    actor=request.user,
+                )
+        except SpinnerError as exc:
+            _add_service_error(form, exc)
         else:
-            services.override_result(
-                match=match,
-                sheet=data.get("sheet_obj"),
-                final_score=final,
-                reason=data["reason"],
-                actor=request.user,
-            )
-    except SpinnerError as exc:
-        messages.error(request, exc.message)
-        verdict = exc.details.get("verdict") if isinstance(exc.details, dict) else None
-        for error in (verdict or {}).get("errors", [])[:5]:
-            messages.error(
-                request,
-                f"hand {error.get('hand')}, play {error.get('move')}: {error.get('message')}",
-            )
-    else:
-        messages.success(request, "The result is entered.")
-    return _back(event, number, match_id)
+            messages.success(request, "The result is entered.")
+            return _back(event, number, match_id)
+    return _match_page(request, event, round_, match, entry_form=form, status=400)
 
 
 @require_POST
