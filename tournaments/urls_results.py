@@ -1,4 +1,4 @@
-"""Results pages: the director's entry board and match page, the table's page."""
+"""Results pages: the director's entry board and match page (the table's page is urls_phone)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from tournaments.views import results
 
 urlpatterns = [
     path("api/", include("tournaments.api.urls_results")),
-    path("t/<str:token>/", results.table_entry, name="table_entry"),
     path(
         "director/events/<slug:slug>/rounds/<int:number>/results/",
         results.round_results,

@@ -251,22 +251,3 @@ def revoke_links(request: HttpRequest, number: int, *, event: Event) -> HttpResp
         else:
             messages.success(request, "Every table link of this round is revoked; new ones below.")
     return redirect("results-round", slug=event.slug, number=number)
-
-
-def table_entry(request: HttpRequest, token: str) -> HttpResponse:
-    """The table's page (issue 7 builds the entry on it): its match and where it stands."""
-    try:
-        access = table_links.resolve_table_token(token)
-    except SpinnerError as exc:
-        return render(
-            request, "tournaments/results/table_denied.html", {"error": exc}, status=exc.status
-        )
-    board = selectors.match_board(access.match_id) if access.match_id else None
-    response = render(
-        request,
-        "tournaments/results/table.html",
-        {"access": access, "event": access.round.event, "board": board, "token": token},
-    )
-    response["Referrer-Policy"] = "no-referrer"  # the token is in the URL
-    response["Cache-Control"] = "no-store"
-    return response
