@@ -1,0 +1,370 @@
+"""Standings: the ordered table of entries, computed from plain records by a tiebreak list.
+
+How the order is made (:func:`compute_standings`):
+
+1. Only Swiss and round-robin results count (:class:`~tournaments.standings.records.RoundKind`);
+   play-off results are ignored; tiebreak-round results are used in step 3 only.
+2. All entries start as one group. For each name in the tiebreak list in turn, every group of two
+   or more is ordered by that tiebreak and split where its values differ. A group tiebreak
+   (``head_to_head``) sees exactly the group still tied at its place in the list.
+3. **Settlement by tiebreak rounds**: for each group still tied after the whole list, the results of
+   tiebreak rounds played among its entries are applied as a final key (see
+   :func:`~tournaments.standings.tiebreaks.tiebreak_rounds`): match points earned in them, when
+   every entry of the group has played at least one; otherwise they do not decide.
+4. Entries still tied share a rank (1, 2, 2, 4); among them rows are listed by ``entry_id``, for a
+   stable display only.
+
+The result depends only on the set of entries and results, never on their order, and serialises to
+canonical bytes (:meth:`Standings.to_json_bytes`) for snapshots.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tournaments.standings.records import (
+    Entry,
+    EntryId,
+    MatchId,
+    Number,
+    PointsConfig,
+    Result,
+)
+from tournaments.standings.serialise import decode_number, encode_number
+from tournaments.standings.tallying import id_key, tally
+from tournaments.standings.tiebreaks import Tiebreak, find_tiebreak, tiebreak_rounds
+
+FORMAT = "spinner.standings/1"
+"""The ``format`` field of the canonical JSON; bumped on any incompatible change."""
+
+Value = Number | None
+"""A tiebreak value: an exact number, or ``None`` where a group tiebreak did not apply."""
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One entry's line in the standings.
+
+    - ``rank``: 1-based; entries still tied after the whole list (and the settlement) share it.
+    - ``values``: one per name of :attr:`Standings.tiebreaks`, in that order (use
+      :meth:`Standings.value` to read one by name). ``head_to_head`` is ``None`` where it did not
+      apply (the entry was already separated, or its group had not all met).
+    - ``settlement``: match points from tiebreak rounds when they settled this entry's group, else
+      ``None``; ``settlement_match_ids`` are the tiebreak-round matches used.
+    - ``match_ids``: the counted matches (and byes) that made this row, in round order.
+    - ``played`` .. ``forfeits``: the entry's record over the counted rounds (a bye is not played).
+    """
+
+    rank: int
+    entry_id: EntryId
+    name: str
+    match_points: Number
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    byes: int
+    forfeits: int
+    values: tuple[Value, ...]
+    settlement: Value
+    match_ids: tuple[MatchId, ...]
+    settlement_match_ids: tuple[MatchId, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    """The standings: the settings they were computed with and the rows, best first."""
+
+    points: PointsConfig
+    tiebreaks: tuple[str, ...]
+    rows: tuple[StandingRow, ...]
+
+    def value(self, row: StandingRow, name: str) -> Value:
+        """``row``'s value for the tiebreak ``name`` (its first place in the list).
+
+        Raises :class:`ValueError` when ``name`` is not in this event's list.
+        """
+        try:
+            return row.values[self.tiebreaks.index(name)]
+        except ValueError:
+            raise ValueError(f"tiebreak {name!r} is not in this list: {self.tiebreaks}") from None
+
+    def row(self, entry_id: EntryId) -> StandingRow:
+        """The row of ``entry_id``; :class:`KeyError` when it is not in the standings."""
+        for row in self.rows:
+            if row.entry_id == entry_id:
+                return row
+        raise KeyError(entry_id)
+
+    def to_json(self) -> dict[str, Any]:
+        """The canonical JSON document (plain dicts and lists; see :meth:`to_json_bytes`)."""
+        p = self.points
+        return {
+            "format": FORMAT,
+            "points": {
+                "win": encode_number(p.win),
+                "draw": encode_number(p.draw),
+                "loss": encode_number(p.loss),
+                "bye": encode_number(p.bye),
+                "margin_bonus": encode_number(p.margin_bonus),
+                "margin_threshold": encode_number(p.margin_threshold),
+            },
+            "tiebreaks": list(self.tiebreaks),
+            "rows": [
+                {
+                    "rank": r.rank,
+                    "entry_id": r.entry_id,
+                    "name": r.name,
+                    "match_points": encode_number(r.match_points),
+                    "played": r.played,
+                    "wins": r.wins,
+                    "draws": r.draws,
+                    "losses": r.losses,
+                    "byes": r.byes,
+                    "forfeits": r.forfeits,
+                    "values": [encode_number(v) for v in r.values],
+                    "settlement": encode_number(r.settlement),
+                    "match_ids": list(r.match_ids),
+                    "settlement_match_ids": list(r.settlement_match_ids),
+                }
+                for r in self.rows
+            ],
+        }
+
+    def to_json_bytes(self) -> bytes:
+        """Canonical UTF-8 JSON: the same standings always give byte-identical output.
+
+        Sorted keys, no whitespace, rows in standings order, whole numbers as JSON integers and
+        every other exact number as a string (``"2.5"``, ``"1/3"``; see
+        :mod:`tournaments.standings.serialise`). No floats, so nothing can drift.
+        """
+        return json.dumps(
+            self.to_json(),
+            sort_keys=True,
+            separators=(",", ":"),
+            ensure_ascii=False,
+            allow_nan=False,
+        ).encode("utf-8")
+
+    @classmethod
+    def from_json_bytes(cls, data: bytes | str) -> Standings:
+        """Read back what :meth:`to_json_bytes` wrote (e.g. a stored snapshot), exactly.
+
+        Raises :class:`ValueError` on another format or a malformed document.
+        """
+        doc = json.loads(data)
+        if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+            raise ValueError(f"not a {FORMAT} document")
+        try:
+            p = doc["points"]
+            points = PointsConfig(
+                win=_number(p["win"]),
+                draw=_number(p["draw"]),
+                loss=_number(p["loss"]),
+                bye=_number(p["bye"]),
+                margin_bonus=_number(p["margin_bonus"]),
+                margin_threshold=decode_number(p["margin_threshold"]),
+            )
+            rows = tuple(
+                StandingRow(
+                    rank=r["rank"],
+                    entry_id=r["entry_id"],
+                    name=r["name"],
+                    match_points=_number(r["match_points"]),
+                    played=r["played"],
+                    wins=r["wins"],
+                    draws=r["draws"],
+                    losses=r["losses"],
+                    byes=r["byes"],
+                    forfeits=r["forfeits"],
+                    values=tuple(decode_number(v) for v in r["values"]),
+                    settlement=decode_number(r["settlement"]),
+                    match_ids=tuple(r["match_ids"]),
+                    settlement_match_ids=tuple(r["settlement_match_ids"]),
+                )
+                for r in doc["rows"]
+            )
+            return cls(points=points, tiebreaks=tuple(doc["tiebreaks"]), rows=rows)
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"malformed {FORMAT} document: {exc!r}") from None
+
+
+def _number(value: object) -> Number:
+    number = decode_number(value)
+    if number is None:
+        raise ValueError("a number is required here")
+    return number
+
+
+def resolve_tiebreaks(names: Sequence[str]) -> tuple[Tiebreak, ...]:
+    """The tiebreaks for an ordered list of names, checked.
+
+    Raises :class:`ValueError` for an unknown name (naming it), for a bare string instead of a list,
+    and for a name listed twice (only ``head_to_head`` may repeat: listing it again re-applies it
+    among the entries it left tied).
+    """
+    if isinstance(names, str):
+        raise ValueError(f"tiebreaks must be a list of names, not the string {names!r}")
+    resolved = tuple(find_tiebreak(name) for name in names)
+    seen: set[str] = set()
+    for t in resolved:
+        if t.name in seen and t.group is None:
+            raise ValueError(f"tiebreak {t.name!r} is listed twice")
+        seen.add(t.name)
+    return resolved
+
+
+def _split(
+    group: list[EntryId], key: Callable[[EntryId], Value], higher_is_better: bool
+) -> list[list[EntryId]]:
+    """Order ``group`` (already in ``entry_id`` order) by ``key`` and cut it where values differ.
+
+    ``None`` values (a group tiebreak that did not apply) never separate: a group whose values
+    are all equal, or all ``None``, comes back whole.
+    """
+    keyed = [(key(e), e) for e in group]
+    first = keyed[0][0]
+    if all(v == first for v, _ in keyed):
+        return [group]
+    # Stable sorts keep entry_id order among equal values (reverse=True is stable too).
+    keyed.sort(key=lambda item: item[0], reverse=higher_is_better)  # type: ignore[arg-type,return-value]
+    out: list[list[EntryId]] = [[keyed[0][1]]]
+    previous = keyed[0][0]
+    for v, e in keyed[1:]:
+        if v == previous:
+            out[-1].append(e)
+        else:
+            out.append([e])
+            previous = v
+    return out
+
+
+def compute_standings(
+    entries: Iterable[Entry],
+    results: Iterable[Result],
+    *,
+    points: PointsConfig,
+    tiebreaks: Sequence[str],
+) -> Standings:
+    """Compute the standings of ``entries`` from ``results`` (see the module docstring).
+
+    ``tiebreaks`` is the event's ordered list of names from
+    :data:`~tournaments.standings.tiebreaks.TIEBREAKS` (normally starting with ``match_points``).
+    Raises :class:`ValueError` for an unknown tiebreak name (naming it), duplicate entry or match
+    ids, or a result naming an unknown entry. Every entry gets a row, with or without results.
+
+    >>> from tournaments.standings.records import Entry, Result
+    >>> s = compute_standings(
+    ...     [Entry(1, "Ann"), Entry(2, "Bo"), Entry(3, "Cy")],
+    ...     [Result(10, 1, "swiss", 1, 2, 305, 120, winner=1), Result(11, 1, "swiss", 3, None, 0, 0, None)],
+    ...     points=PointsConfig(win=2, loss=0, bye=2),
+    ...     tiebreaks=["match_points", "spread"],
+    ... )
+    >>> [(r.rank, r.entry_id, r.values) for r in s.rows]
+    [(1, 1, (2, 185)), (2, 3, (2, 0)), (3, 2, (0, -185))]
+    """  # noqa: E501
+    specs = resolve_tiebreaks(tiebreaks)
+    entry_list = list(entries)
+    t = tally(entry_list, results, points)
+    names = {e.entry_id: e.name for e in entry_list}
+    records = t.entries
+    columns = len(specs)
+    values: dict[EntryId, list[Value]] = {e: [None] * columns for e in records}
+
+    for col, spec in enumerate(specs):
+        function = spec.entry
+        if function is not None:
+            for entry_id, record in records.items():
+                values[entry_id][col] = function(t, record)
+
+    groups: list[list[EntryId]] = [sorted(records, key=id_key)] if records else []
+    for col, spec in enumerate(specs):
+        group_function = spec.group
+        next_groups: list[list[EntryId]] = []
+        for group in groups:
+            if len(group) == 1:
+                next_groups.append(group)
+                continue
+            if group_function is not None:
+                for entry_id, v in group_function(t, group).items():
+                    values[entry_id][col] = v
+            next_groups.extend(
+                _split(group, lambda e, c=col: values[e][c], spec.higher_is_better)  # type: ignore[misc]
+            )
+        groups = next_groups
+
+    settlement: dict[EntryId, Value] = {}
+    settlement_ids: dict[EntryId, tuple[MatchId, ...]] = {}
+    final_groups: list[list[EntryId]] = []
+    for group in groups:
+        if len(group) > 1 and t.tiebreak_results:
+            settled, used = tiebreak_rounds(t, group)
+            if used:
+                for entry_id in group:
+                    settlement[entry_id] = settled[entry_id]
+                    settlement_ids[entry_id] = used
+                final_groups.extend(_split(group, settled.__getitem__, True))
+                continue
+        final_groups.append(group)
+
+    rows: list[StandingRow] = []
+    for group in final_groups:
+        rank = len(rows) + 1
+        for entry_id in group:
+            record = records[entry_id]
+            rows.append(
+                StandingRow(
+                    rank=rank,
+                    entry_id=entry_id,
+                    name=names[entry_id],
+                    match_points=record.match_points,
+                    played=record.played,
+                    wins=record.wins,
+                    draws=record.draws,
+                    losses=record.losses,
+                    byes=record.byes,
+                    forfeits=record.forfeits,
+                    values=tuple(values[entry_id]),
+                    settlement=settlement.get(entry_id),
+                    match_ids=record.match_ids,
+                    settlement_match_ids=settlement_ids.get(entry_id, ()),
+                )
+            )
+    return Standings(points=points, tiebreaks=tuple(s.name for s in specs), rows=tuple(rows))
+
+
+def unbroken_ties(standings: Standings, places: Iterable[int]) -> list[list[EntryId]]:
+    """The groups of entries still tied across a place that matters, best group first.
+
+    Place ``p`` matters when who finishes ``p``-th rather than ``p+1``-th matters: the play-off cut
+    at 8 is ``places=[8]``; the podium is ``places=[1, 2, 3]``. A group of entries sharing a rank
+    ``r`` occupies places ``r`` to ``r + size - 1``; it is returned when some ``p`` in ``places``
+    satisfies ``r <= p < r + size - 1``. Each group is listed once, its entries in row order.
+    Places beyond the last row match nothing. Raises :class:`ValueError` for a place below 1.
+
+    >>> from tournaments.standings.records import PointsConfig
+    >>> rows = [(1, "a"), (2, "b"), (2, "c"), (4, "d"), (4, "e")]
+    >>> s = Standings(PointsConfig(), (), tuple(
+    ...     StandingRow(r, e, "", 0, 0, 0, 0, 0, 0, 0, (), None, (), ()) for r, e in rows))
+    >>> unbroken_ties(s, [1, 2, 3]), unbroken_ties(s, [3]), unbroken_ties(s, [4])
+    ([['b', 'c']], [], [['d', 'e']])
+    """
+    wanted = sorted(set(places))
+    for p in wanted:
+        if type(p) is not int or p < 1:
+            raise ValueError(f"a place must be an int >= 1, not {p!r}")
+    out: list[list[EntryId]] = []
+    rows = standings.rows
+    start = 0
+    while start < len(rows):
+        end = start
+        while end + 1 < len(rows) and rows[end + 1].rank == rows[start].rank:
+            end += 1
+        first, last = start + 1, end + 1  # the places this group occupies
+        if any(first <= p < last for p in wanted):
+            out.append([r.entry_id for r in rows[start : end + 1]])
+        start = end + 1
+    return out

@@ -1,0 +1,199 @@
+"""The plain records standings are computed from: entries, match results and the points setting.
+
+Vocabulary:
+
+- **entry**: what is ranked (a player or a partnership), named by an ``entry_id`` (an ``int`` or a
+  ``str``; one event uses one kind). Its ``name`` is for display only and never affects the order.
+- **result**: the outcome of one match between two entries (``entry_a`` against ``entry_b``), or a
+  **bye** (``entry_b is None``: ``entry_a`` had no opponent that round). Raw scores are exact
+  numbers, ``int`` or :class:`fractions.Fraction` (a blocked all-fives hand with three players can
+  split an award into halves); floats are refused, since they could drift.
+- **round kind**: ``swiss`` and ``round_robin`` rounds make the main standings; ``tiebreak`` rounds
+  (extra games among entries still tied) only settle the order among the entries that played them;
+  ``playoff`` rounds belong to the bracket and never count in the standings.
+- **match points**: what a result is worth in the standings, set per event by :class:`PointsConfig`
+  (e.g. win 2, draw 1, loss 0, bye 2, and an optional margin bonus).
+
+Every record is a small frozen dataclass that checks itself on construction and raises
+:class:`ValueError` on malformed input.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from fractions import Fraction
+from typing import TypeAlias
+
+EntryId: TypeAlias = int | str
+"""An entry's identity: an ``int`` (a primary key) or a ``str``; one event uses one kind."""
+
+MatchId: TypeAlias = int | str
+"""A match's identity: an ``int`` (a primary key) or a ``str``."""
+
+Number: TypeAlias = int | Fraction
+"""An exact number: raw scores, match points and tiebreak values (never a float)."""
+
+
+def is_exact(value: object) -> bool:
+    """Whether ``value`` is an exact number: an ``int`` (not a ``bool``) or a ``Fraction``.
+
+    >>> is_exact(3), is_exact(Fraction(5, 2)), is_exact(2.5), is_exact(True)
+    (True, True, False, False)
+    """
+    return (type(value) is int) or isinstance(value, Fraction)
+
+
+def normalise(value: Number) -> Number:
+    """``value`` with a whole ``Fraction`` turned into an ``int`` (so ``Fraction(4, 2)`` is ``2``).
+
+    Keeps equal values equal in type too, which keeps the canonical serialisation canonical.
+
+    >>> normalise(Fraction(4, 2)), normalise(Fraction(5, 2)), normalise(7)
+    (2, Fraction(5, 2), 7)
+    """
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return value.numerator
+    return value
+
+
+def _check_id(value: object, what: str) -> None:
+    if not ((type(value) is int) or isinstance(value, str)):
+        raise ValueError(f"{what} must be an int or a str, not {value!r}")
+
+
+class RoundKind(StrEnum):
+    """What a round is for, and so whether its results count in the standings.
+
+    - ``SWISS``, ``ROUND_ROBIN``: the main standings (every tiebreak is computed over these only).
+    - ``TIEBREAK``: extra games among entries tied after the whole tiebreak list; they settle the
+      order among the entries that played them and nothing else (see ``compute_standings``).
+    - ``PLAYOFF``: the bracket; ignored by the standings.
+    """
+
+    SWISS = "swiss"
+    ROUND_ROBIN = "round_robin"
+    PLAYOFF = "playoff"
+    TIEBREAK = "tiebreak"
+
+    @property
+    def counts(self) -> bool:
+        """Whether results of this kind make the main standings (Swiss and round-robin rounds)."""
+        return self in (RoundKind.SWISS, RoundKind.ROUND_ROBIN)
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """An entry of the event: ``entry_id`` identifies it; ``name`` is for display only."""
+
+    entry_id: EntryId
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        _check_id(self.entry_id, "entry_id")
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """The confirmed result of one match (or a bye) in one round.
+
+    - ``entry_b is None`` makes it a **bye** for ``entry_a``: it is worth ``PointsConfig.bye`` match
+      points; its scores and ``winner`` are ignored (``winner`` must be ``None`` or ``entry_a``).
+    - ``winner`` is authoritative (``entry_a``, ``entry_b``, or ``None`` for a draw); the scores are
+      the raw scores as recorded and feed points for/against and the margin bonus.
+    - ``forfeit=True``: the match was not played (a no-show). The winner gets win points (no margin
+      bonus), the other entry loss points; ``winner=None`` with a forfeit is a double forfeit: both
+      get loss points. The scores count as recorded (the event's forfeit score policy). For the
+      opponent-based tiebreaks a forfeit is an *unplayed* round, like a bye.
+    - ``kind``: see :class:`RoundKind`; a plain string such as ``"swiss"`` is accepted (converted).
+    """
+
+    match_id: MatchId
+    round_number: int
+    kind: RoundKind
+    entry_a: EntryId
+    entry_b: EntryId | None
+    score_a: Number
+    score_b: Number
+    winner: EntryId | None
+    forfeit: bool = False
+
+    def __post_init__(self) -> None:
+        _check_id(self.match_id, "match_id")
+        if type(self.round_number) is not int or self.round_number < 1:
+            raise ValueError(
+                f"match {self.match_id!r}: round_number must be an int >= 1, "
+                f"not {self.round_number!r}"
+            )
+        try:
+            object.__setattr__(self, "kind", RoundKind(self.kind))
+        except ValueError:
+            raise ValueError(f"match {self.match_id!r}: unknown round kind {self.kind!r}") from None
+        _check_id(self.entry_a, "entry_a")
+        if self.entry_b is not None:
+            _check_id(self.entry_b, "entry_b")
+        if self.entry_a == self.entry_b:
+            raise ValueError(f"match {self.match_id!r}: an entry cannot play itself")
+        for side in ("score_a", "score_b"):
+            value = getattr(self, side)
+            if not is_exact(value):
+                raise ValueError(
+                    f"match {self.match_id!r}: {side} must be an int or a Fraction, not {value!r}"
+                )
+            object.__setattr__(self, side, normalise(value))
+        if self.entry_b is None:
+            if self.winner not in (None, self.entry_a):
+                raise ValueError(f"match {self.match_id!r}: a bye's winner can only be entry_a")
+        elif self.winner is not None and self.winner not in (self.entry_a, self.entry_b):
+            raise ValueError(
+                f"match {self.match_id!r}: winner {self.winner!r} did not play in this match"
+            )
+        if type(self.forfeit) is not bool:
+            raise ValueError(f"match {self.match_id!r}: forfeit must be a bool")
+
+    @property
+    def is_bye(self) -> bool:
+        """Whether this is a bye (``entry_a`` had no opponent)."""
+        return self.entry_b is None
+
+
+@dataclass(frozen=True, slots=True)
+class PointsConfig:
+    """The match points an event awards (an event setting, published before the event starts).
+
+    - ``win``, ``draw``, ``loss``: per match; ``bye``: for a round without an opponent.
+    - Margin bonus: when ``margin_threshold`` is set, a winner whose raw score exceeds the loser's
+      by at least ``margin_threshold`` raw points earns ``margin_bonus`` extra match points (e.g.
+      ``margin_bonus=1, margin_threshold=100``: +1 for winning by 100 raw points or more). Never for
+      a bye, a draw or a forfeit. ``margin_threshold=None`` (the default) means no bonus.
+
+    >>> PointsConfig(win=2, loss=0).for_win(Fraction(305), Fraction(120))
+    2
+    >>> PointsConfig(win=2, margin_bonus=1, margin_threshold=150).for_win(305, 120)
+    3
+    """
+
+    win: Number = 2
+    draw: Number = 1
+    loss: Number = 0
+    bye: Number = 2
+    margin_bonus: Number = 0
+    margin_threshold: Number | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("win", "draw", "loss", "bye", "margin_bonus", "margin_threshold"):
+            value = getattr(self, name)
+            if value is None and name == "margin_threshold":
+                continue
+            if not is_exact(value):
+                raise ValueError(f"points {name} must be an int or a Fraction, not {value!r}")
+            object.__setattr__(self, name, normalise(value))
+        if self.margin_threshold is not None and self.margin_threshold <= 0:
+            raise ValueError("points margin_threshold must be positive (or None for no bonus)")
+
+    def for_win(self, own: Number, other: Number, *, forfeit: bool = False) -> Number:
+        """Match points for a win scored ``own`` to ``other`` raw points (bonus included)."""
+        threshold = self.margin_threshold
+        if threshold is not None and not forfeit and own - other >= threshold:
+            return normalise(self.win + self.margin_bonus)
+        return self.win

@@ -1,0 +1,242 @@
+"""The tiebreaks, FIDE C.07 style, adapted to match points; each is a named, documented function.
+
+An event publishes an ordered list of tiebreak names before it starts (usually ``match_points``
+first). Entries are ordered by the first; those still equal by the second; and so on.
+
+Two shapes of tiebreak:
+
+- **entry tiebreaks** give each entry a value from its own record and its opponents' records:
+  ``f(tally, entry) -> Number``. All are "higher is better" except ``points_against``.
+- **group tiebreaks** give values that depend on which entries are still tied at that point of the
+  list: ``f(tally, group) -> {entry_id: Number | None}``. Only ``head_to_head``; ``None`` means
+  "does not separate this group".
+
+Every value is exact (``int`` or ``Fraction``). Only the counted rounds (Swiss, round robin) feed
+them; see :mod:`tournaments.standings.tallying` for *played*, *unplayed round*, *opponents* and
+*meetings*.
+
+**Byes and forfeits in Buchholz** (FIDE leaves a choice between a virtual opponent and the
+participant's own score; Spinner takes the own score): every unplayed round of an entry (a bye, a
+forfeit won or lost) counts in that entry's Buchholz and median Buchholz as one opponent whose score
+is the entry's *own* final match points. So a bye neither lifts nor sinks an entry's Buchholz
+against its peers, and a no-show opponent's low score does not punish the entry that was stood up.
+Opponents' scores are taken as they are (FIDE's adjustment of opponents' own unplayed rounds is not
+applied).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from tournaments.standings.records import EntryId, MatchId, Number, normalise
+from tournaments.standings.tallying import EntryTally, Tally, result_points
+
+EntryFunction = Callable[[Tally, EntryTally], Number]
+GroupFunction = Callable[[Tally, Sequence[EntryId]], Mapping[EntryId, Number | None]]
+
+
+def match_points(tally: Tally, entry: EntryTally) -> Number:
+    """Match points: the sum over the entry's counted results of what each is worth.
+
+    A win is worth ``win`` (plus the margin bonus when earned), a draw ``draw``, a loss ``loss``,
+    a bye ``bye`` (all from the event's :class:`~tournaments.standings.records.PointsConfig`).
+    """
+    return entry.match_points
+
+
+def wins(tally: Tally, entry: EntryTally) -> Number:
+    """Wins: matches won, forfeit wins included; a bye is not a win.
+
+    (Between FIDE's WIN, which counts byes worth a win, and WON, which excludes forfeits.)
+    """
+    return entry.wins
+
+
+def points_for(tally: Tally, entry: EntryTally) -> Number:
+    """Points for: raw points the entry scored over its matches (byes add nothing)."""
+    return entry.points_for
+
+
+def points_against(tally: Tally, entry: EntryTally) -> Number:
+    """Points against: raw points scored against the entry (byes add nothing). Lower is better."""
+    return entry.points_against
+
+
+def spread(tally: Tally, entry: EntryTally) -> Number:
+    """Spread: points for minus points against (byes add nothing)."""
+    return normalise(entry.points_for - entry.points_against)
+
+
+def buchholz(tally: Tally, entry: EntryTally) -> Number:
+    """Buchholz: the sum of the match points of every opponent the entry met.
+
+    Each unplayed round (bye or forfeit) adds the entry's own match points instead (see the module
+    docstring).
+    """
+    entries = tally.entries
+    total: Number = entry.unplayed * entry.match_points
+    for opponent in entry.opponents:
+        total += entries[opponent].match_points
+    return normalise(total)
+
+
+def median_buchholz(tally: Tally, entry: EntryTally) -> Number:
+    """Median Buchholz: Buchholz without the highest and the lowest opponent score.
+
+    The opponent scores are those Buchholz sums, one per counted round (unplayed rounds count the
+    entry's own match points). With fewer than three of them nothing is dropped, so it equals
+    Buchholz (dropping two of two would leave every entry at 0 and separate nobody).
+    """
+    entries = tally.entries
+    scores = [entries[o].match_points for o in entry.opponents]
+    scores.extend([entry.match_points] * entry.unplayed)
+    total: Number = sum(scores)
+    if len(scores) >= 3:
+        total = total - max(scores) - min(scores)
+    return normalise(total)
+
+
+def opponents_win_rate(tally: Tally, entry: EntryTally) -> Number:
+    """Opponents' win rate: the mean of the win rates of the opponents met over the board.
+
+    An opponent's win rate is ``(wins + draws / 2) / played`` over its counted matches (see
+    :attr:`EntryTally.win_rate`). Byes and forfeits bring no opponent, so they are left out; no
+    floor is applied (unlike Magic's 1/3). An entry with no opponent has 0. Exact (a ``Fraction``).
+    """
+    opponents = entry.opponents
+    if not opponents:
+        return 0
+    entries = tally.entries
+    # One exact division per entry: add the rates over a common denominator.
+    rates: list[tuple[int, int]] = []
+    common = 1
+    for o in opponents:
+        other = entries[o]
+        den = 2 * other.played  # > 0: the opponent played this match
+        rates.append((2 * other.wins + other.draws, den))
+        common = math.lcm(common, den)
+    numerator = sum(num * (common // den) for num, den in rates)
+    return normalise(Fraction(numerator, common * len(opponents)))
+
+
+def head_to_head(tally: Tally, group: Sequence[EntryId]) -> Mapping[EntryId, Number | None]:
+    """Head-to-head among the entries still tied at this point of the list (a mini-table).
+
+    When every two entries of the group have a counted result against each other (forfeits count;
+    several meetings add up), each entry's value is the match points it earned in those results
+    only, and the group is ordered by them: this works for a three-way (or larger) tie. When some
+    two of them have not met, head-to-head does not separate the group: every value is ``None``
+    and the next tiebreak decides. A group of one gets ``None`` (nothing to separate).
+
+    It is applied once, to each group tied at its place in the list. To apply it again among
+    entries it left tied (a sub-group of a three-way tie), list ``head_to_head`` again.
+    """
+    size = len(group)
+    entries = tally.entries
+    none: dict[EntryId, Number | None] = dict.fromkeys(group)
+    if size < 2:
+        return none
+    members = [entries[e] for e in group]
+    if any(len(m.meetings) < size - 1 for m in members):
+        return none  # someone has met fewer entries than the group holds: not all have met
+    values: dict[EntryId, Number | None] = {}
+    for m in members:
+        total: Number = 0
+        for other in group:
+            if other == m.entry_id:
+                continue
+            earned = m.meetings.get(other)
+            if earned is None:
+                return none
+            total += earned
+        values[m.entry_id] = normalise(total)
+    return values
+
+
+def tiebreak_rounds(
+    tally: Tally, group: Sequence[EntryId]
+) -> tuple[Mapping[EntryId, Number | None], tuple[MatchId, ...]]:
+    """The settlement by tiebreak rounds among a group tied after the whole tiebreak list.
+
+    Takes the results of ``tiebreak`` rounds whose two entries both belong to the group. When every
+    entry of the group has at least one such result, each entry's value is the match points it
+    earned in them (win, draw, loss and margin bonus as in the main standings; byes in tiebreak
+    rounds count nothing), and the group is ordered by these values; entries still equal stay tied.
+    When some entry of the group has played none, the tiebreak rounds do not decide the group's
+    order (every value ``None``): they only order the entries that played them, never an entry that
+    did not. Returns the values and the match ids used (in round order).
+    """
+    members = set(group)
+    none: dict[EntryId, Number | None] = dict.fromkeys(group)
+    if len(members) < 2:
+        return none, ()
+    earned: dict[EntryId, Number] = {}
+    used: list[MatchId] = []
+    for r in tally.tiebreak_results:
+        if r.entry_a in members and r.entry_b in members:
+            b = r.entry_b
+            assert b is not None  # tiebreak_results holds no byes
+            earned[r.entry_a] = earned.get(r.entry_a, 0) + result_points(r, r.entry_a, tally.points)
+            earned[b] = earned.get(b, 0) + result_points(r, b, tally.points)
+            used.append(r.match_id)
+    if len(earned) < len(members):
+        return none, ()
+    return {e: normalise(earned[e]) for e in group}, tuple(used)
+
+
+@dataclass(frozen=True, slots=True)
+class Tiebreak:
+    """A tiebreak found by name: exactly one of ``entry`` and ``group`` is set.
+
+    ``higher_is_better`` is ``False`` only for ``points_against``.
+    """
+
+    name: str
+    higher_is_better: bool
+    entry: EntryFunction | None = None
+    group: GroupFunction | None = None
+
+    @property
+    def description(self) -> str:
+        """The first line of the tiebreak function's docstring (for pages and exports)."""
+        function = self.entry or self.group
+        doc = (function.__doc__ or "") if function is not None else ""
+        return doc.strip().splitlines()[0] if doc.strip() else self.name
+
+
+TIEBREAKS: Mapping[str, Tiebreak] = {
+    t.name: t
+    for t in (
+        Tiebreak("match_points", True, entry=match_points),
+        Tiebreak("wins", True, entry=wins),
+        Tiebreak("points_for", True, entry=points_for),
+        Tiebreak("points_against", False, entry=points_against),
+        Tiebreak("spread", True, entry=spread),
+        Tiebreak("buchholz", True, entry=buchholz),
+        Tiebreak("median_buchholz", True, entry=median_buchholz),
+        Tiebreak("head_to_head", True, group=head_to_head),
+        Tiebreak("opponents_win_rate", True, entry=opponents_win_rate),
+    )
+}
+"""Every tiebreak by name."""
+
+
+def find_tiebreak(name: str) -> Tiebreak:
+    """The tiebreak called ``name``; an unknown name raises :class:`ValueError` naming it.
+
+    >>> find_tiebreak("buchholz").higher_is_better
+    True
+    >>> find_tiebreak("sonneborn")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown tiebreak 'sonneborn' (known: buchholz, head_to_head, match_points, \
+median_buchholz, opponents_win_rate, points_against, points_for, spread, wins)
+    """
+    try:
+        return TIEBREAKS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(TIEBREAKS))
+        raise ValueError(f"unknown tiebreak {name!r} (known: {known})") from None
