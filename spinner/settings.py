@@ -204,6 +204,9 @@ STORAGES = {
     },
 }
 
+# Table links (``manage.py table_link``) are printed on this base URL.
+SPINNER_BASE_URL = os.environ.get("SPINNER_BASE_URL", "http://127.0.0.1:8000")
+
 # --- DRF and the schema ---------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

@@ -1,0 +1,106 @@
+"""Reads for results: a round's entry board, one match's state, the export's results.
+
+Each selector runs a fixed number of queries whatever the number of matches (pinned in tests).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Prefetch
+
+from tournaments.models import Claim, Event, Match, MatchResult, Round
+from tournaments.services.results import divergence, from_halves, state_of
+
+STATES = ("missing", "pending", "conflict", "confirmed", "bye")
+
+
+@dataclass
+class MatchBoard:
+    """One match as the director's board and the API show it."""
+
+    match: Match
+    claims: list[Claim | None]  # each side's current claim
+    result: MatchResult | None
+    state: str
+    history: list[Claim] = field(default_factory=list)  # every claim version, oldest first
+
+    @property
+    def table_number(self) -> int | None:
+        return self.match.table.number if self.match.table_id and self.match.table else None
+
+    def divergence(self) -> dict[str, Any] | None:
+        """Where the two sides' sheets first differ (a conflict between two sheets), else None."""
+        a, b = self.claims
+        if self.state != "conflict" or a is None or b is None:
+            return None
+        if a.kind != Claim.Kind.SHEET or b.kind != Claim.Kind.SHEET:
+            return {"hand": None, "move": None, "note": "one side sent only a final score"}
+        found = divergence(a.sheet, b.sheet)
+        return found if found is not None else {"hand": None, "move": None}
+
+
+def _matches(queryset: Any) -> Any:
+    return queryset.select_related("table", "entry_a", "entry_b", "round__event").prefetch_related(
+        Prefetch(
+            "claims", queryset=Claim.objects.order_by("side", "version"), to_attr="all_claims"
+        ),
+        Prefetch(
+            "results", queryset=MatchResult.objects.filter(is_current=True), to_attr="current"
+        ),
+    )
+
+
+def _board(match: Match) -> MatchBoard:
+    history: list[Claim] = list(getattr(match, "all_claims", []))
+    claims: list[Claim | None] = [None, None]
+    for claim in history:  # ordered by side, version: the last one per side wins
+        claims[claim.side] = claim
+    current: list[MatchResult] = list(getattr(match, "current", []))
+    result = current[0] if current else None
+    return MatchBoard(match, claims, result, state_of(match, claims, result), history)
+
+
+def round_board(round_: Round) -> list[MatchBoard]:
+    """Every match of the round with its claims, result and state, by table. Three queries."""
+    matches = _matches(Match.objects.filter(round=round_)).order_by("is_bye", "table__number", "pk")
+    return [_board(m) for m in matches]
+
+
+def match_board(match_id: int) -> MatchBoard | None:
+    """One match's board (None if there is no such match). Three queries."""
+    match = _matches(Match.objects.filter(pk=match_id)).first()
+    return _board(match) if match is not None else None
+
+
+def count_states(boards: list[MatchBoard]) -> dict[str, int]:
+    counts = dict.fromkeys(STATES, 0)
+    for board in boards:
+        counts[board.state] += 1
+    return counts
+
+
+def results_for_export(event: Event) -> dict[int, dict[str, Any]]:
+    """Each confirmed match of the event: its current result and scoresheet, by match id. One query.
+
+    ``{"version", "source", "kind", "verified", "scores": [side 0, side 1] (raw; halves as
+    x.5), "winner_side" (0, 1 or None: drawn), "sheet" (None for a final score only),
+    "confirmed_at"}``.
+    """
+    rows = MatchResult.objects.filter(match__round__event=event, is_current=True).order_by(
+        "match_id"
+    )
+    return {
+        r.match_id: {
+            "version": r.version,
+            "source": r.source,
+            "kind": r.kind,
+            "verified": r.verified,
+            "scores": [from_halves(r.score_a_halves), from_halves(r.score_b_halves)],
+            "winner_side": r.winner_side,
+            "sheet": r.sheet,
+            "confirmed_at": r.created_at.isoformat(),
+        }
+        for r in rows
+    }

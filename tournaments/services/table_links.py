@@ -1,0 +1,150 @@
+"""Table links: the private link that lets a table enter its own match's result with no account.
+
+A link is ``/t/<token>/`` with ``token = "<round id>.<table number>.<mac>"``. The two numbers only
+say where to look; the ``mac`` is the secret part: ``HMAC-SHA256`` (keyed with the project's
+``SECRET_KEY`` and the round's ``link_secret``) over the round and table ids, 256 bits in
+base64url. Nothing about a token is stored: it is derived again on every request and compared
+in constant time, so printing a table's card again gives the same link, and a database dump
+alone (without ``SECRET_KEY``) gives no link.
+
+A link is revoked by rotating its round's ``link_secret`` (every link of that round dies at
+once), is valid only while the round is published or in play (it expires when the round
+closes), and can act only on its own table's match in that round.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
+from django.db import transaction
+from django.utils.crypto import constant_time_compare, salted_hmac
+
+from tournaments.errors import NotAllowed, NotFound
+from tournaments.models import Match, Round, Table, new_salt
+from tournaments.services import audit
+
+LINK_ACTIVE_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY)
+
+
+class TableLinkInvalid(NotAllowed):
+    """The token is malformed, forged or revoked (one code for all: a guesser learns nothing)."""
+
+    code = "table_link_invalid"
+    status = 401
+
+
+class TableLinkExpired(NotAllowed):
+    """The token was good but its round is not open for entry (closed, or still a draft)."""
+
+    code = "table_link_expired"
+    status = 401
+
+
+@dataclass(frozen=True)
+class TableAccess:
+    """What a valid table link grants: entry for one table of one round.
+
+    ``match_id`` is the table's match in that round (None if the round has none there).
+    """
+
+    round: Round
+    table: Table
+    match_id: int | None
+
+    @property
+    def scope(self) -> str:
+        """A stable name for this client (idempotency keys and throttles are per client)."""
+        return f"table:{self.round.pk}:{self.table.pk}"
+
+    def may_act_on(self, match: Match) -> bool:
+        """True only for the table's own match in the link's round."""
+        return match.round_id == self.round.pk and match.table_id == self.table.pk
+
+
+def _mac(round_: Round, table: Table) -> str:
+    digest = salted_hmac(
+        f"spinner.table-link.{round_.link_secret}",
+        f"{round_.pk}:{table.pk}",
+        algorithm="sha256",
+    ).digest()
+    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
+
+
+def table_token(*, round_: Round, table: Table) -> str:
+    """The table's token for this round (the same every time until the round's secret rotates)."""
+    if table.event_id != round_.event_id:
+        raise ValueError("the table and the round belong to different events")
+    return f"{round_.pk}.{table.number}.{_mac(round_, table)}"
+
+
+def table_link_path(*, round_: Round, table: Table) -> str:
+    """The entry page's path for the table: ``/t/<token>/``."""
+    return f"/t/{table_token(round_=round_, table=table)}/"
+
+
+def table_link_url(*, round_: Round, table: Table) -> str:
+    """The full entry URL, on ``settings.SPINNER_BASE_URL`` (default http://127.0.0.1:8000)."""
+    base = getattr(settings, "SPINNER_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+    return base + table_link_path(round_=round_, table=table)
+
+
+def resolve_table_token(token: str) -> TableAccess:
+    """Check a token and say what it grants.
+
+    Raises ``TableLinkInvalid`` (malformed, unknown round or table, wrong mac, revoked) or
+    ``TableLinkExpired`` (the round is not published or in play). Runs in a fixed three queries
+    at most (round with event, table, match).
+    """
+    parts = token.split(".", 2)
+    if len(parts) != 3 or not parts[0].isdigit() or not parts[1].isdigit() or len(parts[2]) < 22:
+        raise TableLinkInvalid("This table link is not valid; ask the director for a new one.")
+    round_ = Round.objects.select_related("event").filter(pk=int(parts[0])).first()
+    table = (
+        Table.objects.filter(event_id=round_.event_id, number=int(parts[1])).first()
+        if round_ is not None
+        else None
+    )
+    if round_ is None or table is None or not constant_time_compare(_mac(round_, table), parts[2]):
+        raise TableLinkInvalid("This table link is not valid; ask the director for a new one.")
+    if round_.status not in LINK_ACTIVE_STATUSES:
+        raise TableLinkExpired(
+            "This round is not open for entry: table links work only while it is in play.",
+            details={"round_status": round_.status},
+        )
+    match_id = Match.objects.filter(round=round_, table=table).values_list("pk", flat=True).first()
+    return TableAccess(round=round_, table=table, match_id=match_id)
+
+
+@transaction.atomic
+def revoke_table_links(*, round_: Round, actor: User | AnonymousUser | None, reason: str) -> Round:
+    """Rotate the round's link secret: every link of the round stops working at once.
+
+    New links (``table_link_url``) work straight away. Recorded in the audit log.
+    """
+    if not reason.strip():
+        from tournaments.errors import ValidationFailed
+
+        raise ValidationFailed("Say why the links are revoked.", code="reason_required")
+    locked = Round.objects.select_for_update().get(pk=round_.pk)
+    locked.link_secret = new_salt()
+    locked.save(update_fields=["link_secret"])
+    audit.record(
+        event=locked.event,
+        actor=actor,
+        action="table_links.revoke",
+        obj=locked,
+        reason=reason,
+    )
+    round_.link_secret = locked.link_secret
+    return locked
+
+
+def find_table(*, round_: Round, number: int) -> Table:
+    """The event's table by number (``NotFound`` if it has none)."""
+    table = Table.objects.filter(event_id=round_.event_id, number=number).first()
+    if table is None:
+        raise NotFound(f"Table {number} does not exist in this event.", code="table_not_found")
+    return table
