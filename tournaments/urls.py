@@ -1,9 +1,10 @@
 """Routes, one include per area (each area owns its own url module)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from tournaments.views import home
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("", include("tournaments.urls_live")),
 ]
