@@ -1,0 +1,219 @@
+"""An independent re-check of a round: ``check_round`` returns every violation it finds.
+
+Independent means it shares no code with the generators beyond the record types: it rebuilds
+the per-player opponent history itself, and decides whether a rematch was avoidable with its
+own matching question on the dense graph - "how many pairs can be made without any rematch?" -
+a maximum-*cardinality* matching with unit weights (rustworkx), not the generator's weighted,
+windowed one. If the field can be paired with ``m`` fewer rematches than the round has, the
+round's rematches are violations.
+
+Rules checked
+-------------
+Every round: each pairing's two entries are known (``unknown_entry``), different
+(``self_pairing``) and active (``inactive``); no entry appears twice (``duplicate``); table
+numbers are positive and distinct (``table``); pinned entries sit at their table unless the pin
+cannot be kept (``pin``; a pin cannot be kept when the opponent is pinned elsewhere and sits at
+its own table, or the table is held by an entry pinned to it).
+Swiss and round-robin rounds: every active entry is paired or has the bye (``missing``); the
+number of byes is the field's parity (``bye_count``); no bye goes to an entry with more byes than
+another active entry (``second_bye``). Swiss rounds: no avoidable rematch (``rematch``).
+
+A pairing or bye that carries a director's ``override`` reason reports its problems with code
+``override`` (the message names the rule and the reason): it is recorded, not a violation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import rustworkx as rx
+
+from .records import EntryRecord, PastMatch, RoundKind, RoundPairing, Violation
+
+
+def _opponents(history: Iterable[PastMatch]) -> dict[int, dict[int, int]]:
+    """player -> {opponent player -> the latest round they met}."""
+    seen: dict[int, dict[int, int]] = {}
+    for m in history:
+        if m.entry_b is None:
+            continue
+        for p in m.players_a:
+            for q in m.players_b:
+                seen.setdefault(p, {})[q] = max(m.round_no, seen.get(p, {}).get(q, 0))
+                seen.setdefault(q, {})[p] = max(m.round_no, seen.get(q, {}).get(p, 0))
+    return seen
+
+
+def _meeting(
+    a: EntryRecord, b: EntryRecord, opponents: dict[int, dict[int, int]]
+) -> tuple[int, int, int] | None:
+    """(player of a, player of b, round) of a past meeting, or None."""
+    for p in sorted(a.player_ids):
+        met = opponents.get(p, {})
+        for q in sorted(b.player_ids):
+            if q in met:
+                return p, q, met[q]
+    return None
+
+
+def fewest_rematches(active: Sequence[EntryRecord], opponents: dict[int, dict[int, int]]) -> int:
+    """The fewest rematches any complete pairing of ``active`` must contain.
+
+    Any pairing of ``P`` pairs with ``r`` rematches contains ``P - r`` rematch-free pairs, so
+    ``r >= P - M`` where ``M`` is the largest rematch-free matching; and ``M`` pairs can always
+    be completed with rematch pairs, so the bound is reached. An odd field adds a bye node joined
+    (rematch-free) to the entries with the fewest byes.
+    """
+    n = len(active)
+    graph: rx.PyGraph = rx.PyGraph(multigraph=False)
+    graph.add_nodes_from(range(n + (n % 2)))
+    for i in range(n):
+        for j in range(i + 1, n):
+            if _meeting(active[i], active[j], opponents) is None:
+                graph.add_edge(i, j, None)
+    if n % 2:
+        fewest = min(e.byes_received for e in active)
+        for i, e in enumerate(active):
+            if e.byes_received == fewest:
+                graph.add_edge(i, n, None)
+    largest = len(rx.max_weight_matching(graph, max_cardinality=True, default_weight=1))
+    return (n + 1) // 2 - largest
+
+
+def check_round(
+    round_pairing: RoundPairing,
+    entries: Sequence[EntryRecord],
+    history: Iterable[PastMatch],
+    *,
+    kind: RoundKind | None = None,
+) -> list[Violation]:
+    """Every violation in ``round_pairing`` given the entries (as before the round) and the
+    history of earlier rounds. An empty list means the round is clean. ``kind`` defaults to
+    the round's own."""
+    kind = kind or round_pairing.kind
+    r = round_pairing.round_no
+    by_id = {e.entry_id: e for e in entries}
+    active = [e for e in entries if e.active]
+    out: list[Violation] = []
+
+    def report(table: int | None, code: str, message: str, override: str | None) -> None:
+        if override:
+            out.append(Violation(r, table, "override", f"{code}: {message} (director: {override})"))
+        else:
+            out.append(Violation(r, table, code, message))
+
+    seen: dict[int, str] = {}
+    tables: set[int] = set()
+    for p in round_pairing.pairings:
+        where = f"table {p.table}"
+        if p.table < 1 or p.table in tables:
+            report(p.table, "table", f"table number {p.table} is invalid or used twice", None)
+        tables.add(p.table)
+        if p.entry_a == p.entry_b:
+            report(p.table, "self_pairing", f"entry {p.entry_a} is paired with itself", p.override)
+        for e in (p.entry_a, p.entry_b):
+            if e not in by_id:
+                report(p.table, "unknown_entry", f"entry {e} is not in the event", p.override)
+            elif not by_id[e].active:
+                report(p.table, "inactive", f"entry {e} is not active", p.override)
+            if e in seen and not (p.entry_a == p.entry_b and e == p.entry_b):
+                report(p.table, "duplicate", f"entry {e} is also at {seen[e]}", p.override)
+            seen.setdefault(e, where)
+    for b in round_pairing.byes:
+        if b.entry_id not in by_id:
+            report(
+                None, "unknown_entry", f"bye to entry {b.entry_id}, not in the event", b.override
+            )
+        elif not by_id[b.entry_id].active:
+            report(None, "inactive", f"bye to inactive entry {b.entry_id}", b.override)
+        if b.entry_id in seen:
+            report(
+                None,
+                "duplicate",
+                f"entry {b.entry_id} has a bye and is at {seen[b.entry_id]}",
+                b.override,
+            )
+        seen.setdefault(b.entry_id, "the bye")
+
+    # pins
+    table_of = {}
+    for p in round_pairing.pairings:
+        table_of[p.entry_a] = p.table
+        table_of[p.entry_b] = p.table
+    pinned_at = {}
+    for p in round_pairing.pairings:
+        for e in (p.entry_a, p.entry_b):
+            rec = by_id.get(e)
+            if rec is not None and rec.pinned_table == p.table:
+                pinned_at[p.table] = e
+    for p in round_pairing.pairings:
+        for e, other in ((p.entry_a, p.entry_b), (p.entry_b, p.entry_a)):
+            rec = by_id.get(e)
+            if rec is None or rec.pinned_table is None or rec.pinned_table == p.table:
+                continue
+            opp = by_id.get(other)
+            opponent_kept = opp is not None and opp.pinned_table == p.table
+            held = pinned_at.get(rec.pinned_table) not in (None, e)
+            if not (opponent_kept or held):
+                report(
+                    p.table,
+                    "pin",
+                    f"entry {e} is pinned to table {rec.pinned_table} but sits at table {p.table}",
+                    p.override,
+                )
+    if kind == "bracket":
+        return out
+
+    for rec in active:
+        if rec.entry_id not in seen:
+            out.append(
+                Violation(r, None, "missing", f"active entry {rec.entry_id} is not in the round")
+            )
+    expected_byes = len(active) % 2
+    if len(round_pairing.byes) != expected_byes:
+        out.append(
+            Violation(
+                r,
+                None,
+                "bye_count",
+                f"{len(round_pairing.byes)} byes for {len(active)} active entries "
+                f"(expected {expected_byes})",
+            )
+        )
+    if active:
+        fewest = min(e.byes_received for e in active)
+        for b in round_pairing.byes:
+            rec = by_id.get(b.entry_id)
+            if rec is not None and rec.byes_received > fewest:
+                report(
+                    None,
+                    "second_bye",
+                    f"entry {b.entry_id} already had {rec.byes_received} bye(s); "
+                    f"entries with {fewest} could take it",
+                    b.override,
+                )
+    if kind != "swiss":
+        return out
+
+    opponents = _opponents(history)
+    rematches = []
+    for p in round_pairing.pairings:
+        rec_a, rec_b = by_id.get(p.entry_a), by_id.get(p.entry_b)
+        if rec_a is None or rec_b is None or rec_a is rec_b:
+            continue
+        meeting = _meeting(rec_a, rec_b, opponents)
+        if meeting is not None:
+            rematches.append((p, meeting))
+    if rematches:
+        needed = fewest_rematches(active, opponents)
+        if len(rematches) > needed:
+            for p, (pa, pb, when) in rematches:
+                report(
+                    p.table,
+                    "rematch",
+                    f"entries {p.entry_a} and {p.entry_b} have met (players {pa} and {pb}, "
+                    f"round {when}); the round has {len(rematches)} rematch(es), the field "
+                    f"needs {needed}",
+                    p.override,
+                )
+    return out

@@ -1,0 +1,116 @@
+"""Round robin by the circle method.
+
+Entries are placed in a circle in the given order (by default: seed, then entry id; entries
+without a seed last); an odd field adds an empty place, and whoever faces it has the bye, so the
+bye rotates and every entry gets exactly one. Place 0 stays fixed, the others rotate one step
+each round. Over ``n - 1`` rounds (even ``n``) or ``n`` rounds (odd ``n``) every pair meets
+exactly once. Seat order alternates: the fixed place sits first in even-numbered rounds
+(0-based), and the other tables alternate by table index and round, so seats stay balanced.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .common import active_by_id, seat_pairings
+from .records import Bye, EntryRecord, Explanation, RoundPairing
+
+Slot = int | None
+
+
+def circle_schedule(entry_ids: Sequence[int]) -> list[list[tuple[Slot, Slot]]]:
+    """Every round of the round robin: pairs of entry ids; ``None`` marks the bye's place.
+
+    >>> circle_schedule([1, 2, 3, 4])
+    [[(1, 4), (3, 2)], [(3, 1), (4, 2)], [(1, 2), (4, 3)]]
+    """
+    ids: list[Slot] = list(entry_ids)
+    if len(set(ids)) != len(ids):
+        raise ValueError("entry ids must be distinct")
+    if len(ids) < 2:
+        return []
+    if len(ids) % 2:
+        ids.append(None)
+    n = len(ids)
+    rounds: list[list[tuple[Slot, Slot]]] = []
+    circle = ids[:]
+    for r in range(n - 1):
+        pairs: list[tuple[Slot, Slot]] = []
+        for i in range(n // 2):
+            a, b = circle[i], circle[n - 1 - i]
+            if (r + i) % 2:
+                a, b = b, a
+            pairs.append((a, b))
+        rounds.append(pairs)
+        circle = [circle[0], circle[-1], *circle[1:-1]]
+    return rounds
+
+
+def default_order(entries: Sequence[EntryRecord]) -> list[int]:
+    """The circle order: by seed (entries without one last), then entry id."""
+    return [
+        e.entry_id for e in sorted(entries, key=lambda e: (e.seed is None, e.seed or 0, e.entry_id))
+    ]
+
+
+def pair_round_robin(
+    entries: Sequence[EntryRecord],
+    *,
+    round_no: int,
+    salt: str,
+    order: Sequence[int] | None = None,
+    draw_leaders: bool = True,
+) -> RoundPairing:
+    """Round ``round_no`` (1-based) of the round robin over the active ``entries``.
+
+    ``order`` fixes the circle (it must list exactly the active entries); the schedule repeats
+    after a full cycle (a double round robin is simply rounds ``n`` onwards).
+    """
+    by_id = active_by_id(entries)
+    circle = list(order) if order is not None else default_order(list(by_id.values()))
+    if sorted(circle) != sorted(by_id):
+        raise ValueError("order must list exactly the active entries")
+    schedule = circle_schedule(circle)
+    if not schedule:
+        return RoundPairing(round_no=round_no, kind="round_robin", pairings=())
+    cycle = len(schedule)
+    index = (round_no - 1) % cycle
+    place = {entry_id: k + 1 for k, entry_id in enumerate(circle)}
+    matches = []
+    byes: list[Bye] = []
+    for a, b in schedule[index]:
+        if a is None or b is None:
+            sitter = a if b is None else b
+            assert sitter is not None
+            byes.append(
+                Bye(
+                    sitter,
+                    Explanation(
+                        method="round_robin",
+                        reason=(
+                            f"odd field: the circle's empty place (round {index + 1} of {cycle})"
+                        ),
+                        ranks=(place[sitter],),
+                    ),
+                )
+            )
+            continue
+        why = Explanation(
+            method="round_robin",
+            reason=f"circle method, round {index + 1} of {cycle}",
+            ranks=(place[a], place[b]),
+        )
+        matches.append((a, b, why))
+    matches.sort(key=lambda m: min(place[m[0]], place[m[1]]))
+    pairings, draws, notes = seat_pairings(
+        matches, by_id, salt=salt, round_no=round_no, draw_leaders=draw_leaders
+    )
+    return RoundPairing(
+        round_no=round_no,
+        kind="round_robin",
+        pairings=tuple(pairings),
+        byes=tuple(byes),
+        ranking=tuple(circle),
+        draws=tuple(draws),
+        notes=tuple(notes),
+    )

@@ -1,0 +1,414 @@
+"""Swiss rounds: one global maximum-weight matching per round (rustworkx).
+
+The problem
+-----------
+Rank the active entries (``ranking.rank``). Every entry must play exactly once; an odd field adds
+one *bye* node, so the round is a perfect matching of the entries (plus the bye node). Among all
+perfect matchings we want, in strict order of priority:
+
+1. no entry gets a second bye while someone with fewer byes could take it (the bye node is only
+   joined to the entries with the fewest byes so far);
+2. the fewest rematches (two entries *have met* when any player of one has sat opposite any
+   player of the other; see ``history``). Rematch edges are left out of the graph altogether; only
+   when no rematch-free perfect matching exists, even on the dense graph, are they added, with a
+   penalty so heavy that the matching uses as few as possible, and the round says so;
+3. the bye to the lowest-ranked entry among those eligible;
+4. opponents with equal match points: the sum over pairs of the squared match-point difference
+   (squared, so one float across two score groups costs more than two one-group floats);
+5. floats from the edges of score groups: a pair across score groups costs the number of its
+   upper entry's score group ranked below that entry plus the number of its lower entry's score
+   group ranked above it, so the lowest of a group floats down to the highest of the next (the
+   usual Swiss rule), and floats stay local in rank;
+6. close spread: the sum over pairs of ``min(|spread difference|, spread_cap)``;
+7. close rank: the sum over pairs of their distance in the ranking. This settles ties of spread
+   (common: many entries share a spread) in favour of neighbours, which keeps the optimum local
+   and the pairing predictable.
+
+Integer weights and why they are lexicographic
+----------------------------------------------
+Let ``n`` be the number of entries, ``P`` the number of pairs (bye included), ``D`` the largest
+match-point difference in the field (after ``mp_scale``) and ``C`` the spread cap. The cost of a
+pair ``(a, b)``, ``a`` ranked above ``b``, is
+
+    cost = REMATCH * [a and b have met] + MP * (mp_a - mp_b)**2 + FLOAT * f(a, b)
+           + SPREAD * min(|spread_a - spread_b|, C) + (rank_b - rank_a)
+
+where ``f`` is the float position of tier 5 (at most ``2 n``), and the cost of giving the bye to
+``e`` is ``BYE * (eligible entries ranked below e)``, with
+
+    SPREAD  = P * n + 1
+    FLOAT   = P * (C * SPREAD + n) + 1
+    MP      = P * (2 n * FLOAT + C * SPREAD + n) + 1
+    BYE     = P * (D**2 * MP + 2 n * FLOAT + C * SPREAD + n) + 1
+    REMATCH = n * BYE
+
+Each unit is larger than the largest total that all lower tiers can reach in one matching (a
+matching has ``P`` edges, each contributing at most the bracketed amount to the lower tiers, and
+at most one bye edge contributing at most ``(n - 1) * BYE``), so one unit of a higher tier
+outweighs any combination of lower-tier costs: minimising the total cost minimises the tiers
+lexicographically. The edge weight given to rustworkx is ``BASE - cost`` with ``BASE`` one more
+than the largest edge cost, so every weight is positive. ``max_cardinality=True`` makes rustworkx
+compare only perfect matchings (all with ``P`` edges), so the maximum total weight
+``P * BASE - cost`` is the minimum total cost. Weights are Python ints (rustworkx takes 128-bit
+integer weights; ``prepare_field`` refuses a field whose weights would not fit).
+
+The window
+----------
+A dense graph has ``n**2 / 2`` edges; the optimum almost never uses a pair far apart in rank
+(every tier's cost grows with rank distance). So each entry is first joined only to the entries
+within ``k`` places of it in the ranking (``k = initial_window``), and the window doubles while
+(a) the graph has no perfect matching, or (b) the matching is *binding*: it uses a pair exactly
+``k`` places apart, or gives the bye to anyone but the lowest eligible entry. Both signal that a
+wider window might do better. Condition (b) is a heuristic, not a proof: the tests and the
+benchmark compare the windowed total weight with the dense optimum. When the window reaches the
+whole field the graph is dense and the result is optimal by construction.
+
+Seat order: the higher-ranked entry of a pair sits first (seat A). Tables: see ``tables``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+import rustworkx as rx
+
+from .common import active_by_id, seat_pairings
+from .history import met_entries
+from .ranking import RankKey, rank_with_draws
+from .records import (
+    Bye,
+    EntryRecord,
+    Explanation,
+    Number,
+    PastMatch,
+    RoundPairing,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SwissOptions:
+    """Tuning of the Swiss matcher.
+
+    ``mp_scale`` and ``spread_scale`` turn match points and spread into integers (e.g. 2 when
+    half match points exist); spread differences are rounded to the nearest integer after
+    scaling. ``spread_cap`` bounds the spread tier. ``dense`` skips the window (reference runs).
+    ``draw_leaders`` adds a first-leader draw per table to the round.
+    """
+
+    initial_window: int = 8
+    spread_cap: int = 1000
+    mp_scale: int = 1
+    spread_scale: int = 1
+    dense: bool = False
+    draw_leaders: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Units:
+    """The tier units of one round (see the module docstring)."""
+
+    pairs: int
+    spread_cap: int
+    spread: int
+    float: int
+    mp: int
+    bye: int
+    rematch: int
+    base: int
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """The prepared field of a round: entries in rank order (index 0 ranks first), the bye node
+    (index ``n``, when the field is odd), who has met whom, and the tier units."""
+
+    order: tuple[EntryRecord, ...]
+    met: tuple[frozenset[int], ...]
+    mp: tuple[int, ...]
+    spread: tuple[Fraction, ...]
+    above: tuple[int, ...]
+    below: tuple[int, ...]
+    bye_cost: dict[int, int]
+    units: Units
+
+    @property
+    def size(self) -> int:
+        return len(self.order)
+
+    @property
+    def bye_node(self) -> int | None:
+        return self.size if self.size % 2 else None
+
+    @property
+    def nodes(self) -> int:
+        return self.size + (1 if self.size % 2 else 0)
+
+
+def _scaled_int(value: Number, scale: int, what: str) -> int:
+    scaled = Fraction(value) * scale
+    if scaled.denominator != 1:
+        raise ValueError(f"{what} {value} times scale {scale} is not an integer; raise the scale")
+    return int(scaled)
+
+
+def prepare_field(
+    entries: Sequence[EntryRecord],
+    history: Iterable[PastMatch],
+    order: Sequence[int],
+    options: SwissOptions,
+) -> Field:
+    """Index the active entries in rank order and compute who has met whom and the units."""
+    by_id = active_by_id(entries)
+    ranked = tuple(by_id[i] for i in order)
+    index = {e.entry_id: i for i, e in enumerate(ranked)}
+    met_ids = met_entries(ranked, history)
+    met = tuple(frozenset(index[o] for o in met_ids[e.entry_id]) for e in ranked)
+    mp = tuple(_scaled_int(e.match_points, options.mp_scale, "match points") for e in ranked)
+    spread = tuple(Fraction(e.spread) * options.spread_scale for e in ranked)
+    n = len(ranked)
+    bye_cost: dict[int, int] = {}
+    if n % 2:
+        fewest = min(e.byes_received for e in ranked)
+        eligible = [i for i, e in enumerate(ranked) if e.byes_received == fewest]
+        # eligible is in rank order; the cost counts the eligible entries ranked below.
+        for position, i in enumerate(eligible):
+            bye_cost[i] = len(eligible) - 1 - position
+    # Position inside the score group (entries with equal scaled match points), for tier 5.
+    above = [0] * n
+    below = [0] * n
+    group_size: dict[int, int] = {}
+    for i in range(n):
+        above[i] = group_size.get(mp[i], 0)
+        group_size[mp[i]] = above[i] + 1
+    for i in range(n):
+        below[i] = group_size[mp[i]] - 1 - above[i]
+    pairs = (n + 1) // 2
+    mp_range = max(mp) - min(mp) if mp else 0
+    cap = options.spread_cap
+    spread_unit = pairs * n + 1
+    tier6_max = cap * spread_unit + n
+    float_unit = pairs * tier6_max + 1
+    tier5_max = 2 * n * float_unit + tier6_max
+    mp_unit = pairs * tier5_max + 1
+    lower_max = mp_range**2 * mp_unit + tier5_max
+    bye_unit = pairs * lower_max + 1
+    rematch_unit = n * bye_unit
+    top = max(rematch_unit + lower_max, max(n - 1, 0) * bye_unit)
+    if top * max(pairs, 1) >= 2**126:
+        raise ValueError("field too large for 128-bit weights; lower spread_cap")
+    units = Units(pairs, cap, spread_unit, float_unit, mp_unit, bye_unit, rematch_unit, top + 1)
+    return Field(ranked, met, mp, spread, tuple(above), tuple(below), bye_cost, units)
+
+
+def pair_cost(field: Field, i: int, j: int) -> int:
+    """The cost of pairing the entries ranked ``i`` and ``j`` (0-based)."""
+    u = field.units
+    d = field.mp[i] - field.mp[j]
+    spread = min(round(abs(field.spread[i] - field.spread[j])), u.spread_cap)
+    rematch = u.rematch if j in field.met[i] else 0
+    near = u.spread * spread + abs(j - i)
+    if d == 0:
+        return rematch + near
+    hi, lo = (i, j) if d > 0 else (j, i)
+    return rematch + u.mp * d * d + u.float * (field.below[hi] + field.above[lo]) + near
+
+
+def candidate_edges(
+    field: Field, window: int, *, allow_rematches: bool
+) -> list[tuple[int, int, int]]:
+    """The candidate graph: (i, j, weight) for entries within ``window`` ranks of each other
+    (rematches only if allowed), plus the bye node joined to every eligible entry."""
+    u = field.units
+    n = field.size
+    edges: list[tuple[int, int, int]] = []
+    for i in range(n):
+        met = field.met[i]
+        for j in range(i + 1, min(n, i + window + 1)):
+            if not allow_rematches and j in met:
+                continue
+            edges.append((i, j, u.base - pair_cost(field, i, j)))
+    bye = field.bye_node
+    if bye is not None:
+        for i, cost in field.bye_cost.items():
+            edges.append((i, bye, u.base - cost * u.bye))
+    return edges
+
+
+def _identity(weight: int) -> int:
+    return weight
+
+
+def solve(nodes: int, edges: list[tuple[int, int, int]]) -> dict[int, int] | None:
+    """Maximum-weight maximum-cardinality matching; ``None`` unless it is perfect.
+
+    Returns the mate of every node.
+    """
+    graph: rx.PyGraph = rx.PyGraph(multigraph=False)
+    graph.add_nodes_from(range(nodes))
+    graph.add_edges_from(edges)
+    matching = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=_identity)
+    if 2 * len(matching) != nodes:
+        return None
+    mate: dict[int, int] = {}
+    for a, b in matching:
+        mate[a] = b
+        mate[b] = a
+    return mate
+
+
+def _binding(field: Field, mate: dict[int, int], window: int) -> bool:
+    bye = field.bye_node
+    for a, b in mate.items():
+        if b == bye:
+            if field.bye_cost.get(a, 0) != 0:
+                return True
+        elif a < b < field.size and b - a >= window:
+            return True
+    return False
+
+
+def _match(field: Field, options: SwissOptions) -> tuple[dict[int, int], int, bool]:
+    """Find the round's matching: (mate, window used, rematches allowed)."""
+    n = field.size
+    full = max(n - 1, 1)
+    window = full if options.dense else max(1, min(options.initial_window, full))
+    while True:
+        mate = solve(field.nodes, candidate_edges(field, window, allow_rematches=False))
+        if window >= full:
+            break
+        if mate is not None and not _binding(field, mate, window):
+            break
+        window = min(window * 2, full)
+    if mate is not None:
+        return mate, window, False
+    # No rematch-free perfect matching exists at all: allow the fewest rematches, densely.
+    mate = solve(field.nodes, candidate_edges(field, full, allow_rematches=True))
+    if mate is None:  # pragma: no cover - a complete graph always has a perfect matching
+        raise RuntimeError("no perfect matching on the complete graph")
+    return mate, full, True
+
+
+def total_weight(field: Field, mate: dict[int, int]) -> int:
+    """The matching's total weight under the round's units."""
+    u = field.units
+    bye = field.bye_node
+    total = 0
+    for a, b in mate.items():
+        if a > b:
+            continue
+        if b == bye:
+            total += u.base - field.bye_cost[a] * u.bye
+        else:
+            total += u.base - pair_cost(field, a, b)
+    return total
+
+
+def _pair_explanation(field: Field, i: int, j: int, window: int) -> Explanation:
+    a, b = field.order[i], field.order[j]
+    rematch = j in field.met[i]
+    diff = a.match_points - b.match_points
+    if diff == 0:
+        reason = f"score group {a.match_points}: ranks {i + 1} and {j + 1}"
+    elif diff > 0:
+        reason = (
+            f"rank {j + 1} ({b.match_points} mp) paired up {diff} against "
+            f"rank {i + 1} ({a.match_points} mp)"
+        )
+    else:
+        reason = (
+            f"rank {j + 1} ({b.match_points} mp) paired down {-diff} against "
+            f"rank {i + 1} ({a.match_points} mp)"
+        )
+    if rematch:
+        reason += "; REMATCH: no rematch-free pairing of the field exists"
+    return Explanation(
+        method="swiss",
+        reason=reason,
+        score_group=a.match_points,
+        float_points=diff,
+        rematch=rematch,
+        ranks=(i + 1, j + 1),
+        window=window,
+    )
+
+
+def _bye_explanation(field: Field, i: int, window: int) -> Explanation:
+    e = field.order[i]
+    below = field.bye_cost[i]
+    fewest = e.byes_received
+    who = "without a bye" if fewest == 0 else f"with the fewest byes ({fewest})"
+    if below == 0:
+        reason = f"odd field: lowest-ranked active entry {who} (rank {i + 1} of {field.size})"
+    else:
+        reason = (
+            f"odd field: rank {i + 1} of {field.size}; the {below} lower-ranked entries {who} "
+            "could not sit out without a rematch"
+        )
+    return Explanation(
+        method="swiss",
+        reason=reason,
+        score_group=e.match_points,
+        ranks=(i + 1,),
+        window=window,
+    )
+
+
+def pair_swiss(
+    entries: Sequence[EntryRecord],
+    history: Iterable[PastMatch],
+    *,
+    round_no: int,
+    salt: str,
+    key: RankKey | None = None,
+    options: SwissOptions | None = None,
+) -> RoundPairing:
+    """Pair one Swiss round of the active ``entries`` given the ``history`` of earlier rounds.
+
+    ``key`` replaces the ranking's match points / spread order (issue 8's tiebreaks); the salted
+    lot stays last. The result lists pairings by table (higher-ranked entry in seat A), at most
+    one bye, the rank order used, every draw (rank ties, first leaders), the total weight, the
+    number of rematches (non-zero only when unavoidable) and the window that produced it.
+    """
+    opts = options or SwissOptions()
+    history = list(history)
+    by_id = active_by_id(entries)
+    order, draws = rank_with_draws(by_id.values(), salt=salt, round_no=round_no, key=key)
+    field = prepare_field(entries, history, order, opts)
+    notes: list[str] = []
+    if field.size == 0:
+        return RoundPairing(round_no=round_no, kind="swiss", pairings=(), draws=tuple(draws))
+    mate, window, rematches_allowed = _match(field, opts)
+    matches: list[tuple[int, int, Explanation]] = []
+    byes: list[Bye] = []
+    rematches = 0
+    for i in range(field.size):
+        j = mate[i]
+        if j == field.bye_node:
+            byes.append(Bye(field.order[i].entry_id, _bye_explanation(field, i, window)))
+        elif i < j:
+            why = _pair_explanation(field, i, j, window)
+            rematches += why.rematch
+            matches.append((field.order[i].entry_id, field.order[j].entry_id, why))
+    if rematches_allowed:
+        notes.append(
+            f"no rematch-free pairing exists: {rematches} rematch(es), the fewest possible"
+        )
+    else:
+        notes.append(f"rematch-free; candidates within {window} ranks")
+    pairings, leader_draws, pin_notes = seat_pairings(
+        matches, by_id, salt=salt, round_no=round_no, draw_leaders=opts.draw_leaders
+    )
+    return RoundPairing(
+        round_no=round_no,
+        kind="swiss",
+        pairings=tuple(pairings),
+        byes=tuple(byes),
+        ranking=tuple(order),
+        draws=tuple(draws + leader_draws),
+        notes=tuple(notes + pin_notes),
+        total_weight=total_weight(field, mate),
+        rematches=rematches,
+        window=window,
+    )

@@ -1,0 +1,55 @@
+"""Table numbers: table 1 to the top match, pinned entries keep their table.
+
+Rule: walk the matches in rank order (the order the caller gives, top match first). A match with
+a pinned entry takes that table (when both entries are pinned to different tables, the
+higher-ranked entry's pin wins; when two matches claim one table, the higher-ranked match keeps
+it). Every other match takes the lowest table number not claimed by a pin, in rank order. So
+without pins, the k-th match sits at table k; with pins, the unpinned matches fill the remaining
+tables in order. Conflicts are reported as notes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+
+def assign_tables(
+    matches: Sequence[tuple[int, int]], pins: Mapping[int, int]
+) -> tuple[list[int], list[str]]:
+    """Return one table number per match (same order) and notes about unsatisfiable pins.
+
+    ``matches`` are (seat A entry, seat B entry), top match first; ``pins`` maps an entry id to
+    its pinned table.
+    """
+    claimed: dict[int, int] = {}  # table -> match index
+    chosen: list[int | None] = [None] * len(matches)
+    notes: list[str] = []
+    for index, (a, b) in enumerate(matches):
+        wanted = [(e, pins[e]) for e in (a, b) if e in pins]
+        if not wanted:
+            continue
+        entry, table = wanted[0]
+        if len(wanted) == 2 and wanted[1][1] != table:
+            notes.append(
+                f"entries {a} and {b} are pinned to tables {table} and {wanted[1][1]}; "
+                f"entry {entry} keeps its table"
+            )
+        if table in claimed:
+            notes.append(
+                f"table {table} is pinned by an earlier match; entry {entry} could not keep it"
+            )
+            continue
+        claimed[table] = index
+        chosen[index] = table
+    free = 1
+    tables: list[int] = []
+    for index in range(len(matches)):
+        fixed = chosen[index]
+        if fixed is not None:
+            tables.append(fixed)
+            continue
+        while free in claimed:
+            free += 1
+        tables.append(free)
+        free += 1
+    return tables, notes
