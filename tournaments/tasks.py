@@ -43,3 +43,11 @@ def reconcile_standings() -> dict[int, str]:
     from tournaments.services import live
 
     return live.reconcile_standings()
+
+
+@shared_task(name="tournaments.run_live_job")
+def run_live_job(job_id: int) -> None:
+    """Propose a tiebreak round or seed the play-off (a ``BackgroundJob`` the director waits on)."""
+    from tournaments.services import live
+
+    live.run_job(job_id=job_id)

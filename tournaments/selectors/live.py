@@ -17,6 +17,7 @@ from typing import Any
 from django.db.models import FilteredRelation, Max, Q
 
 from tournaments.models import (
+    BackgroundJob,
     Entry,
     Event,
     Match,
@@ -30,6 +31,7 @@ from tournaments.standings import Entry as StandingsEntry
 from tournaments.standings import (
     Number,
     PointsConfig,
+    RoundKind,
     Standings,
     compute_standings,
     unbroken_ties,
@@ -361,9 +363,7 @@ def hands_of(sheet: dict[str, Any]) -> list[dict[str, Any]]:
         elif isinstance(tally, list):
             for item in tally:
                 if isinstance(item, dict):
-                    who = (
-                        f"seat {item['seat']}" if "seat" in item else f"side {item.get('entity')}"
-                    )
+                    who = f"seat {item['seat']}" if "seat" in item else f"side {item.get('entity')}"
                     scores.append({"who": who, "score": item.get("score")})
         hands.append(
             {
@@ -465,11 +465,13 @@ def load_standings_input(*, event_id: int) -> StandingsInput:
     results: list[StandingsResult] = []
     for pk, number, kind, a, b, is_bye, score_a, score_b, winner_side in rows:
         if is_bye:
-            results.append(StandingsResult(pk, number, kind, a, None, 0, 0, None))
+            results.append(StandingsResult(pk, number, RoundKind(kind), a, None, 0, 0, None))
             continue
         winner = a if winner_side == 0 else b if winner_side == 1 else None
         results.append(
-            StandingsResult(pk, number, kind, a, b, _exact(score_a), _exact(score_b), winner)
+            StandingsResult(
+                pk, number, RoundKind(kind), a, b, _exact(score_a), _exact(score_b), winner
+            )
         )
     return StandingsInput(
         event=event, entries=entries, withdrawn=frozenset(withdrawn), results=results
@@ -599,5 +601,126 @@ def events_with_results_newer_than_snapshot(margin_seconds: float = 1.0) -> list
     return sorted(
         event_id
         for event_id, at in newest.items()
-        if started.get(event_id) is None or at > started[event_id] - margin
+        if (last := started.get(event_id)) is None or at > last - margin
     )
+
+
+# --- The director's standings page, and the ranking the Swiss pairing uses --------------------
+
+
+@dataclass(frozen=True)
+class MainRoundsProgress:
+    """How far the main (Swiss or round-robin) rounds are: ``complete`` once every one is
+    closed and (Swiss) the event's number of Swiss rounds has been played."""
+
+    closed: int
+    total: int
+    expected: int
+
+    @property
+    def complete(self) -> bool:
+        return self.total > 0 and self.closed == self.total and self.closed >= self.expected
+
+
+def main_rounds_progress(event: Event) -> MainRoundsProgress:
+    """One query."""
+    statuses = list(
+        Round.objects.filter(
+            event_id=event.pk, kind__in=(Round.Kind.SWISS, Round.Kind.ROUND_ROBIN)
+        ).values_list("status", flat=True)
+    )
+    closed = sum(1 for s in statuses if s == Round.Status.CLOSED)
+    expected = event.swiss_rounds if event.format == Event.Format.SWISS else len(statuses)
+    return MainRoundsProgress(closed=closed, total=len(statuses), expected=expected)
+
+
+def director_standings(event: Event) -> dict[str, Any]:
+    """Everything the director's standings page shows (a fixed handful of queries)."""
+    from tournaments.errors import SpinnerError
+    from tournaments.services import live as services
+
+    event = Event.objects.select_related("standings_state", "standings_recompute").get(pk=event.pk)
+    standings = latest_standings(event)
+    names = {row["entry_id"]: row for row in standings.rows}
+    ties = [
+        {
+            "rank": names[group[0]]["rank"] if group and group[0] in names else None,
+            "entries": [{"id": e, "name": names[e]["name"] if e in names else e} for e in group],
+        }
+        for group in standings.unbroken_ties
+    ]
+    progress = main_rounds_progress(event)
+    propose_blocked = seed_blocked = ""
+    try:
+        services.check_can_propose_tiebreak(event)
+    except SpinnerError as exc:
+        propose_blocked = exc.message
+    try:
+        services.check_can_seed(event)
+    except SpinnerError as exc:
+        seed_blocked = exc.message
+    try:
+        recompute: StandingsRecompute | None = event.standings_recompute
+    except StandingsRecompute.DoesNotExist:
+        recompute = None
+    return {
+        "event": event,
+        "standings": standings,
+        "meta": standings.meta,
+        "recompute": recompute,
+        "ties": ties,
+        "places": standings.document.get("places_that_matter", places_that_matter(event)),
+        "main_closed": progress.closed,
+        "main_expected": progress.expected,
+        "main_complete": progress.complete,
+        "can_propose": not propose_blocked,
+        "propose_blocked": propose_blocked,
+        "can_seed": not seed_blocked,
+        "seed_blocked": seed_blocked,
+        "playoff_exists": Round.objects.filter(event=event, kind=Round.Kind.PLAYOFF).exists(),
+        "tiebreak_rounds": list(
+            Round.objects.filter(event=event, kind=Round.Kind.TIEBREAK)
+            .order_by("-number")
+            .prefetch_related("matches__entry_a", "matches__entry_b", "matches__table")
+        ),
+        "jobs": list(
+            BackgroundJob.objects.filter(
+                event=event, kind__in=(services.PROPOSE_JOB, services.SEED_JOB)
+            ).order_by("-created_at")[:5]
+        ),
+    }
+
+
+def ranking_for_pairing(event: Event) -> dict[int, int]:
+    """Each entry's rank in the latest standings snapshot (tied entries share it); one query.
+
+    For the Swiss pairing of round n+1 (issue 5): rank entries by
+    ``pairing.rank(records, key=pairing_rank_key(event), ...)``: this order (match points, then
+    the event's whole tiebreak list) with the salted lot breaking what stays tied. Entries not in
+    the snapshot (registered late) rank after everyone. Empty when no snapshot exists.
+    """
+    row = (
+        StandingsSnapshot.objects.filter(event_id=event.pk)
+        .order_by("-generation")
+        .values_list("data", flat=True)
+        .first()
+    )
+    if row is None:
+        return {}
+    document = json.loads(row)
+    return {
+        int(r["entry_id"]): int(r["rank"]) for r in document.get("standings", {}).get("rows", [])
+    }
+
+
+def pairing_rank_key(event: Event) -> Any:
+    """A ``key`` for ``tournaments.pairing.rank``: the entry's rank in the latest standings (see
+    :func:`ranking_for_pairing`), then match points and spread as the pairing records hold them
+    (which only matters for entries the snapshot does not know)."""
+    ranks = ranking_for_pairing(event)
+    last = len(ranks) + 1
+
+    def key(entry: Any) -> tuple[Any, ...]:
+        return (ranks.get(entry.entry_id, last), -entry.match_points, -entry.spread)
+
+    return key

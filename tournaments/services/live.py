@@ -46,15 +46,33 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Literal
 
+from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Max
 from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
 
-from tournaments.models import StandingsRecompute, StandingsSnapshot, StandingsState
+from tournaments.errors import Conflict, NotFound, SpinnerError, ValidationFailed
+from tournaments.models import (
+    BackgroundJob,
+    EntryPlayer,
+    Event,
+    Match,
+    Round,
+    RoundSeat,
+    StandingsRecompute,
+    StandingsSnapshot,
+    StandingsState,
+    Table,
+)
+from tournaments.selectors.live import LiveStandings
+from tournaments.services import audit
+
+Actor = User | AnonymousUser | None
 
 logger = logging.getLogger(__name__)
 
@@ -118,23 +136,24 @@ def _send(event_id: int, countdown: float) -> bool:
     from tournaments import tasks
 
     try:
-        tasks.recompute_event_standings.apply_async(
-            args=(event_id,), countdown=countdown if countdown > 0 else None
-        )
+        if countdown > 0:
+            tasks.recompute_event_standings.apply_async(args=(event_id,), countdown=countdown)
+        else:
+            tasks.recompute_event_standings.apply_async(args=(event_id,))
     except Exception:
         logger.exception("could not enqueue the standings of event %s (reconcile will)", event_id)
         return False
     return True
 
 
-def _wait_left(last_started_at: object) -> float:
+def _wait_left(last_started_at: datetime | None) -> float:
     if last_started_at is None:
         return 0.0
-    elapsed = (timezone.now() - last_started_at).total_seconds()  # type: ignore[operator]
+    elapsed = (timezone.now() - last_started_at).total_seconds()
     return max(0.0, COALESCE_SECONDS - elapsed)
 
 
-def _last_started(event_id: int) -> object:
+def _last_started(event_id: int) -> datetime | None:
     return (
         StandingsRecompute.objects.filter(pk=event_id)
         .values_list("last_started_at", flat=True)
@@ -317,3 +336,262 @@ def reconcile_standings() -> dict[int, str]:
             request_recompute(event_id=event_id, countdown=outcome.wait)
         outcomes[event_id] = outcome.status
     return outcomes
+
+
+# --- Tiebreak rounds ------------------------------------------------------------------------
+
+PROPOSE_JOB = "propose_tiebreak_round"
+SEED_JOB = "seed_playoff"
+
+
+def _final_standings(event: Event) -> LiveStandings:
+    """The latest standings, refusing while they lag the results or the main rounds go on."""
+    from tournaments.selectors import live as selectors
+
+    progress = selectors.main_rounds_progress(event)
+    if not progress.complete:
+        raise Conflict(
+            f"The main rounds are not over ({progress.closed} of {progress.expected} closed).",
+            code="main_rounds_open",
+            details={"closed": progress.closed, "expected": progress.expected},
+        )
+    standings = selectors.latest_standings(
+        Event.objects.select_related("standings_state").get(pk=event.pk)
+    )
+    if standings.meta.updating or not standings.meta.generation:
+        raise Conflict(
+            "The standings are being updated: try again in a few seconds.",
+            code="standings_updating",
+        )
+    return standings
+
+
+def check_can_propose_tiebreak(event: Event) -> list[list[int]]:
+    """Raise unless a tiebreak round may be proposed now; return the tied groups to settle."""
+    standings = _final_standings(event)
+    open_round = event.rounds.exclude(status=Round.Status.CLOSED).order_by("number").first()
+    if open_round is not None:
+        raise Conflict(
+            f"Round {open_round.number} is not closed: close it first.",
+            code="previous_round_open",
+            details={"round": open_round.number},
+        )
+    if Round.objects.filter(event=event, kind=Round.Kind.PLAYOFF).exists():
+        raise Conflict("The play-off has started.", code="playoff_started")
+    groups = standings.unbroken_ties
+    if not groups:
+        raise ValidationFailed(
+            "No tie remains across a place that matters.", code="no_unbroken_ties"
+        )
+    return groups
+
+
+def start_tiebreak_proposal(*, event: Event, actor: Actor) -> BackgroundJob:
+    """Check at once, then let a worker propose the tiebreak round (a draft to approve)."""
+    check_can_propose_tiebreak(event)
+    return _start_job(event, PROPOSE_JOB, actor)
+
+
+def _start_job(event: Event, kind: str, actor: Actor) -> BackgroundJob:
+    from tournaments import tasks
+    from tournaments.queueing import enqueue_after_commit
+
+    with transaction.atomic():
+        job = BackgroundJob.objects.create(
+            event=event,
+            kind=kind,
+            params={"actor_id": actor.pk if isinstance(actor, User) else None},
+        )
+        audit.record(event=event, actor=actor, action=f"{kind}.start", obj=job)
+        enqueue_after_commit(tasks.run_live_job, job.pk)
+    return job
+
+
+def run_job(*, job_id: int) -> BackgroundJob:
+    """The body of a live job (``propose_tiebreak_round`` or ``seed_playoff``); a job already
+    done or failed is left as it is, so running it twice is harmless."""
+    with transaction.atomic():
+        job = BackgroundJob.objects.select_for_update().get(pk=job_id)
+        if job.status in (BackgroundJob.Status.DONE, BackgroundJob.Status.FAILED):
+            return job
+        job.status = BackgroundJob.Status.RUNNING
+        job.save(update_fields=["status", "updated_at"])
+    actor_id = job.params.get("actor_id")
+    actor = User.objects.filter(pk=actor_id).first() if actor_id else None
+    assert job.event_id is not None
+    event = Event.objects.get(pk=job.event_id)
+    try:
+        if job.kind == PROPOSE_JOB:
+            rnd = propose_tiebreak_round(event=event, actor=actor)
+            message, result = f"Tiebreak round {rnd.number} proposed.", {"round": rnd.number}
+        elif job.kind == SEED_JOB:
+            rnd = seed_playoff(event=event, actor=actor)
+            message, result = f"Play-off round {rnd.number} seeded.", {"round": rnd.number}
+        else:
+            raise ValidationFailed(f"Unknown job kind {job.kind!r}.", code="unknown_job")
+    except SpinnerError as exc:
+        BackgroundJob.objects.filter(pk=job_id).update(
+            status=BackgroundJob.Status.FAILED,
+            progress=100,
+            message=exc.message,
+            result=exc.as_dict(),
+        )
+    else:
+        BackgroundJob.objects.filter(pk=job_id).update(
+            status=BackgroundJob.Status.DONE, progress=100, message=message, result=result
+        )
+    return BackgroundJob.objects.get(pk=job_id)
+
+
+@transaction.atomic
+def propose_tiebreak_round(*, event: Event, actor: Actor) -> Round:
+    """Write a draft tiebreak round: extra games among the entries of each unbroken tie.
+
+    Each tied group plays its own round robin (``pairing.pair_round_robin``, circle in standings
+    order): the k-th tiebreak round of a group is round k of its circle, so repeated tiebreak
+    rounds give every pair a game before any pair meets twice. An odd group leaves one entry out
+    (no bye is written: a tiebreak bye counts nothing). Tables from 1, in order of the groups.
+    """
+    from tournaments.pairing import EntryRecord, pair_round_robin
+
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    groups = check_can_propose_tiebreak(event)
+    number = (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+    members: dict[int, frozenset[int]] = {}
+    for entry_id, player_id in EntryPlayer.objects.filter(event=event).values_list(
+        "entry_id", "player_id"
+    ):
+        members[entry_id] = members.get(entry_id, frozenset()) | {player_id}
+    played = _tiebreak_games_by_group(event, groups)
+    rnd = Round.objects.create(
+        event=event, number=number, kind=Round.Kind.TIEBREAK, status=Round.Status.DRAFT
+    )
+    table_number = 0
+    group_notes = []
+    for index, group in enumerate(groups):
+        records = [EntryRecord(e, members.get(e, frozenset({-e}))) for e in group]
+        cycle_round = played[index] + 1
+        pairing = pair_round_robin(records, round_no=cycle_round, salt=event.salt, order=group)
+        for p in pairing.pairings:
+            table_number += 1
+            table, _ = Table.objects.get_or_create(event=event, number=table_number)
+            match = Match.objects.create(
+                round=rnd,
+                table=table,
+                entry_a_id=p.entry_a,
+                entry_b_id=p.entry_b,
+                explanation={
+                    "method": "tiebreak",
+                    "reason": f"tied after every tiebreak ({p.explanation.reason})",
+                    "group": group,
+                },
+            )
+            RoundSeat.objects.create(round=rnd, entry_id=p.entry_a, match=match, side=0)
+            RoundSeat.objects.create(round=rnd, entry_id=p.entry_b, match=match, side=1)
+        group_notes.append(
+            {
+                "entries": group,
+                "cycle_round": cycle_round,
+                "sits_out": [b.entry_id for b in pairing.byes],
+            }
+        )
+    rnd.explanation = {"kind": "tiebreak", "round": number, "groups": group_notes}
+    rnd.save(update_fields=["explanation"])
+    audit.record(
+        event=event, actor=actor, action="tiebreak_round.propose", obj=rnd, after=rnd.explanation
+    )
+    return rnd
+
+
+def _tiebreak_games_by_group(event: Event, groups: list[list[int]]) -> list[int]:
+    """For each group: how many tiebreak rounds already had a game inside it."""
+    rounds_with_game: list[set[int]] = [set() for _ in groups]
+    where = {entry: index for index, group in enumerate(groups) for entry in group}
+    for number, a, b in Match.objects.filter(
+        round__event=event, round__kind=Round.Kind.TIEBREAK, is_bye=False
+    ).values_list("round__number", "entry_a_id", "entry_b_id"):
+        if a in where and where.get(b) == where[a]:
+            rounds_with_game[where[a]].add(number)
+    return [len(numbers) for numbers in rounds_with_game]
+
+
+@transaction.atomic
+def approve_tiebreak_round(*, event: Event, round_id: int, actor: Actor) -> Round:
+    """The director approves a proposed tiebreak round: it is published and played like any
+    round (its results settle the order among the tied entries)."""
+    rnd = (
+        Round.objects.select_for_update()
+        .filter(event=event, pk=round_id, kind=Round.Kind.TIEBREAK)
+        .first()
+    )
+    if rnd is None:
+        raise NotFound("No such tiebreak round.", code="round_not_found")
+    if rnd.status != Round.Status.DRAFT:
+        raise Conflict(
+            f"Round {rnd.number} is already {rnd.get_status_display().lower()}.",
+            code="round_not_draft",
+        )
+    before = {"status": rnd.status}
+    rnd.status = Round.Status.PUBLISHED
+    rnd.published_at = timezone.now()
+    rnd.save(update_fields=["status", "published_at"])
+    audit.record(
+        event=event,
+        actor=actor,
+        action="tiebreak_round.approve",
+        obj=rnd,
+        before=before,
+        after={"status": rnd.status},
+    )
+    return rnd
+
+
+# --- Seeding the play-off -------------------------------------------------------------------
+
+
+def seeding_order(event: Event) -> list[int]:
+    """Entry ids best first from the final standings, withdrawn entries left out; refuses while
+    a tie remains across the cut (propose a tiebreak round first)."""
+    standings = _final_standings(event)
+    cut = event.playoff_qualifiers
+    rows = [row for row in standings.rows if not row["withdrawn"]]
+    if len(rows) > cut and rows[cut - 1]["rank"] == rows[cut]["rank"]:
+        tied = [row["name"] for row in rows if row["rank"] == rows[cut - 1]["rank"]]
+        raise Conflict(
+            "Entries are still tied across the play-off cut: propose a tiebreak round first.",
+            code="tied_at_cut",
+            details={"tied": tied},
+        )
+    return [int(row["entry_id"]) for row in rows]
+
+
+def check_can_seed(event: Event) -> list[int]:
+    if event.playoff == Event.Playoff.NONE:
+        raise ValidationFailed("This event has no play-off.", code="no_playoff")
+    if Round.objects.filter(event=event, kind=Round.Kind.PLAYOFF).exists():
+        raise Conflict("The play-off bracket is already seeded.", code="playoff_started")
+    return seeding_order(event)
+
+
+def start_playoff_seeding(*, event: Event, actor: Actor) -> BackgroundJob:
+    """Check at once, then let a worker seed the play-off bracket."""
+    check_can_seed(event)
+    return _start_job(event, SEED_JOB, actor)
+
+
+@transaction.atomic
+def seed_playoff(*, event: Event, actor: Actor) -> Round:
+    """Seed the play-off bracket from the final standings (the rounds service writes it)."""
+    from tournaments.services import rounds  # type: ignore[attr-defined]
+
+    event = Event.objects.select_for_update().get(pk=event.pk)
+    ranking = check_can_seed(event)
+    rnd: Round = rounds.create_playoff_bracket(event=event, ranking=ranking, actor=actor)
+    audit.record(
+        event=event,
+        actor=actor,
+        action="playoff.seed",
+        obj=rnd,
+        after={"seeds": ranking[: event.playoff_qualifiers]},
+    )
+    return rnd

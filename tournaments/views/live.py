@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournaments.errors import SpinnerError
-from tournaments.models import Event
+from tournaments.models import Entry, Event
 from tournaments.permissions import can_direct, can_see, director_required
 from tournaments.selectors import live as selectors
 
@@ -172,9 +172,7 @@ def progress_chart(
 
     dots = [{"x": x_of(r), "y": y_of(v), "round": r, "value": str(v)} for r, v in values]
     step = max(1, int(top_value) // 4) if top_value >= 4 else 1
-    y_ticks = [
-        {"y": y_of(Fraction(t)), "label": t} for t in range(0, int(top_value) + 1, step)
-    ]
+    y_ticks = [{"y": y_of(Fraction(t)), "label": t} for t in range(0, int(top_value) + 1, step)]
     x_ticks = [{"x": x_of(r), "label": r} for r in xs]
     return {
         "width": width,
@@ -197,7 +195,7 @@ def team(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     event = _event(request, slug, "standings")
     try:
         entry = selectors.event_entry(event, entry_id)
-    except selectors.Entry.DoesNotExist:
+    except Entry.DoesNotExist:
         raise Http404("No such team in this event.") from None
     data = selectors.latest_standings(event)
     row = selectors.standings_row(data, entry.pk)
