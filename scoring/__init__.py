@@ -1,5 +1,51 @@
-"""Spinner's rules engine for Five Up, All Fives and 7-tile Five-Up.
+"""Spinner's rules engine: pure Python, no Django.
 
-Pure Python: nothing in this package imports Django, DRF or Celery, except ``scoring/apps.py``
-and ``scoring/management/`` (the ``verify_scoresheet`` and ``simulate`` commands).
+The vocabulary (:mod:`scoring.tiles`, :mod:`scoring.rules`, :mod:`scoring.layout`), the
+``fives-scoresheet/1`` verifier (:mod:`scoring.sheet`, :mod:`scoring.verify`), the simulator
+(:mod:`scoring.simulate`) and the geometry for pictures (:mod:`scoring.geometry`). Decisions the
+spec left open are recorded in ``scoring/README.md``.
 """
+
+from scoring.layout import IllegalPlacement, Layout, Placement, score_of_total
+from scoring.rules import (
+    DEFAULT_RULESET,
+    RULESETS,
+    MatchOptions,
+    OptionError,
+    RuleSet,
+    UnknownRuleSet,
+    find_ruleset,
+    round5,
+)
+from scoring.sheet import FormatFault, Sheet, parse_sheet, sheet_to_dict
+from scoring.tiles import TILES, Seat, Tile, TileError
+from scoring.verify import Fault, Verdict, first_divergence, verify, verify_json, verify_parsed
+
+__all__ = [
+    "DEFAULT_RULESET",
+    "RULESETS",
+    "TILES",
+    "Fault",
+    "FormatFault",
+    "IllegalPlacement",
+    "Layout",
+    "MatchOptions",
+    "OptionError",
+    "Placement",
+    "RuleSet",
+    "Seat",
+    "Sheet",
+    "Tile",
+    "TileError",
+    "UnknownRuleSet",
+    "Verdict",
+    "find_ruleset",
+    "first_divergence",
+    "parse_sheet",
+    "round5",
+    "score_of_total",
+    "sheet_to_dict",
+    "verify",
+    "verify_json",
+    "verify_parsed",
+]

@@ -1,0 +1,751 @@
+"""Verification of a ``fives-scoresheet/1`` sheet: a replay, tile by tile, and a verdict.
+
+:func:`verify` takes an already-decoded sheet; :func:`verify_json` takes text. Neither raises for
+bad input: a sheet that is not well formed gets a ``format`` verdict. The order of the checks and
+where each fault is reported follow ``shared/spec/scoresheet.md`` ("What is checked", "The
+verdict"). A wrong *claim* (a placement score, a settlement, a remaining hand, the result) does not
+change the table, so the replay goes on with the true figures and every miscount is listed; after
+any other fault it stops.
+
+>>> v = verify({"format": "fives-scoresheet/1", "rules": "five-up", "players": 2, "hands": [
+...     {"leader": 0, "moves": [{"seat": 0, "play": "1-4", "score": 5}]}]})
+>>> v.as_dict()
+{'valid': True, 'errors': [], 'scores': [5, 0], 'winner': None, 'finished': False}
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Final
+
+from scoring.layout import Layout
+from scoring.rules import MatchOptions, Score, target_winner, uniquely_highest
+from scoring.sheet import DRAW, PLAY, FormatFault, Hand, Sheet, parse_sheet
+from scoring.tiles import Tile, mask_pips
+
+__all__ = [
+    "CODES",
+    "Fault",
+    "Verdict",
+    "decode",
+    "first_divergence",
+    "verify",
+    "verify_json",
+    "verify_parsed",
+]
+
+CODES: Final = (
+    "format",
+    "tile",
+    "turn",
+    "draw",
+    "placement",
+    "score",
+    "end",
+    "settlement",
+    "result",
+)
+"""Every fault code."""
+
+
+@dataclass(frozen=True, slots=True)
+class Fault:
+    """One fault: its code, where it is (0-based hand and move/tally indexes, or None), and a
+    message in a player's words (which counts hands and moves from 1)."""
+
+    code: str
+    hand: int | None
+    move: int | None
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fault as the verdict's JSON shape."""
+        return {"code": self.code, "hand": self.hand, "move": self.move, "message": self.message}
+
+
+def _json_score(v: Score) -> int | float:
+    if isinstance(v, int):
+        return v
+    return v.numerator if v.denominator == 1 else float(v)
+
+
+@dataclass(slots=True)
+class Verdict:
+    """The outcome of verifying one sheet: the faults in the order met, and the true figures
+    (``scores`` per entity, ``winner``, ``finished``) as far as verification got."""
+
+    errors: list[Fault] = field(default_factory=list)
+    scores: list[Score] = field(default_factory=list)
+    winner: int | None = None
+    finished: bool = False
+
+    @property
+    def valid(self) -> bool:
+        """True when no fault was found."""
+        return not self.errors
+
+    def as_dict(self) -> dict[str, Any]:
+        """Exactly the spec's verdict shape; scores are ints unless a half is involved."""
+        return {
+            "valid": not self.errors,
+            "errors": [f.as_dict() for f in self.errors],
+            "scores": [_json_score(s) for s in self.scores],
+            "winner": self.winner,
+            "finished": self.finished,
+        }
+
+
+class _Stop(Exception):
+    """Raised inside the replay after a fault that ends verification."""
+
+
+def _loc(i: int, j: int | None, kind: str = "move") -> str:
+    return f"hand {i + 1}" if j is None else f"hand {i + 1}, {kind} {j + 1}"
+
+
+class _Replay:
+    """The replay of one parsed sheet; fills a :class:`Verdict`."""
+
+    def __init__(self, sheet: Sheet) -> None:
+        self.sheet = sheet
+        o: MatchOptions = sheet.options
+        self.o = o
+        self.rules = o.rules
+        self.players = o.players
+        self.entity_of = o.entity_of
+        self.target = o.target
+        self.at_once = o.rules.ends_at_once
+        self.scores: list[Score] = [0] * o.entities
+        self.errors: list[Fault] = []
+        self.over = False
+        self.winner: int | None = None
+        self.finished = False
+        self.in_progress = False
+        self.layouts: list[Layout] = []
+        self.keep_layouts = False
+
+    def fault(self, code: str, i: int | None, j: int | None, message: str) -> None:
+        self.errors.append(Fault(code, i, j, message))
+
+    def stop(self, code: str, i: int | None, j: int | None, message: str) -> None:
+        self.fault(code, i, j, message)
+        raise _Stop
+
+    def check_target(self) -> None:
+        """The target rule: at least the target and uniquely highest ends the match."""
+        win = target_winner(self.scores, self.target)
+        if win is not None:
+            self.over = True
+            self.finished = True
+            self.winner = win
+
+    def end_by_time(self) -> None:
+        self.over = True
+        self.finished = True
+        self.winner = uniquely_highest(self.scores)
+
+    def run(self) -> None:
+        sheet = self.sheet
+        n = len(sheet.hands)
+        prev_domino: int | None = None
+        time_end = None
+        if sheet.time_called is not None:
+            time_end = sheet.time_called + (1 if sheet.time_policy == "one-more-hand" else 0)
+        try:
+            for i, hand in enumerate(sheet.hands):
+                if self.over:
+                    self.stop(
+                        "result",
+                        i,
+                        None,
+                        f"hand {i + 1} was played after the match was over",
+                    )
+                if prev_domino is not None and hand.leader != prev_domino:
+                    self.stop(
+                        "turn",
+                        i,
+                        None,
+                        f"hand {i + 1}: seat {prev_domino} dominoed the hand before and must lead,"
+                        f" not seat {hand.leader}",
+                    )
+                last = i == n - 1
+                if hand.moves is not None:
+                    prev_domino = self.move_hand(i, hand, last)
+                else:
+                    prev_domino = self.tally_hand(i, hand, last)
+                if self.in_progress or self.over:
+                    continue
+                self.check_target()
+                if not self.over and time_end is not None and i >= time_end:
+                    self.end_by_time()
+            self.check_result()
+        except _Stop:
+            pass
+
+    def check_result(self) -> None:
+        claim = self.sheet.result
+        if claim is None:
+            return
+        scores, winner = claim
+        true_winner = self.winner if self.finished else None
+        if list(scores) != self.scores or winner != true_winner:
+            got = ", ".join(str(_json_score(s)) for s in self.scores)
+            said = ", ".join(str(_json_score(s)) for s in scores)
+            who = "nobody" if true_winner is None else f"entity {true_winner}"
+            self.fault(
+                "result",
+                None,
+                None,
+                f"the result says scores {said} and winner"
+                f" {'nobody' if winner is None else f'entity {winner}'};"
+                f" the replay gives {got} and {who}",
+            )
+
+    # -- tally form ------------------------------------------------------------------------
+
+    def tally_hand(self, i: int, hand: Hand, last: bool) -> int | None:
+        assert hand.tally is not None
+        entity_of = self.entity_of
+        for j, e in enumerate(hand.tally):
+            if self.over:
+                self.stop(
+                    "result", i, j, f"{_loc(i, j, 'tally entry')}: the match was already over"
+                )
+            if e.score <= 0 or e.score % 5:
+                self.fault(
+                    "score",
+                    i,
+                    j,
+                    f"{_loc(i, j, 'tally entry')}: {e.score} is not a placement score"
+                    " (a positive multiple of five)",
+                )
+                continue
+            ent = entity_of[e.seat] if e.seat is not None else e.entity
+            assert ent is not None
+            self.scores[ent] += e.score
+            if self.at_once:
+                self.check_target()
+        if self.over:
+            self.no_claims_after_target(i, hand)
+            return None
+        if hand.end is None:
+            self.missing_end(i, hand, last, over=False)
+            return None
+        rem = hand.remaining
+        assert rem is not None
+        if hand.end == "domino":
+            f = hand.finisher
+            assert f is not None
+            if rem[f] != () and rem[f] != 0:
+                self.stop(
+                    "end",
+                    i,
+                    None,
+                    f"hand {i + 1} is claimed dominoed by seat {f}, who still holds tiles",
+                )
+        else:
+            if hand.finisher is not None:
+                self.stop("end", i, None, f"hand {i + 1} is claimed blocked but names a finisher")
+            for s, r in enumerate(rem):
+                if r == ():
+                    self.stop(
+                        "end",
+                        i,
+                        None,
+                        f"hand {i + 1} is claimed blocked but seat {s} has no tiles left",
+                    )
+        pips = [r if isinstance(r, int) else sum(t.pips for t in r) for r in rem]
+        domino = hand.finisher if hand.end == "domino" else None
+        self.settle(i, hand, pips, domino)
+        return domino
+
+    def no_claims_after_target(self, i: int, hand: Hand) -> None:
+        for name, v in (
+            ("end", hand.end),
+            ("finisher", hand.finisher),
+            ("remaining", hand.remaining),
+            ("settlement", hand.settlement),
+        ):
+            if v is not None:
+                self.stop(
+                    "result",
+                    i,
+                    None,
+                    f"hand {i + 1}: the match ended on the target during this hand, so it is not "
+                    f'settled; "{name}" must not be given',
+                )
+
+    def missing_end(self, i: int, hand: Hand, last: bool, over: bool) -> None:
+        if not last or over:
+            why = "it is over" if over else "another hand follows it"
+            self.stop("end", i, None, f'hand {i + 1} has no "end" but {why}')
+        for name, v in (
+            ("finisher", hand.finisher),
+            ("remaining", hand.remaining),
+            ("settlement", hand.settlement),
+        ):
+            if v is not None:
+                self.stop(
+                    "end",
+                    i,
+                    None,
+                    f'hand {i + 1} is still being played (no "end") but gives "{name}"',
+                )
+        self.in_progress = True
+
+    def settle(self, i: int, hand: Hand, pips: list[int], domino: int | None) -> None:
+        change = self.rules.settle(pips, self.entity_of, self.o.entities, domino)
+        claim = hand.settlement
+        if claim is not None and list(claim) != change:
+            said = ", ".join(str(_json_score(v)) for v in claim)
+            true = ", ".join(str(_json_score(v)) for v in change)
+            self.fault(
+                "settlement",
+                i,
+                None,
+                f"hand {i + 1}: the settlement says {said}; the rules give {true}",
+            )
+        scores = self.scores
+        for e, v in enumerate(change):
+            if v:
+                scores[e] += v
+                new = scores[e]
+                if isinstance(new, Fraction) and new.denominator == 1:
+                    scores[e] = int(new)
+
+    # -- move form -------------------------------------------------------------------------
+
+    def move_hand(self, i: int, hand: Hand, last: bool) -> int | None:
+        assert hand.moves is not None
+        o = self.o
+        players = self.players
+        hs = o.hand_size
+        deal = hand.deal
+        masks: list[int] = []
+        boneyard: tuple[Tile, ...] = ()
+        if deal is not None:
+            seen = 0
+            ok = len(deal[0]) == players and len(deal[1]) == o.boneyard_size
+            for seat_tiles in deal[0]:
+                sm = 0
+                for t in seat_tiles:
+                    if seen >> t.index & 1:
+                        ok = False
+                    seen |= 1 << t.index
+                    sm |= 1 << t.index
+                masks.append(sm)
+                if len(seat_tiles) != hs:
+                    ok = False
+            for t in deal[1]:
+                if seen >> t.index & 1:
+                    ok = False
+                seen |= 1 << t.index
+            if not ok:
+                self.stop(
+                    "tile",
+                    i,
+                    None,
+                    f"hand {i + 1}: the deal is not one full set with {hs} tiles a seat"
+                    f" and {o.boneyard_size} in the boneyard",
+                )
+            boneyard = deal[1]
+        with_deal = deal is not None
+        bone_left = o.boneyard_size
+        bone_pos = 0
+        counts = [hs] * players
+        layout = Layout(self.rules)
+        if self.keep_layouts:
+            self.layouts.append(layout)
+        turn = hand.leader
+        pending = -1  # the seat that has drawn this turn
+        pending_tile: Tile | None = None
+        drawn_known = 0  # tiles listed as drawn (no deal)
+        domino: int | None = None
+        entity_of = self.entity_of
+        scores = self.scores
+        at_once = self.at_once
+        for j, m in enumerate(hand.moves):
+            if self.over:
+                self.stop("result", i, j, f"{_loc(i, j)}: the match was already over")
+            seat = m.seat
+            # end
+            if domino is not None:
+                self.stop(
+                    "end", i, j, f"{_loc(i, j)}: seat {domino} has already dominoed this hand"
+                )
+            # turn
+            if seat != turn:
+                self.stop(
+                    "turn",
+                    i,
+                    j,
+                    f"{_loc(i, j)}: it is seat {turn}'s turn, not seat {seat}'s"
+                    + (
+                        " (a draw is followed by the same seat's play or pass)"
+                        if pending >= 0
+                        else ""
+                    ),
+                )
+            kind = m.kind
+            if kind == PLAY:
+                tile = m.tile
+                assert tile is not None
+                ti = tile.index
+                # tile
+                if layout.on_table >> ti & 1:
+                    self.stop("tile", i, j, f"{_loc(i, j)}: {tile} is already on the table")
+                if with_deal and not masks[seat] >> ti & 1:
+                    self.stop("tile", i, j, f"{_loc(i, j)}: seat {seat} does not hold {tile}")
+                # draw
+                if pending >= 0 and pending_tile is not None and tile is not pending_tile:
+                    self.stop(
+                        "draw",
+                        i,
+                        j,
+                        f"{_loc(i, j)}: after drawing, seat {seat} must place {pending_tile},"
+                        f" the tile just drawn, not {tile}",
+                    )
+                # placement
+                on = m.on
+                if not layout.on_table:
+                    if on is not None:
+                        self.stop(
+                            "placement",
+                            i,
+                            j,
+                            f"{_loc(i, j)}: {tile} opens the hand, so it is placed on nothing"
+                            f' (no "on")',
+                        )
+                    total = layout._open(tile)
+                else:
+                    if on is None:
+                        self.stop(
+                            "placement",
+                            i,
+                            j,
+                            f'{_loc(i, j)}: say which tile {tile} is placed on ("on")',
+                        )
+                    assert on is not None
+                    port = layout.port_of(tile, on)
+                    if port < 0:
+                        if not layout.on_table >> on.index & 1:
+                            why = f"{on} is not on the table"
+                        elif tile.low not in (on.low, on.high) and tile.high not in (
+                            on.low,
+                            on.high,
+                        ):
+                            why = f"{tile} does not match {on}"
+                        elif on.is_double:
+                            why = f"{on} has no open side for {tile}"
+                            if layout._branch[on.index] and layout._free[on.index]:
+                                why += " (a spinner's branches open only after both line sides)"
+                        else:
+                            why = f"{tile} does not match any open end of {on}"
+                        self.stop("placement", i, j, f"{_loc(i, j)}: {why}")
+                    total = layout._attach(tile, on, port)
+                # score
+                true = total if total % 5 == 0 and total > 0 else 0
+                if m.score != true:
+                    self.fault(
+                        "score",
+                        i,
+                        j,
+                        f"{_loc(i, j)}: {tile} makes the ends total {total}, which scores {true},"
+                        f" not {m.score}",
+                    )
+                if true:
+                    ent = entity_of[seat]
+                    scores[ent] += true
+                    if at_once:
+                        self.check_target()
+                if with_deal:
+                    masks[seat] &= ~(1 << ti)
+                c = counts[seat] - 1
+                counts[seat] = c
+                if c == 0:
+                    domino = seat
+                pending = -1
+                pending_tile = None
+                turn = seat + 1 if seat + 1 < players else 0
+            elif kind == DRAW:
+                k = m.count
+                drawn = m.drawn
+                if not layout.on_table:
+                    self.stop("draw", i, j, f"{_loc(i, j)}: nobody draws before the opening tile")
+                if pending >= 0:
+                    self.stop(
+                        "draw", i, j, f"{_loc(i, j)}: seat {seat} has already drawn this turn"
+                    )
+                playable = layout.playable_mask()
+                if with_deal and masks[seat] & playable:
+                    self.stop(
+                        "draw",
+                        i,
+                        j,
+                        f"{_loc(i, j)}: seat {seat} holds a tile that can be placed"
+                        " and may not draw",
+                    )
+                left = (len(boneyard) - bone_pos) if with_deal else bone_left
+                if k > left:
+                    self.stop(
+                        "draw",
+                        i,
+                        j,
+                        f"{_loc(i, j)}: seat {seat} draws {k} but only {left} tiles are left"
+                        " to draw",
+                    )
+                if drawn is not None:
+                    if with_deal:
+                        expect = boneyard[bone_pos : bone_pos + k]
+                        if drawn != expect:
+                            self.stop(
+                                "draw",
+                                i,
+                                j,
+                                f"{_loc(i, j)}: the boneyard gives {' '.join(map(str, expect))},"
+                                f" not {' '.join(map(str, drawn))}",
+                            )
+                    for n_, t in enumerate(drawn):
+                        bit = 1 << t.index
+                        if (layout.on_table | drawn_known) & bit:
+                            self.stop(
+                                "draw",
+                                i,
+                                j,
+                                f"{_loc(i, j)}: {t} cannot be drawn, it is already on the table"
+                                " or drawn",
+                            )
+                        drawn_known |= bit
+                        if n_ < k - 1 and playable & bit:
+                            self.stop(
+                                "draw",
+                                i,
+                                j,
+                                f"{_loc(i, j)}: {t} can be placed, so drawing stops there",
+                            )
+                    if not playable >> drawn[-1].index & 1 and left - k > 0:
+                        self.stop(
+                            "draw",
+                            i,
+                            j,
+                            f"{_loc(i, j)}: nothing placeable was drawn and tiles are left,"
+                            " so drawing goes on",
+                        )
+                    if with_deal:
+                        for t in drawn:
+                            masks[seat] |= 1 << t.index
+                    pending_tile = drawn[-1] if playable >> drawn[-1].index & 1 else None
+                else:
+                    pending_tile = None
+                bone_pos += k
+                bone_left -= k
+                counts[seat] += k
+                pending = seat
+            else:  # PASS
+                if not layout.on_table:
+                    self.stop("draw", i, j, f"{_loc(i, j)}: nobody passes before the opening tile")
+                left = (len(boneyard) - bone_pos) if with_deal else bone_left
+                if left > 0:
+                    self.stop(
+                        "draw",
+                        i,
+                        j,
+                        f"{_loc(i, j)}: seat {seat} passes while {left} tiles are left to draw",
+                    )
+                if with_deal and masks[seat] & layout.playable_mask():
+                    self.stop(
+                        "draw",
+                        i,
+                        j,
+                        f"{_loc(i, j)}: seat {seat} passes but can place a tile",
+                    )
+                if pending_tile is not None:
+                    self.stop(
+                        "draw",
+                        i,
+                        j,
+                        f"{_loc(i, j)}: seat {seat} passes but can place {pending_tile},"
+                        " the tile just drawn",
+                    )
+                pending = -1
+                turn = seat + 1 if seat + 1 < players else 0
+        if self.over:
+            self.no_claims_after_target(i, hand)
+            return None
+        left = (len(boneyard) - bone_pos) if with_deal else bone_left
+        blocked = False
+        if with_deal and domino is None and left == 0:
+            playable = layout.playable_mask() if layout.on_table else 0
+            blocked = layout.on_table != 0 and not any(mk & playable for mk in masks)
+        if hand.end is None:
+            self.missing_end(i, hand, last, over=domino is not None or blocked)
+            return None
+        if hand.end == "domino":
+            if domino is None:
+                self.stop(
+                    "end",
+                    i,
+                    None,
+                    f"hand {i + 1} is claimed dominoed but no seat has placed its last tile",
+                )
+            if hand.finisher is not None and hand.finisher != domino:
+                self.stop(
+                    "end",
+                    i,
+                    None,
+                    f"hand {i + 1}: seat {domino} dominoed, not seat {hand.finisher}",
+                )
+        else:
+            if hand.finisher is not None:
+                self.stop("end", i, None, f"hand {i + 1} is claimed blocked but names a finisher")
+            if domino is not None:
+                self.stop(
+                    "end", i, None, f"hand {i + 1} is claimed blocked but seat {domino} dominoed"
+                )
+            if left > 0:
+                self.stop(
+                    "end",
+                    i,
+                    None,
+                    f"hand {i + 1} is claimed blocked but {left} tiles are left to draw",
+                )
+            if with_deal and not blocked:
+                playable = layout.playable_mask()
+                s = next(s for s in range(players) if masks[s] & playable)
+                self.stop(
+                    "end",
+                    i,
+                    None,
+                    f"hand {i + 1} is claimed blocked but seat {s} can still place a tile",
+                )
+        rem = hand.remaining
+        pips: list[int]
+        if with_deal:
+            pips = [mask_pips(mk) for mk in masks]
+            if rem is not None:
+                for s, r in enumerate(rem):
+                    if isinstance(r, int):
+                        bad = r != pips[s]
+                    else:
+                        rm = 0
+                        for t in r:
+                            rm |= 1 << t.index
+                        bad = rm != masks[s] or len(r) != bin(rm).count("1")
+                    if bad:
+                        self.fault(
+                            "settlement",
+                            i,
+                            None,
+                            f"hand {i + 1}: the remaining tiles of seat {s} do not match the deal",
+                        )
+                        break
+        else:
+            assert rem is not None
+            pips = []
+            bad_seat = -1
+            for s, r in enumerate(rem):
+                if isinstance(r, int):
+                    pips.append(r)
+                    if counts[s] == 0 and r != 0:
+                        bad_seat = s if bad_seat < 0 else bad_seat
+                else:
+                    pips.append(sum(t.pips for t in r))
+                    if len(r) != counts[s] or any(layout.on_table >> t.index & 1 for t in r):
+                        bad_seat = s if bad_seat < 0 else bad_seat
+            if bad_seat >= 0:
+                self.fault(
+                    "settlement",
+                    i,
+                    None,
+                    f"hand {i + 1}: the remaining tiles of seat {bad_seat} do not match the"
+                    f" play (seat {bad_seat} should hold {counts[bad_seat]} tiles, none on"
+                    " the table)",
+                )
+        self.settle(i, hand, pips, domino)
+        return domino
+
+
+def verify_parsed(sheet: Sheet) -> Verdict:
+    """Replay an already-parsed sheet (see :func:`scoring.sheet.parse_sheet`)."""
+    r = _Replay(sheet)
+    r.run()
+    return Verdict(r.errors, r.scores, r.winner if r.finished else None, r.finished)
+
+
+def verify(sheet: object) -> Verdict:
+    """Verify a decoded ``fives-scoresheet/1`` sheet; never raises for bad input.
+
+    >>> verify([]).as_dict()["errors"][0]["code"]
+    'format'
+    """
+    try:
+        parsed = parse_sheet(sheet)
+    except FormatFault as exc:
+        return Verdict([Fault("format", exc.hand, exc.move, exc.message)])
+    except RecursionError:
+        return Verdict([Fault("format", None, None, "the sheet is nested too deeply")])
+    return verify_parsed(parsed)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def decode(text: str | bytes) -> Any:
+    """Strict JSON: like ``json.loads`` but ``NaN`` and ``Infinity`` are refused."""
+    return json.loads(text, parse_constant=_reject_constant)
+
+
+def verify_json(text: str | bytes) -> Verdict:
+    """Verify a sheet given as JSON text; text that is not JSON gets a ``format`` verdict.
+
+    >>> verify_json("{").as_dict()["errors"][0]["code"]
+    'format'
+    """
+    try:
+        sheet = decode(text)
+    except (ValueError, RecursionError) as exc:
+        return Verdict([Fault("format", None, None, f"the sheet is not JSON ({exc})")])
+    return verify(sheet)
+
+
+def _locations(sheet: dict[str, Any]) -> list[Any]:
+    hands = sheet.get("hands")
+    return hands if isinstance(hands, list) else []
+
+
+def first_divergence(
+    sheet_a: dict[str, Any], sheet_b: dict[str, Any]
+) -> tuple[int | None, int | None] | None:
+    """Where two claimed sheets of one match first differ: ``(hand, move)`` (``move`` indexes the
+    hand's ``moves`` or ``tally``; None when the hands differ elsewhere, e.g. in the deal, the
+    settlement or the number of moves); ``(None, None)`` when they differ outside the hands;
+    ``None`` when they are equal.
+
+    >>> a = {"hands": [{"leader": 0, "moves": [{"seat": 0, "play": "1-4", "score": 5}]}]}
+    >>> b = {"hands": [{"leader": 0, "moves": [{"seat": 0, "play": "1-4", "score": 0}]}]}
+    >>> first_divergence(a, b), first_divergence(a, a)
+    ((0, 0), None)
+    """
+    if sheet_a == sheet_b:
+        return None
+    ha, hb = _locations(sheet_a), _locations(sheet_b)
+    for i in range(min(len(ha), len(hb))):
+        x, y = ha[i], hb[i]
+        if x == y:
+            continue
+        if isinstance(x, dict) and isinstance(y, dict):
+            for key in ("moves", "tally"):
+                mx, my = x.get(key), y.get(key)
+                if isinstance(mx, list) and isinstance(my, list):
+                    for j in range(min(len(mx), len(my))):
+                        if mx[j] != my[j]:
+                            return i, j
+                    if len(mx) != len(my):
+                        return i, min(len(mx), len(my))
+        return i, None
+    if len(ha) != len(hb):
+        return min(len(ha), len(hb)), None
+    return None, None
