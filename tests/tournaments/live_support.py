@@ -74,7 +74,7 @@ def make_round(
 
 
 def make_director(event: Event, name: str = "director") -> User:
-    user = User.objects.create_user(username=name, password="pw-director-1")
+    user = User.objects.create_user(username=name)  # no password: tests use force_login
     event.directors.add(user)
     return user
 
@@ -86,7 +86,10 @@ def confirm(match: Match, a: int, b: int, director: User) -> MatchResult:
     current = MatchResult.objects.filter(match=match, is_current=True).first()
     if current is None:
         return results.override_result(
-            match=match, reason="entered by the test", actor=director, final_score={"scores": [a, b]}
+            match=match,
+            reason="entered by the test",
+            actor=director,
+            final_score={"scores": [a, b]},
         )
     return results.correct_result(
         match=match,
@@ -95,3 +98,17 @@ def confirm(match: Match, a: int, b: int, director: User) -> MatchResult:
         expected_version=current.version,
         final_score={"scores": [a, b]},
     )
+
+
+def submit_both(match: Match, a: int, b: int) -> None:
+    """Both tables submit the same final score: the results service confirms the match."""
+    from tournaments.services import results
+
+    score = {"scores": [a, b]}
+    results.submit_claim(match=match, side=0, final_score=score)
+    outcome = results.submit_claim(match=match, side=1, final_score=score)
+    assert outcome.result is not None, "the two claims should confirm the match"
+
+
+def close_rounds(event: Event) -> None:
+    Round.objects.filter(event=event).update(status=Round.Status.CLOSED)

@@ -583,9 +583,11 @@ def compute_snapshot_bytes(*, event_id: int) -> tuple[bytes, str]:
     return canonical_bytes(document), input_fingerprint(data)
 
 
-def events_with_results_newer_than_snapshot(margin_seconds: float = 1.0) -> list[int]:
+def events_with_results_newer_than_snapshot(margin_seconds: float = 0.0) -> list[int]:
     """Events with a current confirmed result created after their latest recompute started (less
-    a margin), or never recomputed: a change whose dirty mark was lost. Two queries."""
+    ``margin_seconds``), or never recomputed: results written without a dirty mark (the results
+    service marks in the same transaction, so this catches writers that bypass it). Two queries.
+    """
     newest = dict(
         MatchResult.objects.filter(is_current=True)
         .values_list("match__round__event_id")

@@ -267,6 +267,7 @@ def _recompute_locked(event_id: int, *, force: bool, throttle: bool) -> Recomput
             .first()
         )
         if not force and latest is not None and bookkeeping.computed_generation >= generation_read:
+            _clean(event_id, generation_read)  # a late duplicate mark may have set it again
             return RecomputeOutcome("current", generation=latest[0])
         data, computed_from = selectors.compute_snapshot_bytes(event_id=event_id)
         digest = hashlib.sha256(data).hexdigest()
@@ -291,11 +292,16 @@ def _recompute_locked(event_id: int, *, force: bool, throttle: bool) -> Recomput
             last_status=status,
             recomputes=F("recomputes") + 1,
         )
-        # Clean only if no result changed since the generation we read (else stay "updating").
-        StandingsState.objects.filter(pk=event_id, results_generation=generation_read).update(
-            dirty=False, dirty_since=None
-        )
+        _clean(event_id, generation_read)
         return RecomputeOutcome(status, generation=generation)
+
+
+def _clean(event_id: int, generation_read: int) -> None:
+    """Clear the dirty mark only if no result changed since the generation the recompute read
+    (else the standings stay "updating" and the next recompute, already requested, runs)."""
+    StandingsState.objects.filter(
+        pk=event_id, results_generation=generation_read, dirty=True
+    ).update(dirty=False, dirty_since=None)
 
 
 def events_to_reconcile() -> tuple[set[int], set[int]]:
@@ -550,8 +556,15 @@ def approve_tiebreak_round(*, event: Event, round_id: int, actor: Actor) -> Roun
 
 
 def seeding_order(event: Event) -> list[int]:
-    """Entry ids best first from the final standings, withdrawn entries left out; refuses while
-    a tie remains across the cut (propose a tiebreak round first)."""
+    """Entry ids best first from the final standings, withdrawn entries left out.
+
+    Refuses (``tied_at_cut``) while entries share a rank across the play-off cut: propose a
+    tiebreak round first. Entries tied *inside* the qualifiers (their seeds differ but both
+    qualify) are ordered by the pairing package's salted lot (``pairing.rank``), which anyone can
+    recompute from the event's salt.
+    """
+    from tournaments.pairing import EntryRecord, rank
+
     standings = _final_standings(event)
     cut = event.playoff_qualifiers
     rows = [row for row in standings.rows if not row["withdrawn"]]
@@ -562,7 +575,10 @@ def seeding_order(event: Event) -> list[int]:
             code="tied_at_cut",
             details={"tied": tied},
         )
-    return [int(row["entry_id"]) for row in rows]
+    place = {int(row["entry_id"]): int(row["rank"]) for row in rows}
+    records = [EntryRecord(entry_id, frozenset({entry_id})) for entry_id in place]
+    last = event.rounds.aggregate(n=Max("number"))["n"] or 0
+    return rank(records, salt=event.salt, round_no=last + 1, key=lambda e: place[e.entry_id])
 
 
 def check_can_seed(event: Event) -> list[int]:

@@ -101,11 +101,13 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """``/events/<slug>/standings/``: the latest snapshot, refreshed every few seconds in place."""
     event = _event(request, slug, "standings")
     projector = request.GET.get("projector") == "1"
-    meta = selectors.snapshot_meta(event)
-    etag = _page_etag(request, meta, "p" if projector else "n")
-    if _etag_matches(request, etag):
-        return _not_modified(etag)
+    variant = "p" if projector else "n"
+    if request.headers.get("If-None-Match"):
+        etag = _page_etag(request, selectors.snapshot_meta(event), variant)
+        if _etag_matches(request, etag):
+            return _not_modified(etag)
     data = selectors.latest_standings(event)
+    etag = _page_etag(request, data.meta, variant)
     context = _live_context(request, data, projector)
     context["can_direct"] = can_direct(request.user, event)
     response = render(request, "tournaments/live/standings.html", context)
@@ -117,11 +119,16 @@ def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The live part of the standings page (htmx polls it): 304 while nothing changed."""
     event = _event(request, slug, "standings")
     projector = request.GET.get("projector") == "1"
-    meta = selectors.snapshot_meta(event)
-    etag = f"{meta.etag[:-1]}-live-{'p' if projector else 'n'}{meta.etag[-1]}"
-    if _etag_matches(request, etag):
-        return _not_modified(etag)
+
+    def tag(meta: selectors.SnapshotMeta) -> str:
+        return f"{meta.etag[:-1]}-live-{'p' if projector else 'n'}{meta.etag[-1]}"
+
+    if request.headers.get("If-None-Match"):
+        etag = tag(selectors.snapshot_meta(event))
+        if _etag_matches(request, etag):
+            return _not_modified(etag)
     data = selectors.latest_standings(event)
+    etag = tag(data.meta)
     response = render(
         request, "tournaments/live/_standings_live.html", _live_context(request, data, projector)
     )
@@ -132,11 +139,17 @@ def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
 def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """``/events/<slug>/standings.csv``: every row with every tiebreak value, exactly."""
     event = _event(request, slug, "standings")
-    meta = selectors.snapshot_meta(event)
-    etag = f"{meta.etag[:-1]}-csv{meta.etag[-1]}"
-    if _etag_matches(request, etag):
-        return _not_modified(etag)
+
+    def tag(meta: selectors.SnapshotMeta) -> str:
+        return f"{meta.etag[:-1]}-csv{meta.etag[-1]}"
+
+    if request.headers.get("If-None-Match"):
+        etag = tag(selectors.snapshot_meta(event))
+        if _etag_matches(request, etag):
+            return _not_modified(etag)
     data = selectors.latest_standings(event)
+    meta = data.meta
+    etag = tag(meta)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(selectors.csv_header(data))
