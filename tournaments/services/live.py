@@ -237,10 +237,21 @@ def recompute_standings(
     with _recompute_lock(event_id) as acquired:
         if not acquired:
             return RecomputeOutcome("busy")
-        return _recompute_locked(event_id, force=force, throttle=throttle)
+        outcome, generation_read = _recompute_locked(event_id, force=force, throttle=throttle)
+        if generation_read is not None:
+            # After the snapshot's commit, in a statement of its own: the snapshot's deferred
+            # foreign-key check at COMMIT may wait on a submission that locked the event row,
+            # and that submission may be waiting to bump this very row: holding it across the
+            # commit would deadlock.
+            _clean(event_id, generation_read)
+        return outcome
 
 
-def _recompute_locked(event_id: int, *, force: bool, throttle: bool) -> RecomputeOutcome:
+def _recompute_locked(
+    event_id: int, *, force: bool, throttle: bool
+) -> tuple[RecomputeOutcome, int | None]:
+    """The recompute's transaction; returns the outcome and the generation it covers (None when
+    it did nothing)."""
     from tournaments.selectors import live as selectors
 
     outermost = not connection.in_atomic_block  # False inside a test's wrapping transaction
@@ -256,7 +267,7 @@ def _recompute_locked(event_id: int, *, force: bool, throttle: bool) -> Recomput
         if throttle:
             wait = _wait_left(bookkeeping.last_started_at)
             if wait > 0:
-                return RecomputeOutcome("deferred", wait=wait)
+                return RecomputeOutcome("deferred", wait=wait), None
         generation_read = StandingsState.objects.values_list("results_generation", flat=True).get(
             pk=event_id
         )
@@ -267,8 +278,8 @@ def _recompute_locked(event_id: int, *, force: bool, throttle: bool) -> Recomput
             .first()
         )
         if not force and latest is not None and bookkeeping.computed_generation >= generation_read:
-            _clean(event_id, generation_read)  # a late duplicate mark may have set it again
-            return RecomputeOutcome("current", generation=latest[0])
+            # Clean all the same: a late duplicate mark may have set it again.
+            return RecomputeOutcome("current", generation=latest[0]), generation_read
         data, computed_from = selectors.compute_snapshot_bytes(event_id=event_id)
         digest = hashlib.sha256(data).hexdigest()
         status: Status
@@ -292,8 +303,7 @@ def _recompute_locked(event_id: int, *, force: bool, throttle: bool) -> Recomput
             last_status=status,
             recomputes=F("recomputes") + 1,
         )
-        _clean(event_id, generation_read)
-        return RecomputeOutcome(status, generation=generation)
+        return RecomputeOutcome(status, generation=generation), generation_read
 
 
 def _clean(event_id: int, generation_read: int) -> None:
