@@ -77,8 +77,8 @@ class EntryTally:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """Every entry's record, the tiebreak-round results kept aside for the settlement (in round
-    order, byes dropped) and the points setting they were tallied with."""
+    """Every entry's record, the tiebreak-round results kept aside for the settlement (byes
+    included, in round then match order) and the points setting they were tallied with."""
 
     entries: Mapping[EntryId, EntryTally]
     tiebreak_results: tuple[Result, ...]
@@ -160,7 +160,7 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
     for r in result_list:
         kind = r.kind
         if kind is not RoundKind.SWISS and kind is not RoundKind.ROUND_ROBIN:
-            if kind is RoundKind.TIEBREAK and r.entry_b is not None:
+            if kind is RoundKind.TIEBREAK:
                 tiebreak_results.append(r)
             continue
         a = index[r.entry_a]
