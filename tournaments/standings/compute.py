@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from tournaments.standings.records import (
@@ -110,6 +111,7 @@ class Standings:
     def to_json(self) -> dict[str, Any]:
         """The canonical JSON document (plain dicts and lists; see :meth:`to_json_bytes`)."""
         p = self.points
+        enc = encode_number
         return {
             "format": FORMAT,
             "points": {
@@ -126,15 +128,16 @@ class Standings:
                     "rank": r.rank,
                     "entry_id": r.entry_id,
                     "name": r.name,
-                    "match_points": encode_number(r.match_points),
+                    "match_points": enc(r.match_points),
                     "played": r.played,
                     "wins": r.wins,
                     "draws": r.draws,
                     "losses": r.losses,
                     "byes": r.byes,
                     "forfeits": r.forfeits,
-                    "values": [encode_number(v) for v in r.values],
-                    "settlement": [encode_number(v) for v in r.settlement],
+                    # ints (and None) are their own JSON: skip the call for them (hot loop)
+                    "values": [v if v is None or type(v) is int else enc(v) for v in r.values],
+                    "settlement": [enc(v) for v in r.settlement] if r.settlement else [],
                     "match_ids": list(r.match_ids),
                     "settlement_match_ids": list(r.settlement_match_ids),
                 }
@@ -333,29 +336,27 @@ def compute_standings(
     t = tally(entry_list, results, points)
     names = {e.entry_id: e.name for e in entry_list}
     records = t.entries
-    columns = len(specs)
-    values: dict[EntryId, list[Value]] = {e: [None] * columns for e in records}
-
-    for col, spec in enumerate(specs):
+    # One column per tiebreak: {entry_id: value}; a group tiebreak's column fills in group by group.
+    columns: list[dict[EntryId, Value]] = []
+    for spec in specs:
         function = spec.entry
         if function is not None:
-            for entry_id, record in records.items():
-                values[entry_id][col] = function(t, record)
+            columns.append({entry_id: function(t, rec) for entry_id, rec in records.items()})
+        else:
+            columns.append(dict.fromkeys(records))
 
     groups: list[list[EntryId]] = [sorted(records, key=id_key)] if records else []
-    for col, spec in enumerate(specs):
+    for column, spec in zip(columns, specs, strict=True):
         group_function = spec.group
+        key = column.__getitem__
         next_groups: list[list[EntryId]] = []
         for group in groups:
             if len(group) == 1:
                 next_groups.append(group)
                 continue
             if group_function is not None:
-                for entry_id, v in group_function(t, group).items():
-                    values[entry_id][col] = v
-            next_groups.extend(
-                _split(group, lambda e, c=col: values[e][c], spec.higher_is_better)  # type: ignore[misc]
-            )
+                column.update(group_function(t, group))
+            next_groups.extend(_split(group, key, spec.higher_is_better))
         groups = next_groups
 
     settlement: dict[EntryId, list[Number]] = {}
@@ -365,29 +366,36 @@ def compute_standings(
             groups, t.tiebreak_results, points, settlement, settlement_ids
         )
 
-    rows: list[StandingRow] = []
+    order = [entry_id for group in groups for entry_id in group]
+    ranks: list[int] = []
     for group in groups:
-        rank = len(rows) + 1
-        for entry_id in group:
-            record = records[entry_id]
-            rows.append(
-                StandingRow(
-                    rank=rank,
-                    entry_id=entry_id,
-                    name=names[entry_id],
-                    match_points=record.match_points,
-                    played=record.played,
-                    wins=record.wins,
-                    draws=record.draws,
-                    losses=record.losses,
-                    byes=record.byes,
-                    forfeits=record.forfeits,
-                    values=tuple(values[entry_id]),
-                    settlement=tuple(settlement.get(entry_id, ())),
-                    match_ids=record.match_ids,
-                    settlement_match_ids=tuple(settlement_ids.get(entry_id, ())),
-                )
+        ranks.extend([len(ranks) + 1] * len(group))
+    # each row's values, column by column (zip builds the tuples in C: this runs per row)
+    by_column = [[c[e] for e in order] for c in columns]
+    value_rows = zip(*by_column, strict=True) if columns else repeat(())
+    empty: tuple[Any, ...] = ()
+    rows: list[StandingRow] = []
+    for rank, entry_id, values in zip(ranks, order, value_rows, strict=False):
+        rec = records[entry_id]
+        settled = settlement.get(entry_id)
+        rows.append(
+            StandingRow(  # positional: the fields in declaration order (see StandingRow)
+                rank,
+                entry_id,
+                names[entry_id],
+                rec.match_points,
+                rec.played,
+                rec.wins,
+                rec.draws,
+                rec.losses,
+                rec.byes,
+                rec.forfeits,
+                values,
+                empty if settled is None else tuple(settled),
+                rec.match_ids,
+                empty if settled is None else tuple(settlement_ids[entry_id]),
             )
+        )
     return Standings(points=points, tiebreaks=tuple(s.name for s in specs), rows=tuple(rows))
 
 

@@ -26,7 +26,6 @@ applied).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -109,17 +108,9 @@ def opponents_win_rate(tally: Tally, entry: EntryTally) -> Number:
     opponents = entry.opponents
     if not opponents:
         return 0
-    entries = tally.entries
-    # One exact division per entry: add the rates over a common denominator.
-    rates: list[tuple[int, int]] = []
-    common = 1
-    for o in opponents:
-        other = entries[o]
-        den = 2 * other.played  # > 0: the opponent played this match
-        rates.append((2 * other.wins + other.draws, den))
-        common = math.lcm(common, den)
-    numerator = sum(num * (common // den) for num, den in rates)
-    return normalise(Fraction(numerator, common * len(opponents)))
+    rates = tally.scaled_win_rates  # win rates over one common denominator: one division
+    total = sum([rates[o] for o in opponents])
+    return normalise(Fraction(total, tally.win_rate_scale * len(opponents)))
 
 
 def head_to_head(tally: Tally, group: Sequence[EntryId]) -> Mapping[EntryId, Number | None]:
