@@ -11,7 +11,8 @@ Terms used by the tiebreaks:
   :mod:`tournaments.standings.tiebreaks` for how each counts it.
 - **opponents**: the entries met over the board (forfeits excluded), one per match.
 - **meetings**: the match points an entry earned against each opponent it has a result with
-  (forfeits included), summed when they met more than once; head-to-head reads these.
+  (forfeits included), summed when they met more than once; head-to-head reads these through
+  :meth:`Tally.meetings` (computed on demand: most entries never need them).
 """
 
 from __future__ import annotations
@@ -58,7 +59,6 @@ class EntryTally:
     points_for: Number
     points_against: Number
     opponents: tuple[EntryId, ...]
-    meetings: Mapping[EntryId, Number]
     match_ids: tuple[MatchId, ...]
 
     @property
@@ -91,6 +91,20 @@ class Tally:
     points: PointsConfig
     win_rate_scale: int = 1
     scaled_win_rates: Mapping[EntryId, int] = field(default_factory=dict)
+    results_by_id: Mapping[MatchId, Result] = field(default_factory=dict)
+
+    def meetings(self, entry_id: EntryId) -> dict[EntryId, Number]:
+        """The match points ``entry_id`` earned against each opponent it has a counted result
+        with (forfeits included; several meetings add up). Computed on demand."""
+        earned: dict[EntryId, Number] = {}
+        for match_id in self.entries[entry_id].match_ids:
+            r = self.results_by_id[match_id]
+            other = r.entry_b if r.entry_a == entry_id else r.entry_a
+            if other is not None:
+                earned[other] = normalise(
+                    earned.get(other, 0) + result_points(r, entry_id, self.points)
+                )
+        return earned
 
 
 def result_points(result: Result, side: EntryId, points: PointsConfig) -> Number:
@@ -113,8 +127,10 @@ def result_points(result: Result, side: EntryId, points: PointsConfig) -> Number
 
 def check_records(
     entries: Iterable[Entry], results: Iterable[Result]
-) -> tuple[list[Entry], list[Result]]:
+) -> tuple[list[Entry], list[Result], dict[MatchId, Result]]:
     """Materialise and validate the records: unique entry and match ids, known entries only.
+
+    Returns the entries, the results and the results by match id.
 
     Raises :class:`ValueError` naming the offending id.
     """
@@ -127,17 +143,17 @@ def check_records(
         if entry.entry_id in known:
             raise ValueError(f"duplicate entry_id {entry.entry_id!r}")
         known.add(entry.entry_id)
-    seen: set[MatchId] = set()
+    by_id: dict[MatchId, Result] = {}
     for result in result_list:
         if type(result) is not Result and not isinstance(result, Result):
             raise ValueError(f"expected a Result, got {result!r}")
-        if result.match_id in seen:
+        if result.match_id in by_id:
             raise ValueError(f"duplicate match_id {result.match_id!r}")
-        seen.add(result.match_id)
+        by_id[result.match_id] = result
         for side in (result.entry_a, result.entry_b):
             if side is not None and side not in known:
                 raise ValueError(f"match {result.match_id!r}: unknown entry {side!r}")
-    return entry_list, result_list
+    return entry_list, result_list, by_id
 
 
 def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsConfig) -> Tally:
@@ -145,7 +161,7 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
 
     Entries without results get an all-zero record. The outcome does not depend on input order.
     """
-    entry_list, result_list = check_records(entries, results)
+    entry_list, result_list, by_id = check_records(entries, results)
     # Visit results in (round, match id) order, so every per-entry list comes out in order.
     # attrgetter is C-fast; id_key is needed only when int and str match ids are mixed.
     if len({type(r.match_id) for r in result_list}) > 1:
@@ -165,11 +181,9 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
     pa: list[Number] = [0] * n
     match_ids: list[list[MatchId]] = [[] for _ in range(n)]
     opponents: list[list[EntryId]] = [[] for _ in range(n)]
-    meetings: list[dict[EntryId, Number]] = [{} for _ in range(n)]
     tiebreak_results: list[Result] = []
     win, draw, loss, bye = points.win, points.draw, points.loss, points.bye
     threshold = points.margin_threshold
-    win_with_bonus = normalise(win + points.margin_bonus)
     swiss, round_robin = RoundKind.SWISS, RoundKind.ROUND_ROBIN
 
     for r in result_list:
@@ -193,40 +207,26 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
         sb = r.score_b
         if winner is None:
             if forfeit:  # double forfeit: both lose
-                pts_a = pts_b = loss
                 losses[a] += 1
                 losses[b] += 1
             else:
-                pts_a = pts_b = draw
                 draws[a] += 1
                 draws[b] += 1
         elif winner == a_id:
-            # the margin bonus, inlined from PointsConfig.for_win (this loop is the hot path)
-            pts_b = loss
             wins[a] += 1
             losses[b] += 1
+            # the margin bonus, as PointsConfig.for_win (inlined: this loop is the hot path)
             if threshold is not None and not forfeit and sa - sb >= threshold:
-                pts_a = win_with_bonus
                 bonuses[a] += 1
-            else:
-                pts_a = win
         else:
-            pts_a = loss
             wins[b] += 1
             losses[a] += 1
             if threshold is not None and not forfeit and sb - sa >= threshold:
-                pts_b = win_with_bonus
                 bonuses[b] += 1
-            else:
-                pts_b = win
         pf[a] += sa
         pa[a] += sb
         pf[b] += sb
         pa[b] += sa
-        ma = meetings[a]
-        ma[b_id] = ma.get(b_id, 0) + pts_a
-        mb = meetings[b]
-        mb[a_id] = mb.get(a_id, 0) + pts_b
         if forfeit:
             forfeits[a] += 1
             forfeits[b] += 1
@@ -234,14 +234,11 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
             opponents[a].append(b_id)
             opponents[b].append(a_id)
 
-    # Whole-number match points need no normalising unless the points setting has fractions.
-    fractional_points = not all(type(v) is int for v in (win, draw, loss, bye, points.margin_bonus))
     # Match points and matches played follow from the counts (a double forfeit is two losses).
     bonus = points.margin_bonus
     played = [wins[i] + draws[i] + losses[i] for i in range(n)]
     tallies: dict[EntryId, EntryTally] = {}
     for i, entry_id in enumerate(ids):
-        m = meetings[i]
         mp = wins[i] * win + draws[i] * draw + losses[i] * loss + byes[i] * bye
         if bonuses[i]:
             mp += bonuses[i] * bonus
@@ -257,7 +254,6 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
             points_for=normalise(pf[i]),
             points_against=normalise(pa[i]),
             opponents=tuple(opponents[i]),
-            meetings={k: normalise(v) for k, v in m.items()} if fractional_points else m,
             match_ids=tuple(match_ids[i]),
         )
     scale = math.lcm(*{2 * p for p in played if p}) if any(played) else 1
@@ -271,4 +267,5 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
         points=points,
         win_rate_scale=scale,
         scaled_win_rates=scaled,
+        results_by_id=by_id,
     )

@@ -130,20 +130,20 @@ def head_to_head(tally: Tally, group: Sequence[EntryId]) -> Mapping[EntryId, Num
     none: dict[EntryId, Number | None] = dict.fromkeys(group)
     if size < 2:
         return none
-    members = [entries[e] for e in group]
-    if any(len(m.meetings) < size - 1 for m in members):
-        return none  # someone has met fewer entries than the group holds: not all have met
+    if any(entries[e].played < size - 1 for e in group):
+        return none  # someone played fewer matches than the group has other members: not all met
     values: dict[EntryId, Number | None] = {}
-    for m in members:
+    for entry_id in group:
+        meetings = tally.meetings(entry_id)
         total: Number = 0
         for other in group:
-            if other == m.entry_id:
+            if other == entry_id:
                 continue
-            earned = m.meetings.get(other)
+            earned = meetings.get(other)
             if earned is None:
                 return none
             total += earned
-        values[m.entry_id] = normalise(total)
+        values[entry_id] = normalise(total)
     return values
 
 
