@@ -7,10 +7,16 @@ How the order is made (:func:`compute_standings`):
 2. All entries start as one group. For each name in the tiebreak list in turn, every group of two
    or more is ordered by that tiebreak and split where its values differ. A group tiebreak
    (``head_to_head``) sees exactly the group still tied at its place in the list.
-3. **Settlement by tiebreak rounds**: for each group still tied after the whole list, the results of
-   tiebreak rounds played among its entries are applied as a final key (see
-   :func:`~tournaments.standings.tiebreaks.tiebreak_rounds`): match points earned in them, when
-   every entry of the group has played at least one; otherwise they do not decide.
+3. **Settlement by tiebreak rounds** (extra games among entries tied after the whole list, at a
+   place that matters; see :func:`unbroken_ties`): tiebreak rounds are applied one at a time, in
+   round order, as final keys. A tiebreak round applies to a group still tied at that moment when
+   every entry of the group took part in it *within the group* (played a match against another
+   entry of the group, or had that round's bye); the group is then ordered by the match points
+   each entry earned in that round (win, draw, loss, margin bonus and bye as in the main
+   standings), and entries still equal stay tied for the next tiebreak round. A tiebreak round in
+   which only some of a group took part does not decide that group: tiebreak rounds only order
+   the entries that played them, never against one that did not. Results of a tiebreak round
+   between entries of different groups are ignored.
 4. Entries still tied share a rank (1, 2, 2, 4); among them rows are listed by ``entry_id``, for a
    stable display only.
 
@@ -23,6 +29,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import Any
 
 from tournaments.standings.records import (
@@ -32,10 +39,11 @@ from tournaments.standings.records import (
     Number,
     PointsConfig,
     Result,
+    normalise,
 )
 from tournaments.standings.serialise import decode_number, encode_number
-from tournaments.standings.tallying import id_key, tally
-from tournaments.standings.tiebreaks import Tiebreak, find_tiebreak, tiebreak_rounds
+from tournaments.standings.tallying import id_key, result_points, tally
+from tournaments.standings.tiebreaks import Tiebreak, find_tiebreak
 
 FORMAT = "spinner.standings/1"
 """The ``format`` field of the canonical JSON; bumped on any incompatible change."""
@@ -52,8 +60,9 @@ class StandingRow:
     - ``values``: one per name of :attr:`Standings.tiebreaks`, in that order (use
       :meth:`Standings.value` to read one by name). ``head_to_head`` is ``None`` where it did not
       apply (the entry was already separated, or its group had not all met).
-    - ``settlement``: match points from tiebreak rounds when they settled this entry's group, else
-      ``None``; ``settlement_match_ids`` are the tiebreak-round matches used.
+    - ``settlement``: the match points earned in each tiebreak round that applied to this entry's
+      group, in round order (``()`` when none did); ``settlement_match_ids`` are those rounds'
+      matches (and byes) among the group.
     - ``match_ids``: the counted matches (and byes) that made this row, in round order.
     - ``played`` .. ``forfeits``: the entry's record over the counted rounds (a bye is not played).
     """
@@ -69,7 +78,7 @@ class StandingRow:
     byes: int
     forfeits: int
     values: tuple[Value, ...]
-    settlement: Value
+    settlement: tuple[Number, ...]
     match_ids: tuple[MatchId, ...]
     settlement_match_ids: tuple[MatchId, ...]
 
@@ -102,6 +111,7 @@ class Standings:
     def to_json(self) -> dict[str, Any]:
         """The canonical JSON document (plain dicts and lists; see :meth:`to_json_bytes`)."""
         p = self.points
+        enc = encode_number
         return {
             "format": FORMAT,
             "points": {
@@ -118,15 +128,16 @@ class Standings:
                     "rank": r.rank,
                     "entry_id": r.entry_id,
                     "name": r.name,
-                    "match_points": encode_number(r.match_points),
+                    "match_points": enc(r.match_points),
                     "played": r.played,
                     "wins": r.wins,
                     "draws": r.draws,
                     "losses": r.losses,
                     "byes": r.byes,
                     "forfeits": r.forfeits,
-                    "values": [encode_number(v) for v in r.values],
-                    "settlement": encode_number(r.settlement),
+                    # ints (and None) are their own JSON: skip the call for them (hot loop)
+                    "values": [v if v is None or type(v) is int else enc(v) for v in r.values],
+                    "settlement": [enc(v) for v in r.settlement] if r.settlement else [],
                     "match_ids": list(r.match_ids),
                     "settlement_match_ids": list(r.settlement_match_ids),
                 }
@@ -181,7 +192,7 @@ class Standings:
                     byes=r["byes"],
                     forfeits=r["forfeits"],
                     values=tuple(decode_number(v) for v in r["values"]),
-                    settlement=decode_number(r["settlement"]),
+                    settlement=tuple(_number(v) for v in r["settlement"]),
                     match_ids=tuple(r["match_ids"]),
                     settlement_match_ids=tuple(r["settlement_match_ids"]),
                 )
@@ -242,6 +253,60 @@ def _split(
     return out
 
 
+def settle_by_tiebreak_rounds(
+    groups: list[list[EntryId]],
+    tiebreak_results: Sequence[Result],
+    points: PointsConfig,
+    settlement: dict[EntryId, list[Number]],
+    settlement_ids: dict[EntryId, list[MatchId]],
+) -> list[list[EntryId]]:
+    """Apply tiebreak rounds, one at a time in round order, to the groups still tied.
+
+    See step 3 of the module docstring for the rule. ``groups`` are in standings order, each in
+    ``entry_id`` order; the refined groups are returned in the same shape. For every entry of a
+    group a round applied to, the points it earned in that round are appended to
+    ``settlement[entry]`` and the round's matches among the group to ``settlement_ids[entry]``.
+    """
+    by_round: dict[int, list[Result]] = {}
+    for r in tiebreak_results:
+        by_round.setdefault(r.round_number, []).append(r)
+    for round_number in sorted(by_round):
+        where: dict[EntryId, int] = {}
+        for g, group in enumerate(groups):
+            if len(group) > 1:
+                for entry_id in group:
+                    where[entry_id] = g
+        # each group's results in this round: those with every entry inside the group
+        inside: dict[int, list[Result]] = {}
+        for r in by_round[round_number]:
+            g = where.get(r.entry_a, -1)
+            if g >= 0 and (r.entry_b is None or where.get(r.entry_b, -1) == g):
+                inside.setdefault(g, []).append(r)
+        if not inside:
+            continue
+        refined: list[list[EntryId]] = []
+        for g, group in enumerate(groups):
+            results = inside.get(g)
+            if not results:
+                refined.append(group)
+                continue
+            earned: dict[EntryId, Number] = {}
+            for r in results:
+                for side in (r.entry_a, r.entry_b):
+                    if side is not None:
+                        earned[side] = earned.get(side, 0) + result_points(r, side, points)
+            if len(earned) < len(group):
+                refined.append(group)  # not all of the group took part: this round does not decide
+                continue
+            used = [r.match_id for r in results]
+            for entry_id in group:
+                settlement.setdefault(entry_id, []).append(normalise(earned[entry_id]))
+                settlement_ids.setdefault(entry_id, []).extend(used)
+            refined.extend(_split(group, earned.__getitem__, True))
+        groups = refined
+    return groups
+
+
 def compute_standings(
     entries: Iterable[Entry],
     results: Iterable[Result],
@@ -271,68 +336,66 @@ def compute_standings(
     t = tally(entry_list, results, points)
     names = {e.entry_id: e.name for e in entry_list}
     records = t.entries
-    columns = len(specs)
-    values: dict[EntryId, list[Value]] = {e: [None] * columns for e in records}
-
-    for col, spec in enumerate(specs):
+    # One column per tiebreak: {entry_id: value}; a group tiebreak's column fills in group by group.
+    columns: list[dict[EntryId, Value]] = []
+    for spec in specs:
         function = spec.entry
         if function is not None:
-            for entry_id, record in records.items():
-                values[entry_id][col] = function(t, record)
+            columns.append({entry_id: function(t, rec) for entry_id, rec in records.items()})
+        else:
+            columns.append(dict.fromkeys(records))
 
     groups: list[list[EntryId]] = [sorted(records, key=id_key)] if records else []
-    for col, spec in enumerate(specs):
+    for column, spec in zip(columns, specs, strict=True):
         group_function = spec.group
+        key = column.__getitem__
         next_groups: list[list[EntryId]] = []
         for group in groups:
             if len(group) == 1:
                 next_groups.append(group)
                 continue
             if group_function is not None:
-                for entry_id, v in group_function(t, group).items():
-                    values[entry_id][col] = v
-            next_groups.extend(
-                _split(group, lambda e, c=col: values[e][c], spec.higher_is_better)  # type: ignore[misc]
-            )
+                column.update(group_function(t, group))
+            next_groups.extend(_split(group, key, spec.higher_is_better))
         groups = next_groups
 
-    settlement: dict[EntryId, Value] = {}
-    settlement_ids: dict[EntryId, tuple[MatchId, ...]] = {}
-    final_groups: list[list[EntryId]] = []
-    for group in groups:
-        if len(group) > 1 and t.tiebreak_results:
-            settled, used = tiebreak_rounds(t, group)
-            if used:
-                for entry_id in group:
-                    settlement[entry_id] = settled[entry_id]
-                    settlement_ids[entry_id] = used
-                final_groups.extend(_split(group, settled.__getitem__, True))
-                continue
-        final_groups.append(group)
+    settlement: dict[EntryId, list[Number]] = {}
+    settlement_ids: dict[EntryId, list[MatchId]] = {}
+    if t.tiebreak_results:
+        groups = settle_by_tiebreak_rounds(
+            groups, t.tiebreak_results, points, settlement, settlement_ids
+        )
 
+    order = [entry_id for group in groups for entry_id in group]
+    ranks: list[int] = []
+    for group in groups:
+        ranks.extend([len(ranks) + 1] * len(group))
+    # each row's values, column by column (zip builds the tuples in C: this runs per row)
+    by_column = [[c[e] for e in order] for c in columns]
+    value_rows = zip(*by_column, strict=True) if columns else repeat(())
+    empty: tuple[Any, ...] = ()
     rows: list[StandingRow] = []
-    for group in final_groups:
-        rank = len(rows) + 1
-        for entry_id in group:
-            record = records[entry_id]
-            rows.append(
-                StandingRow(
-                    rank=rank,
-                    entry_id=entry_id,
-                    name=names[entry_id],
-                    match_points=record.match_points,
-                    played=record.played,
-                    wins=record.wins,
-                    draws=record.draws,
-                    losses=record.losses,
-                    byes=record.byes,
-                    forfeits=record.forfeits,
-                    values=tuple(values[entry_id]),
-                    settlement=settlement.get(entry_id),
-                    match_ids=record.match_ids,
-                    settlement_match_ids=settlement_ids.get(entry_id, ()),
-                )
+    for rank, entry_id, values in zip(ranks, order, value_rows, strict=False):
+        rec = records[entry_id]
+        settled = settlement.get(entry_id)
+        rows.append(
+            StandingRow(  # positional: the fields in declaration order (see StandingRow)
+                rank,
+                entry_id,
+                names[entry_id],
+                rec.match_points,
+                rec.played,
+                rec.wins,
+                rec.draws,
+                rec.losses,
+                rec.byes,
+                rec.forfeits,
+                values,
+                empty if settled is None else tuple(settled),
+                rec.match_ids,
+                empty if settled is None else tuple(settlement_ids[entry_id]),
             )
+        )
     return Standings(points=points, tiebreaks=tuple(s.name for s in specs), rows=tuple(rows))
 
 
@@ -348,7 +411,7 @@ def unbroken_ties(standings: Standings, places: Iterable[int]) -> list[list[Entr
     >>> from tournaments.standings.records import PointsConfig
     >>> rows = [(1, "a"), (2, "b"), (2, "c"), (4, "d"), (4, "e")]
     >>> s = Standings(PointsConfig(), (), tuple(
-    ...     StandingRow(r, e, "", 0, 0, 0, 0, 0, 0, 0, (), None, (), ()) for r, e in rows))
+    ...     StandingRow(r, e, "", 0, 0, 0, 0, 0, 0, 0, (), (), (), ()) for r, e in rows))
     >>> unbroken_ties(s, [1, 2, 3]), unbroken_ties(s, [3]), unbroken_ties(s, [4])
     ([['b', 'c']], [], [['d', 'e']])
     """

@@ -52,6 +52,8 @@ def normalise(value: Number) -> Number:
     >>> normalise(Fraction(4, 2)), normalise(Fraction(5, 2)), normalise(7)
     (2, Fraction(5, 2), 7)
     """
+    if type(value) is int:  # the common case, checked first: this runs per value
+        return value
     if isinstance(value, Fraction) and value.denominator == 1:
         return value.numerator
     return value
@@ -119,37 +121,42 @@ class Result:
     forfeit: bool = False
 
     def __post_init__(self) -> None:
-        _check_id(self.match_id, "match_id")
+        # Runs for every result of every recompute: cheap type tests first, messages on failure.
+        if type(self.kind) is not RoundKind:
+            try:
+                object.__setattr__(self, "kind", RoundKind(self.kind))
+            except ValueError:
+                raise ValueError(
+                    f"match {self.match_id!r}: unknown round kind {self.kind!r}"
+                ) from None
+        match_id, a, b, winner = self.match_id, self.entry_a, self.entry_b, self.winner
+        if type(match_id) is not int and type(match_id) is not str:
+            _check_id(match_id, "match_id")
         if type(self.round_number) is not int or self.round_number < 1:
             raise ValueError(
-                f"match {self.match_id!r}: round_number must be an int >= 1, "
-                f"not {self.round_number!r}"
+                f"match {match_id!r}: round_number must be an int >= 1, not {self.round_number!r}"
             )
-        try:
-            object.__setattr__(self, "kind", RoundKind(self.kind))
-        except ValueError:
-            raise ValueError(f"match {self.match_id!r}: unknown round kind {self.kind!r}") from None
-        _check_id(self.entry_a, "entry_a")
-        if self.entry_b is not None:
-            _check_id(self.entry_b, "entry_b")
-        if self.entry_a == self.entry_b:
-            raise ValueError(f"match {self.match_id!r}: an entry cannot play itself")
+        if type(a) is not int and type(a) is not str:
+            _check_id(a, "entry_a")
+        if b is not None and type(b) is not int and type(b) is not str:
+            _check_id(b, "entry_b")
+        if a == b:
+            raise ValueError(f"match {match_id!r}: an entry cannot play itself")
         for side in ("score_a", "score_b"):
             value = getattr(self, side)
-            if not is_exact(value):
-                raise ValueError(
-                    f"match {self.match_id!r}: {side} must be an int or a Fraction, not {value!r}"
-                )
-            object.__setattr__(self, side, normalise(value))
-        if self.entry_b is None:
-            if self.winner not in (None, self.entry_a):
-                raise ValueError(f"match {self.match_id!r}: a bye's winner can only be entry_a")
-        elif self.winner is not None and self.winner not in (self.entry_a, self.entry_b):
-            raise ValueError(
-                f"match {self.match_id!r}: winner {self.winner!r} did not play in this match"
-            )
-        if type(self.forfeit) is not bool:
-            raise ValueError(f"match {self.match_id!r}: forfeit must be a bool")
+            if type(value) is not int:
+                if not is_exact(value):
+                    raise ValueError(
+                        f"match {match_id!r}: {side} must be an int or a Fraction, not {value!r}"
+                    )
+                object.__setattr__(self, side, normalise(value))
+        if b is None:
+            if winner is not None and winner != a:
+                raise ValueError(f"match {match_id!r}: a bye's winner can only be entry_a")
+        elif winner is not None and winner != a and winner != b:
+            raise ValueError(f"match {match_id!r}: winner {winner!r} did not play in this match")
+        if self.forfeit is not False and self.forfeit is not True:
+            raise ValueError(f"match {match_id!r}: forfeit must be a bool")
 
     @property
     def is_bye(self) -> bool:

@@ -57,8 +57,8 @@ def parse_number(text: str) -> Number:
 
 def encode_number(value: Number | None) -> int | str | None:
     """A JSON value for an exact number: whole numbers as ints, others as :func:`format_number`."""
-    if value is None:
-        return None
+    if value is None or type(value) is int:
+        return value
     value = normalise(value)
     return value if isinstance(value, int) else format_number(value)
 

@@ -11,14 +11,17 @@ Terms used by the tiebreaks:
   :mod:`tournaments.standings.tiebreaks` for how each counts it.
 - **opponents**: the entries met over the board (forfeits excluded), one per match.
 - **meetings**: the match points an entry earned against each opponent it has a result with
-  (forfeits included), summed when they met more than once; head-to-head reads these.
+  (forfeits included), summed when they met more than once; head-to-head reads these through
+  :meth:`Tally.meetings` (computed on demand: most entries never need them).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import attrgetter
 from typing import Any
 
 from tournaments.standings.records import (
@@ -56,7 +59,6 @@ class EntryTally:
     points_for: Number
     points_against: Number
     opponents: tuple[EntryId, ...]
-    meetings: Mapping[EntryId, Number]
     match_ids: tuple[MatchId, ...]
 
     @property
@@ -77,12 +79,32 @@ class EntryTally:
 
 @dataclass(frozen=True, slots=True)
 class Tally:
-    """Every entry's record, the tiebreak-round results kept aside for the settlement (in round
-    order, byes dropped) and the points setting they were tallied with."""
+    """Every entry's record, the tiebreak-round results kept aside for the settlement (byes
+    included, in round then match order) and the points setting they were tallied with.
+
+    ``scaled_win_rates[e] / win_rate_scale`` is entry ``e``'s :attr:`EntryTally.win_rate`: every
+    win rate over one common denominator, so averaging them takes one exact division.
+    """
 
     entries: Mapping[EntryId, EntryTally]
     tiebreak_results: tuple[Result, ...]
     points: PointsConfig
+    win_rate_scale: int = 1
+    scaled_win_rates: Mapping[EntryId, int] = field(default_factory=dict)
+    results_by_id: Mapping[MatchId, Result] = field(default_factory=dict)
+
+    def meetings(self, entry_id: EntryId) -> dict[EntryId, Number]:
+        """The match points ``entry_id`` earned against each opponent it has a counted result
+        with (forfeits included; several meetings add up). Computed on demand."""
+        earned: dict[EntryId, Number] = {}
+        for match_id in self.entries[entry_id].match_ids:
+            r = self.results_by_id[match_id]
+            other = r.entry_b if r.entry_a == entry_id else r.entry_a
+            if other is not None:
+                earned[other] = normalise(
+                    earned.get(other, 0) + result_points(r, entry_id, self.points)
+                )
+        return earned
 
 
 def result_points(result: Result, side: EntryId, points: PointsConfig) -> Number:
@@ -105,8 +127,10 @@ def result_points(result: Result, side: EntryId, points: PointsConfig) -> Number
 
 def check_records(
     entries: Iterable[Entry], results: Iterable[Result]
-) -> tuple[list[Entry], list[Result]]:
+) -> tuple[list[Entry], list[Result], dict[MatchId, Result]]:
     """Materialise and validate the records: unique entry and match ids, known entries only.
+
+    Returns the entries, the results and the results by match id.
 
     Raises :class:`ValueError` naming the offending id.
     """
@@ -114,22 +138,22 @@ def check_records(
     result_list = list(results)
     known: set[EntryId] = set()
     for entry in entry_list:
-        if not isinstance(entry, Entry):
+        if type(entry) is not Entry and not isinstance(entry, Entry):
             raise ValueError(f"expected an Entry, got {entry!r}")
         if entry.entry_id in known:
             raise ValueError(f"duplicate entry_id {entry.entry_id!r}")
         known.add(entry.entry_id)
-    seen: set[MatchId] = set()
+    by_id: dict[MatchId, Result] = {}
     for result in result_list:
-        if not isinstance(result, Result):
+        if type(result) is not Result and not isinstance(result, Result):
             raise ValueError(f"expected a Result, got {result!r}")
-        if result.match_id in seen:
+        if result.match_id in by_id:
             raise ValueError(f"duplicate match_id {result.match_id!r}")
-        seen.add(result.match_id)
+        by_id[result.match_id] = result
         for side in (result.entry_a, result.entry_b):
             if side is not None and side not in known:
                 raise ValueError(f"match {result.match_id!r}: unknown entry {side!r}")
-    return entry_list, result_list
+    return entry_list, result_list, by_id
 
 
 def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsConfig) -> Tally:
@@ -137,12 +161,17 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
 
     Entries without results get an all-zero record. The outcome does not depend on input order.
     """
-    entry_list, result_list = check_records(entries, results)
+    entry_list, result_list, by_id = check_records(entries, results)
+    # Visit results in (round, match id) order, so every per-entry list comes out in order.
+    # attrgetter is C-fast; id_key is needed only when int and str match ids are mixed.
+    if len({type(r.match_id) for r in result_list}) > 1:
+        result_list.sort(key=lambda r: (r.round_number, id_key(r.match_id)))
+    else:
+        result_list.sort(key=attrgetter("round_number", "match_id"))
     ids = [e.entry_id for e in entry_list]
     index = {entry_id: i for i, entry_id in enumerate(ids)}
     n = len(ids)
-    mp: list[Number] = [0] * n
-    played = [0] * n
+    bonuses = [0] * n  # wins that earned the margin bonus
     wins = [0] * n
     draws = [0] * n
     losses = [0] * n
@@ -150,78 +179,72 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
     forfeits = [0] * n
     pf: list[Number] = [0] * n
     pa: list[Number] = [0] * n
-    # (round, match key, match id, opponent met over the board or None) per entry, sorted at the end
-    history: list[list[tuple[int, tuple[int, Any], MatchId, EntryId | None]]] = [
-        [] for _ in range(n)
-    ]
-    meetings: list[dict[EntryId, Number]] = [{} for _ in range(n)]
+    match_ids: list[list[MatchId]] = [[] for _ in range(n)]
+    opponents: list[list[EntryId]] = [[] for _ in range(n)]
     tiebreak_results: list[Result] = []
+    win, draw, loss, bye = points.win, points.draw, points.loss, points.bye
+    threshold = points.margin_threshold
+    swiss, round_robin = RoundKind.SWISS, RoundKind.ROUND_ROBIN
 
     for r in result_list:
         kind = r.kind
-        if kind is not RoundKind.SWISS and kind is not RoundKind.ROUND_ROBIN:
-            if kind is RoundKind.TIEBREAK and r.entry_b is not None:
+        if kind is not swiss and kind is not round_robin:
+            if kind is RoundKind.TIEBREAK:
                 tiebreak_results.append(r)
             continue
-        a = index[r.entry_a]
-        key = id_key(r.match_id)
+        a_id = r.entry_a
+        a = index[a_id]
+        match_ids[a].append(r.match_id)
         b_id = r.entry_b
         if b_id is None:
-            mp[a] += points.bye
             byes[a] += 1
-            history[a].append((r.round_number, key, r.match_id, None))
             continue
         b = index[b_id]
+        match_ids[b].append(r.match_id)
         winner = r.winner
+        forfeit = r.forfeit
         sa = r.score_a
         sb = r.score_b
         if winner is None:
-            if r.forfeit:  # double forfeit: both lose
-                pts_a = pts_b = points.loss
+            if forfeit:  # double forfeit: both lose
                 losses[a] += 1
                 losses[b] += 1
             else:
-                pts_a = pts_b = points.draw
                 draws[a] += 1
                 draws[b] += 1
-        elif winner == r.entry_a:
-            pts_a = points.for_win(sa, sb, forfeit=r.forfeit)
-            pts_b = points.loss
+        elif winner == a_id:
             wins[a] += 1
             losses[b] += 1
+            # the margin bonus, as PointsConfig.for_win (inlined: this loop is the hot path)
+            if threshold is not None and not forfeit and sa - sb >= threshold:
+                bonuses[a] += 1
         else:
-            pts_a = points.loss
-            pts_b = points.for_win(sb, sa, forfeit=r.forfeit)
             wins[b] += 1
             losses[a] += 1
-        mp[a] += pts_a
-        mp[b] += pts_b
-        played[a] += 1
-        played[b] += 1
+            if threshold is not None and not forfeit and sb - sa >= threshold:
+                bonuses[b] += 1
         pf[a] += sa
         pa[a] += sb
         pf[b] += sb
         pa[b] += sa
-        ma = meetings[a]
-        ma[b_id] = ma.get(b_id, 0) + pts_a
-        mb = meetings[b]
-        mb[r.entry_a] = mb.get(r.entry_a, 0) + pts_b
-        if r.forfeit:
+        if forfeit:
             forfeits[a] += 1
             forfeits[b] += 1
-            history[a].append((r.round_number, key, r.match_id, None))
-            history[b].append((r.round_number, key, r.match_id, None))
         else:
-            history[a].append((r.round_number, key, r.match_id, b_id))
-            history[b].append((r.round_number, key, r.match_id, r.entry_a))
+            opponents[a].append(b_id)
+            opponents[b].append(a_id)
 
+    # Match points and matches played follow from the counts (a double forfeit is two losses).
+    bonus = points.margin_bonus
+    played = [wins[i] + draws[i] + losses[i] for i in range(n)]
     tallies: dict[EntryId, EntryTally] = {}
     for i, entry_id in enumerate(ids):
-        h = history[i]
-        h.sort(key=_history_key)
+        mp = wins[i] * win + draws[i] * draw + losses[i] * loss + byes[i] * bye
+        if bonuses[i]:
+            mp += bonuses[i] * bonus
         tallies[entry_id] = EntryTally(
             entry_id=entry_id,
-            match_points=normalise(mp[i]),
+            match_points=normalise(mp),
             played=played[i],
             wins=wins[i],
             draws=draws[i],
@@ -230,13 +253,19 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
             forfeits=forfeits[i],
             points_for=normalise(pf[i]),
             points_against=normalise(pa[i]),
-            opponents=tuple(item[3] for item in h if item[3] is not None),
-            meetings={k: normalise(v) for k, v in meetings[i].items()},
-            match_ids=tuple(item[2] for item in h),
+            opponents=tuple(opponents[i]),
+            match_ids=tuple(match_ids[i]),
         )
-    tiebreak_results.sort(key=lambda r: (r.round_number, id_key(r.match_id)))
-    return Tally(entries=tallies, tiebreak_results=tuple(tiebreak_results), points=points)
-
-
-def _history_key(item: tuple[int, tuple[int, Any], MatchId, EntryId | None]) -> tuple[Any, ...]:
-    return (item[0], item[1])
+    scale = math.lcm(*{2 * p for p in played if p}) if any(played) else 1
+    scaled = {
+        entry_id: (2 * wins[i] + draws[i]) * (scale // (2 * played[i])) if played[i] else 0
+        for i, entry_id in enumerate(ids)
+    }
+    return Tally(
+        entries=tallies,
+        tiebreak_results=tuple(tiebreak_results),
+        points=points,
+        win_rate_scale=scale,
+        scaled_win_rates=scaled,
+        results_by_id=by_id,
+    )

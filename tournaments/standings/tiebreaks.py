@@ -26,13 +26,12 @@ applied).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from tournaments.standings.records import EntryId, MatchId, Number, normalise
-from tournaments.standings.tallying import EntryTally, Tally, result_points
+from tournaments.standings.records import EntryId, Number, normalise
+from tournaments.standings.tallying import EntryTally, Tally
 
 EntryFunction = Callable[[Tally, EntryTally], Number]
 GroupFunction = Callable[[Tally, Sequence[EntryId]], Mapping[EntryId, Number | None]]
@@ -109,17 +108,9 @@ def opponents_win_rate(tally: Tally, entry: EntryTally) -> Number:
     opponents = entry.opponents
     if not opponents:
         return 0
-    entries = tally.entries
-    # One exact division per entry: add the rates over a common denominator.
-    rates: list[tuple[int, int]] = []
-    common = 1
-    for o in opponents:
-        other = entries[o]
-        den = 2 * other.played  # > 0: the opponent played this match
-        rates.append((2 * other.wins + other.draws, den))
-        common = math.lcm(common, den)
-    numerator = sum(num * (common // den) for num, den in rates)
-    return normalise(Fraction(numerator, common * len(opponents)))
+    rates = tally.scaled_win_rates  # win rates over one common denominator: one division
+    total = sum([rates[o] for o in opponents])
+    return normalise(Fraction(total, tally.win_rate_scale * len(opponents)))
 
 
 def head_to_head(tally: Tally, group: Sequence[EntryId]) -> Mapping[EntryId, Number | None]:
@@ -139,52 +130,21 @@ def head_to_head(tally: Tally, group: Sequence[EntryId]) -> Mapping[EntryId, Num
     none: dict[EntryId, Number | None] = dict.fromkeys(group)
     if size < 2:
         return none
-    members = [entries[e] for e in group]
-    if any(len(m.meetings) < size - 1 for m in members):
-        return none  # someone has met fewer entries than the group holds: not all have met
+    if any(entries[e].played < size - 1 for e in group):
+        return none  # someone played fewer matches than the group has other members: not all met
     values: dict[EntryId, Number | None] = {}
-    for m in members:
+    for entry_id in group:
+        meetings = tally.meetings(entry_id)
         total: Number = 0
         for other in group:
-            if other == m.entry_id:
+            if other == entry_id:
                 continue
-            earned = m.meetings.get(other)
+            earned = meetings.get(other)
             if earned is None:
                 return none
             total += earned
-        values[m.entry_id] = normalise(total)
+        values[entry_id] = normalise(total)
     return values
-
-
-def tiebreak_rounds(
-    tally: Tally, group: Sequence[EntryId]
-) -> tuple[Mapping[EntryId, Number | None], tuple[MatchId, ...]]:
-    """The settlement by tiebreak rounds among a group tied after the whole tiebreak list.
-
-    Takes the results of ``tiebreak`` rounds whose two entries both belong to the group. When every
-    entry of the group has at least one such result, each entry's value is the match points it
-    earned in them (win, draw, loss and margin bonus as in the main standings; byes in tiebreak
-    rounds count nothing), and the group is ordered by these values; entries still equal stay tied.
-    When some entry of the group has played none, the tiebreak rounds do not decide the group's
-    order (every value ``None``): they only order the entries that played them, never an entry that
-    did not. Returns the values and the match ids used (in round order).
-    """
-    members = set(group)
-    none: dict[EntryId, Number | None] = dict.fromkeys(group)
-    if len(members) < 2:
-        return none, ()
-    earned: dict[EntryId, Number] = {}
-    used: list[MatchId] = []
-    for r in tally.tiebreak_results:
-        if r.entry_a in members and r.entry_b in members:
-            b = r.entry_b
-            assert b is not None  # tiebreak_results holds no byes
-            earned[r.entry_a] = earned.get(r.entry_a, 0) + result_points(r, r.entry_a, tally.points)
-            earned[b] = earned.get(b, 0) + result_points(r, b, tally.points)
-            used.append(r.match_id)
-    if len(earned) < len(members):
-        return none, ()
-    return {e: normalise(earned[e]) for e in group}, tuple(used)
 
 
 @dataclass(frozen=True, slots=True)
