@@ -27,7 +27,7 @@ from scoring.layout import Layout
 from scoring.rules import MatchOptions, Score, find_ruleset, target_winner, uniquely_highest
 from scoring.tiles import TILES, Tile
 
-__all__ = ["BOTS", "Deal", "deal", "play_match", "simulate", "simulate_jsonl"]
+__all__ = ["BOTS", "Deal", "EndlessMatch", "deal", "play_match", "simulate", "simulate_jsonl"]
 
 BOTS: Final = ("greedy", "random")
 MAX_HANDS: Final = 10_000
@@ -35,6 +35,14 @@ MAX_HANDS: Final = 10_000
 
 Deal = tuple[list[list[Tile]], list[Tile]]
 """A deal: each seat's tiles, and the boneyard in the order it is drawn."""
+
+
+class EndlessMatch(RuntimeError):
+    """A simulated match did not end within ``max_hands`` hands.
+
+    The rules allow it: in ``five-up`` with hands of four tiles or fewer the debits tend to
+    outrun the placement scores, so that nobody ever reaches the target.
+    """
 
 
 def deal(rng: random.Random, players: int, hand_size: int) -> Deal:
@@ -168,7 +176,7 @@ def play_match(
             break
         leader = domino if domino is not None else rng.randrange(players)
     else:
-        raise RuntimeError(f"the match did not end within {max_hands} hands")
+        raise EndlessMatch(f"the match did not end within {max_hands} hands")
     sheet: dict[str, Any] = {
         "format": "fives-scoresheet/1",
         "rules": rules.name,

@@ -69,3 +69,13 @@ def test_all_fives_three_players_can_split_halves() -> None:
     ]
     assert halves, "no split award in 200 matches"
     assert all(verify(s).valid for s in halves)
+
+
+def test_an_endless_match_is_reported_not_looped_forever() -> None:
+    import random
+
+    from scoring.simulate import EndlessMatch, play_match
+
+    options = find_ruleset("five-up").options(4, hand_size=1)
+    with pytest.raises(EndlessMatch):
+        play_match(options, random.Random(1), "greedy", max_hands=200)

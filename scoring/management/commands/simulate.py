@@ -9,7 +9,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError
 
 from scoring.rules import RULESETS
-from scoring.simulate import BOTS, simulate_jsonl
+from scoring.simulate import BOTS, EndlessMatch, simulate_jsonl
 
 
 class Command(BaseCommand):
@@ -42,7 +42,7 @@ class Command(BaseCommand):
                 out.write(line)
                 out.write("\n")
             out.flush()
-        except ValueError as exc:
+        except (ValueError, EndlessMatch) as exc:
             raise CommandError(str(exc)) from None
         except BrokenPipeError:
             raise SystemExit(2) from None
