@@ -9,7 +9,8 @@ the top seeds. Positions follow the standard order, built by doubling: each seed
 half-size order is replaced by the pair ``(s, size + 1 - s)``, written with the top seed first on
 even positions and last on odd ones, so for 16 the first round reads 1 v 16, 8 v 9, 5 v 12,
 4 v 13, 3 v 14, 6 v 11, 7 v 10, 2 v 15: if favourites win, the seeds meeting in every round sum
-to (entries left) + 1 and seeds 1 and 2 can only meet in the final.
+to (entries left) + 1 and seeds 1 and 2 can only meet in the final. In every first-round match
+the better seed takes slot A.
 
 Output
 ------
@@ -94,7 +95,9 @@ class BracketRound:
 @dataclass(frozen=True, slots=True)
 class Bracket:
     """A seeded bracket. ``seeds[s - 1]`` is the entry id of seed ``s``; ``byes`` lists the seeds
-    that skip the first round; ``rounds`` are in playing order."""
+    that skip the first round. ``rounds`` are grouped by section (winners, then losers,
+    consolation or third place, then the finals), each section in round order; a slot only ever
+    refers to a match listed before it."""
 
     kind: Literal["single", "double"]
     size: int
@@ -227,16 +230,12 @@ def _seat(seed: int, qualifiers: int) -> _AnySlot:
 def _winners_bracket(builder: _Builder, size: int, qualifiers: int) -> list[list[str]]:
     order = standard_order(size)
     rounds: list[list[str]] = []
-    first = [
-        builder.add(
-            f"w1-{m}",
-            "winners",
-            1,
-            _seat(order[2 * m], qualifiers),
-            _seat(order[2 * m + 1], qualifiers),
+    first = []
+    for m in range(size // 2):
+        top, bottom = sorted((order[2 * m], order[2 * m + 1]))  # the better seed in slot A
+        first.append(
+            builder.add(f"w1-{m}", "winners", 1, _seat(top, qualifiers), _seat(bottom, qualifiers))
         )
-        for m in range(size // 2)
-    ]
     rounds.append(first)
     r = 1
     while len(rounds[-1]) > 1:

@@ -4,8 +4,10 @@ Entries are placed in a circle in the given order (by default: seed, then entry 
 without a seed last); an odd field adds an empty place, and whoever faces it has the bye, so the
 bye rotates and every entry gets exactly one. Place 0 stays fixed, the others rotate one step
 each round. Over ``n - 1`` rounds (even ``n``) or ``n`` rounds (odd ``n``) every pair meets
-exactly once. Seat order alternates: the fixed place sits first in even-numbered rounds
-(0-based), and the other tables alternate by table index and round, so seats stay balanced.
+exactly once. Seat order: the fixed place sits first in even-numbered rounds (0-based) and
+second in odd ones; at the other tables the entry on the first half of the circle sits first.
+As entries travel round the circle they spend about as many rounds on each half, so every
+entry sits first within one round of half its matches (tested for 2 to 16 entries).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ def circle_schedule(entry_ids: Sequence[int]) -> list[list[tuple[Slot, Slot]]]:
     """Every round of the round robin: pairs of entry ids; ``None`` marks the bye's place.
 
     >>> circle_schedule([1, 2, 3, 4])
-    [[(1, 4), (3, 2)], [(3, 1), (4, 2)], [(1, 2), (4, 3)]]
+    [[(1, 4), (2, 3)], [(3, 1), (4, 2)], [(1, 2), (3, 4)]]
     """
     ids: list[Slot] = list(entry_ids)
     if len(set(ids)) != len(ids):
@@ -38,7 +40,7 @@ def circle_schedule(entry_ids: Sequence[int]) -> list[list[tuple[Slot, Slot]]]:
         pairs: list[tuple[Slot, Slot]] = []
         for i in range(n // 2):
             a, b = circle[i], circle[n - 1 - i]
-            if (r + i) % 2:
+            if i == 0 and r % 2:
                 a, b = b, a
             pairs.append((a, b))
         rounds.append(pairs)

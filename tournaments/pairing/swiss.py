@@ -127,7 +127,7 @@ class Field:
     order: tuple[EntryRecord, ...]
     met: tuple[frozenset[int], ...]
     mp: tuple[int, ...]
-    spread: tuple[Fraction, ...]
+    spread: tuple[int | Fraction, ...]
     above: tuple[int, ...]
     below: tuple[int, ...]
     bye_cost: dict[int, int]
@@ -144,6 +144,10 @@ class Field:
     @property
     def nodes(self) -> int:
         return self.size + (1 if self.size % 2 else 0)
+
+
+def _exact(value: Fraction) -> int | Fraction:
+    return int(value) if value.denominator == 1 else value
 
 
 def _scaled_int(value: Number, scale: int, what: str) -> int:
@@ -166,7 +170,8 @@ def prepare_field(
     met_ids = met_entries(ranked, history)
     met = tuple(frozenset(index[o] for o in met_ids[e.entry_id]) for e in ranked)
     mp = tuple(_scaled_int(e.match_points, options.mp_scale, "match points") for e in ranked)
-    spread = tuple(Fraction(e.spread) * options.spread_scale for e in ranked)
+    # Integral spreads stay ints: Fraction arithmetic is the slowest part of building the graph.
+    spread = tuple(_exact(Fraction(e.spread) * options.spread_scale) for e in ranked)
     n = len(ranked)
     bye_cost: dict[int, int] = {}
     if n % 2:

@@ -2,10 +2,11 @@
 
 Rule: walk the matches in rank order (the order the caller gives, top match first). A match with
 a pinned entry takes that table (when both entries are pinned to different tables, the
-higher-ranked entry's pin wins; when two matches claim one table, the higher-ranked match keeps
-it). Every other match takes the lowest table number not claimed by a pin, in rank order. So
-without pins, the k-th match sits at table k; with pins, the unpinned matches fill the remaining
-tables in order. Conflicts are reported as notes.
+higher-ranked entry's pin wins if its table is still free, else the other's; when two matches
+claim one table, the higher-ranked match keeps it). Every other match takes the lowest table
+number not claimed by a pin, in rank order. So without pins, the k-th match sits at table k;
+with pins, the unpinned matches fill the remaining tables in order. Conflicts are reported as
+notes.
 """
 
 from __future__ import annotations
@@ -28,19 +29,18 @@ def assign_tables(
         wanted = [(e, pins[e]) for e in (a, b) if e in pins]
         if not wanted:
             continue
-        entry, table = wanted[0]
-        if len(wanted) == 2 and wanted[1][1] != table:
-            notes.append(
-                f"entries {a} and {b} are pinned to tables {table} and {wanted[1][1]}; "
-                f"entry {entry} keeps its table"
-            )
-        if table in claimed:
-            notes.append(
-                f"table {table} is pinned by an earlier match; entry {entry} could not keep it"
-            )
-            continue
-        claimed[table] = index
-        chosen[index] = table
+        free_pins = [(e, t) for e, t in wanted if t not in claimed]
+        for e, t in wanted:
+            if t in claimed:
+                notes.append(f"table {t} is held by an earlier pinned match; entry {e} moves")
+            elif free_pins and (e, t) != free_pins[0]:
+                notes.append(
+                    f"entries {a} and {b} are pinned to different tables; "
+                    f"entry {free_pins[0][0]} keeps table {free_pins[0][1]}"
+                )
+        if free_pins:
+            claimed[free_pins[0][1]] = index
+            chosen[index] = free_pins[0][1]
     free = 1
     tables: list[int] = []
     for index in range(len(matches)):
