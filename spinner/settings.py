@@ -17,6 +17,7 @@ Environment variables:
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 from typing import Any
@@ -226,6 +227,8 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {"table_token": "120/min", "anon": "600/min"},
+    # One error body everywhere: {code, message, details}.
+    "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Spinner API",
@@ -233,6 +236,14 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
 }
+# Swagger UI's files from our own static files (no CDN) when drf-spectacular-sidecar is installed;
+# without it /api/docs/ is a plain page linking the schema.
+SPECTACULAR_SIDECAR = importlib.util.find_spec("drf_spectacular_sidecar") is not None
+if SPECTACULAR_SIDECAR:
+    INSTALLED_APPS.append("drf_spectacular_sidecar")
+    SPECTACULAR_SETTINGS.update(
+        SWAGGER_UI_DIST="SIDECAR", SWAGGER_UI_FAVICON_HREF="SIDECAR", REDOC_DIST="SIDECAR"
+    )
 
 # --- Logging --------------------------------------------------------------------------------
 LOGGING = {

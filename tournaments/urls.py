@@ -6,5 +6,6 @@ from tournaments.views import home
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("", include("tournaments.urls_results")),
     path("", include("tournaments.urls_live")),
 ]

@@ -112,6 +112,6 @@ def match_at(rnd: Round, table: int) -> Match:
 
 
 def make_director(event: Event, name: str = "dir") -> User:
-    user = User.objects.create_user(username=name, password="pw-director-1")
+    user = User.objects.create_user(username=name)  # no password: tests log in with tokens
     event.directors.add(user)
     return user

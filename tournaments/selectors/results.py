@@ -30,6 +30,28 @@ class MatchBoard:
     def table_number(self) -> int | None:
         return self.match.table.number if self.match.table_id and self.match.table else None
 
+    @property
+    def score_text(self) -> str:
+        """The confirmed score as people read it, side 0 first ("95 – 100"), or ""."""
+        if self.result is None:
+            return ""
+        a = from_halves(self.result.score_a_halves)
+        b = from_halves(self.result.score_b_halves)
+        return f"{a} – {b}"
+
+    @property
+    def sides(self) -> list[dict[str, Any]]:
+        """Per side: its number, entry name, current claim and that claim's score as text."""
+        names = [self.match.entry_a.name, self.match.entry_b.name if self.match.entry_b else ""]
+        out = []
+        for side, claim in enumerate(self.claims):
+            text = ""
+            if claim is not None and claim.score_a_halves is not None:
+                a = from_halves(claim.score_a_halves)
+                text = f"{a} – {from_halves(claim.score_b_halves)}"
+            out.append({"side": side, "name": names[side], "claim": claim, "score_text": text})
+        return out
+
     def divergence(self) -> dict[str, Any] | None:
         """Where the two sides' sheets first differ (a conflict between two sheets), else None."""
         a, b = self.claims

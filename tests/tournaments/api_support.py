@@ -1,0 +1,49 @@
+"""Clients for the API tests: a table's token, a director's DRF token, anonymous."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.contrib.auth.models import User
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from tournaments.models import Round, Table
+from tournaments.services.table_links import table_token
+
+
+def table_client(rnd: Round, number: int) -> APIClient:
+    client = APIClient()
+    table = Table.objects.get(event=rnd.event, number=number)
+    client.credentials(HTTP_AUTHORIZATION=f"Table {table_token(round_=rnd, table=table)}")
+    return client
+
+
+def user_client(user: User) -> APIClient:
+    client = APIClient()
+    token, _ = Token.objects.get_or_create(user=user)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    return client
+
+
+def key() -> str:
+    return uuid.uuid4().hex
+
+
+def post(client: APIClient, url: str, data: Any, **headers: str) -> Any:
+    """POST JSON with a fresh idempotency key unless one is given (``Idempotency-Key=...``)."""
+    extra = {"HTTP_IDEMPOTENCY_KEY": key()}
+    for name, value in headers.items():
+        extra["HTTP_" + name.upper().replace("-", "_")] = value
+    return client.post(url, data, format="json", **extra)
+
+
+def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
+    """The one error body, with this status and code."""
+    assert response.status_code == status, (response.status_code, response.content[:500])
+    body: dict[str, Any] = response.json()
+    assert set(body) == {"code", "message", "details"}, body
+    assert body["code"] == code, body
+    assert isinstance(body["message"], str) and body["message"]
+    return body

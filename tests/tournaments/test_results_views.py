@@ -1,0 +1,127 @@
+"""The director's entry board and match page, and the table's page."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from tests.tournaments.results_support import (
+    make_director,
+    make_event,
+    make_round,
+    match_at,
+    sheet,
+)
+from tournaments.models import AuditEntry, MatchResult, Round, Table
+from tournaments.services import results
+from tournaments.services.table_links import table_link_path
+
+pytestmark = pytest.mark.django_db
+
+
+def director_client(user: User) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_the_board_shows_every_state_and_polls_with_htmx() -> None:
+    event = make_event()
+    director = make_director(event)
+    rnd = make_round(event, tables=3, bye=True)
+    results.submit_claim(match=match_at(rnd, 2), side=0, sheet=sheet("tally"))
+    results.submit_claim(match=match_at(rnd, 3), side=0, sheet=sheet("tally"))
+    results.submit_claim(match=match_at(rnd, 3), side=1, sheet=sheet("nodeal"))
+    client = director_client(director)
+    url = f"/director/events/{event.slug}/rounds/1/results/"
+    page = client.get(url)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'hx-trigger="every 3s"' in html and f'hx-get="{url}"' in html
+    for state in ("missing", "pending", "conflict", "bye"):
+        assert f'class="state-{state}"' in html, state
+    assert table_link_path(round_=rnd, table=Table.objects.get(event=event, number=1)) in html
+    partial = client.get(url, HTTP_HX_REQUEST="true")
+    assert partial.status_code == 200
+    assert "<html" not in partial.content.decode() and "state-conflict" in partial.content.decode()
+
+
+def test_the_board_is_the_directors_only() -> None:
+    event = make_event()
+    make_round(event)
+    url = f"/director/events/{event.slug}/rounds/1/results/"
+    assert Client().get(url).status_code == 302  # to the login page
+    stranger = make_director(make_event("other"), "stranger")
+    assert director_client(stranger).get(url).status_code == 404
+
+
+def test_the_match_page_shows_the_divergence_and_resolves_with_a_reason() -> None:
+    event = make_event()
+    director = make_director(event)
+    rnd = make_round(event)
+    match = match_at(rnd, 1)
+    results.submit_claim(match=match, side=0, sheet=sheet("tally"))
+    results.submit_claim(match=match, side=1, sheet=sheet("nodeal"))
+    client = director_client(director)
+    base = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/"
+    page = client.get(base)
+    assert page.status_code == 200
+    where = results.divergence(sheet("tally"), sheet("nodeal"))
+    assert where is not None and where["hand"] is not None
+    assert f"hand {where['hand'] + 1}</strong>" in page.content.decode()
+    empty = client.post(base + "resolve/", {"side": "1", "reason": ""}, follow=True)
+    assert not MatchResult.objects.exists() and "reason" in empty.content.decode()
+    done = client.post(base + "resolve/", {"side": "1", "reason": "Both signed side 1's"})
+    assert done.status_code == 302
+    result = MatchResult.objects.get(match=match)
+    assert result.source == "resolved" and result.claim is not None and result.claim.side == 1
+
+
+def test_the_director_enters_then_corrects_a_result_from_the_page() -> None:
+    event = make_event()
+    director = make_director(event)
+    rnd = make_round(event)
+    match = match_at(rnd, 1)
+    client = director_client(director)
+    url = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/enter/"
+    client.post(url, {"score_a": "60", "score_b": "42.5", "reason": "Board count"})
+    first = MatchResult.objects.get(match=match, is_current=True)
+    assert (first.score_a_halves, first.score_b_halves, first.source) == (120, 85, "arbitral")
+    client.post(url, {"sheet": json.dumps(sheet("tally")), "reason": "Sheet found", "version": "1"})
+    second = MatchResult.objects.get(match=match, is_current=True)
+    assert (second.version, second.source, second.verified) == (2, "correction", True)
+    stale = client.post(
+        url, {"score_a": "1", "score_b": "0", "reason": "x", "version": "1"}, follow=True
+    )
+    assert "changed" in stale.content.decode()
+    assert MatchResult.objects.filter(match=match).count() == 2
+    assert AuditEntry.objects.filter(action="result.correct").count() == 1
+
+
+def test_revoking_from_the_board_changes_the_links() -> None:
+    event = make_event()
+    director = make_director(event)
+    rnd = make_round(event)
+    table = Table.objects.get(event=event, number=1)
+    old = table_link_path(round_=rnd, table=table)
+    response = director_client(director).post(
+        f"/director/events/{event.slug}/rounds/1/results/revoke-links/", {"reason": "leaked"}
+    )
+    assert response.status_code == 302
+    assert table_link_path(round_=Round.objects.get(pk=rnd.pk), table=table) != old
+    assert Client().get(old).status_code == 401
+
+
+def test_the_table_page_opens_with_the_link_and_only_with_it() -> None:
+    event = make_event()
+    rnd = make_round(event)
+    path = table_link_path(round_=rnd, table=Table.objects.get(event=event, number=2))
+    page = Client().get(path)
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert "table 2" in html and match_at(rnd, 2).entry_a.name in html
+    assert page["Referrer-Policy"] == "no-referrer" and "no-store" in page["Cache-Control"]
+    assert Client().get("/t/1.2.nonsense-token-of-some-length/").status_code == 401

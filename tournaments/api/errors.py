@@ -1,0 +1,126 @@
+"""One error body for the whole API: ``{"code", "message", "details"}``.
+
+``exception_handler`` (``REST_FRAMEWORK["EXCEPTION_HANDLER"]``) renders the application's
+``SpinnerError`` family and DRF's own exceptions (validation, authentication, permission,
+throttling, not found, parse, method, media type) and Django's ``Http404`` and
+``PermissionDenied`` in that one shape. An unexpected exception is logged and answered with the
+same shape and status 500 (code ``server_error``), never with an HTML page.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.http import Http404
+from drf_spectacular.utils import inline_serializer
+from rest_framework import exceptions, serializers
+from rest_framework.response import Response
+from rest_framework.views import set_rollback
+
+from tournaments.errors import SpinnerError
+
+logger = logging.getLogger(__name__)
+
+# DRF's default codes, renamed where ours are clearer.
+DRF_CODES = {
+    exceptions.ValidationError: "invalid",
+    exceptions.ParseError: "parse_error",
+    exceptions.AuthenticationFailed: "authentication_failed",
+    exceptions.NotAuthenticated: "not_authenticated",
+    exceptions.PermissionDenied: "forbidden",
+    exceptions.NotFound: "not_found",
+    exceptions.MethodNotAllowed: "method_not_allowed",
+    exceptions.NotAcceptable: "not_acceptable",
+    exceptions.UnsupportedMediaType: "unsupported_media_type",
+    exceptions.Throttled: "throttled",
+}
+
+
+class ErrorSerializer(serializers.Serializer[Any]):
+    """The error body every API error has."""
+
+    code = serializers.CharField(help_text="Stable: clients and tests branch on it.")
+    message = serializers.CharField(help_text="What went wrong and what to do, for a person.")
+    details = serializers.JSONField(help_text="Field errors, versions, verdicts... (may be {}).")
+
+
+ERROR = ErrorSerializer
+VALIDATION_ERROR = inline_serializer(
+    "ValidationErrorBody",
+    fields={
+        "code": serializers.CharField(),
+        "message": serializers.CharField(),
+        "details": serializers.DictField(child=serializers.JSONField()),
+    },
+)
+
+
+def body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    return {"code": code, "message": message, "details": details if details is not None else {}}
+
+
+def _code_for(exc: exceptions.APIException) -> str:
+    detail = exc.detail
+    custom = getattr(detail, "code", None)
+    for cls in type(exc).__mro__:
+        if cls in DRF_CODES:
+            default = DRF_CODES[cls]
+            break
+    else:
+        default = exc.default_code
+    # A code given when raising (AuthenticationFailed(code="table_link_invalid")) wins.
+    if isinstance(custom, str) and custom not in ("invalid", exc.default_code):
+        return custom
+    return default
+
+
+def _message_for(exc: exceptions.APIException) -> str:
+    if isinstance(exc, exceptions.ValidationError):
+        return "Some fields are not valid: see details."
+    detail = exc.detail
+    if isinstance(detail, list | dict):
+        return str(exc.default_detail)
+    return str(detail)
+
+
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
+    """DRF's exception handler for Spinner: every error in the ``{code, message, details}`` body."""
+    headers: dict[str, str] = {}
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound(str(exc) or "Not found.")
+    elif isinstance(exc, DjangoPermissionDenied):
+        exc = exceptions.PermissionDenied()
+
+    if isinstance(exc, SpinnerError):
+        set_rollback()
+        return Response(exc.as_dict(), status=exc.status)
+
+    if isinstance(exc, exceptions.APIException):
+        auth_header = getattr(exc, "auth_header", None)
+        if auth_header:
+            headers["WWW-Authenticate"] = auth_header
+        wait = getattr(exc, "wait", None)
+        details: Any = {}
+        if isinstance(exc, exceptions.Throttled):
+            if wait is not None:
+                headers["Retry-After"] = str(int(wait))
+            details = {"wait": wait}
+        elif isinstance(exc, exceptions.ValidationError):
+            details = (
+                exc.detail if isinstance(exc.detail, dict) else {"non_field_errors": exc.detail}
+            )
+        set_rollback()
+        return Response(
+            body(_code_for(exc), _message_for(exc), details),
+            status=exc.status_code,
+            headers=headers,
+        )
+
+    logger.exception("unexpected error in the API", exc_info=exc)
+    set_rollback()
+    return Response(
+        body("server_error", "Something went wrong on our side; try again in a moment."),
+        status=500,
+    )

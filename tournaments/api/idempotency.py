@@ -1,0 +1,149 @@
+"""Safe retries: the same ``Idempotency-Key`` gets the same answer, status and body.
+
+A phone on bad Wi-Fi sends a result, loses the answer, and sends it again with the same key: the
+second request does nothing and gets the first answer (with ``Idempotent-Replayed: true``). The
+same key with a different request (method, path, body, ``If-Match``) is refused with
+``idempotency_mismatch`` (422). Keys are per client (a table link, or a user).
+
+Race-free: the key's row is inserted first, in the request's transaction; a concurrent request
+with the same key waits on the unique index until the first commits, then replays its answer.
+Answers of the application's errors (4xx) are kept too; a crash (5xx) keeps nothing, so a retry
+runs again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable
+
+from django.db import IntegrityError, transaction
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tournaments.api.authentication import table_access
+from tournaments.errors import Conflict, SpinnerError, ValidationFailed
+from tournaments.models import IdempotencyRecord
+
+HEADER = "Idempotency-Key"
+_KEY = re.compile(r"^[A-Za-z0-9._:\-]{1,200}$")
+REPLAYED_HEADERS = ("ETag", "Location")
+
+
+class IdempotencyMismatch(Conflict):
+    code = "idempotency_mismatch"
+    status = 422
+
+
+def client_scope(request: Request) -> str:
+    """Who is asking: the table link, else the user."""
+    access = table_access(request)
+    if access is not None:
+        return access.scope
+    return f"user:{request.user.pk}"
+
+
+def request_digest(request: Request) -> str:
+    payload = {
+        "method": request.method,
+        "path": request.path,
+        "body": request.data,
+        "if_match": request.headers.get("If-Match", ""),
+    }
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def idempotency_key(request: Request, *, required: bool) -> str | None:
+    key = request.headers.get(HEADER)
+    if key is None or key == "":
+        if required:
+            raise ValidationFailed(
+                f"Send an {HEADER} header (a new random value per result, the same on a retry).",
+                code="idempotency_key_required",
+            )
+        return None
+    if not _KEY.match(key):
+        raise ValidationFailed(
+            f"The {HEADER} is 1 to 200 letters, digits or . _ : -.",
+            code="idempotency_key_invalid",
+        )
+    return key
+
+
+def run_idempotent(
+    request: Request, action: Callable[[], Response], *, required: bool = True
+) -> Response:
+    """Run ``action`` once per idempotency key; replay its answer for the same key after.
+
+    ``action`` runs inside a savepoint: an application error it raises rolls back its writes and
+    its error answer is kept for the key like any other answer.
+    """
+    key = idempotency_key(request, required=required)
+    if key is None:
+        with transaction.atomic():
+            return action()
+    scope = client_scope(request)
+    digest = request_digest(request)
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                record = IdempotencyRecord.objects.create(
+                    scope=scope, key=key, request_digest=digest
+                )
+        except IntegrityError:
+            # Another request with this key committed (we waited for it): answer as it did.
+            record = IdempotencyRecord.objects.get(scope=scope, key=key)
+            if record.request_digest != digest:
+                raise IdempotencyMismatch(
+                    "This idempotency key was used for a different request: use a new key "
+                    "for a new result.",
+                    details={"key": key},
+                ) from None
+            headers = dict(record.response_headers or {})
+            headers["Idempotent-Replayed"] = "true"
+            return Response(record.response_body, status=record.status_code, headers=headers)
+        try:
+            with transaction.atomic():
+                response = action()
+        except SpinnerError as exc:
+            response = Response(exc.as_dict(), status=exc.status)
+        record.status_code = response.status_code
+        record.response_body = response.data
+        record.response_headers = {
+            name: response[name] for name in REPLAYED_HEADERS if response.has_header(name)
+        }
+        record.save(update_fields=["status_code", "response_body", "response_headers"])
+        return response
+
+
+def parse_version(request: Request, *, header: str = "If-Match") -> int | None:
+    """The version an edit changes, from ``If-Match`` (``"3"``, ``W/"3"`` or ``3``)."""
+    raw = request.headers.get(header)
+    if raw is None or raw.strip() == "":
+        return None
+    text = raw.strip()
+    if text.startswith("W/"):
+        text = text[2:]
+    text = text.strip('"')
+    if not text.isdigit() or len(text) > 9:
+        raise ValidationFailed(
+            f'{header} is the version you change, e.g. "3".',
+            code="invalid_if_match",
+            details={"if_match": raw},
+        )
+    return int(text)
+
+
+def etag(version: int) -> str:
+    return f'"{version}"'
+
+
+__all__ = [
+    "HEADER",
+    "IdempotencyMismatch",
+    "etag",
+    "parse_version",
+    "run_idempotent",
+]

@@ -1,0 +1,31 @@
+"""Throttles for the endpoints table tokens use (scope ``table_token``).
+
+A venue's phones often share one public address, so a table's requests are counted per table
+(its link), not per address; other clients per user or address as DRF does. Rates are read from
+``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` on each request (settings overrides apply).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework.request import Request
+from rest_framework.settings import api_settings
+from rest_framework.throttling import ScopedRateThrottle
+
+from tournaments.api.authentication import table_access
+
+
+class TableTokenThrottle(ScopedRateThrottle):
+    """``ScopedRateThrottle`` keyed by the table for table tokens."""
+
+    def get_rate(self) -> str | None:
+        rates: dict[str, Any] = api_settings.DEFAULT_THROTTLE_RATES
+        rate = rates.get(self.scope or "")
+        return str(rate) if rate else None
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        access = table_access(request)
+        if access is not None:
+            return self.cache_format % {"scope": self.scope, "ident": access.scope}
+        return super().get_cache_key(request, view)

@@ -1,0 +1,239 @@
+"""The director's entry board and match page, and the table's entry page (``/t/<token>/``).
+
+Thin: selectors read, services write, ``SpinnerError`` becomes a message. The board refreshes
+itself with htmx every few seconds (its rows only).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
+
+from tournaments.errors import SpinnerError
+from tournaments.models import Event, Match, Round, Table
+from tournaments.permissions import director_required
+from tournaments.selectors import results as selectors
+from tournaments.services import results as services
+from tournaments.services import table_links
+
+POLL_SECONDS = 3
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
+        help_text="Goes in the audit log.",
+    )
+
+
+class ResolveForm(ReasonForm):
+    side = forms.TypedChoiceField(choices=[(0, "First side"), (1, "Second side")], coerce=int)
+
+
+class ResultEntryForm(ReasonForm):
+    """A final score (two numbers) or a whole sheet (JSON)."""
+
+    score_a = forms.DecimalField(required=False, decimal_places=1, label="Score of the first side")
+    score_b = forms.DecimalField(required=False, decimal_places=1, label="Score of the second side")
+    sheet = forms.CharField(
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4}),
+        label="Or the whole scoresheet (fives-scoresheet/1 JSON)",
+    )
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        text = (data.get("sheet") or "").strip()
+        has_score = data.get("score_a") is not None and data.get("score_b") is not None
+        if bool(text) == has_score:
+            raise forms.ValidationError("Enter either both scores or a scoresheet.")
+        if text:
+            try:
+                data["sheet_obj"] = json.loads(text)
+            except ValueError as exc:
+                raise forms.ValidationError(f"The scoresheet is not valid JSON: {exc}") from exc
+        return data
+
+
+def _round(event: Event, number: int) -> Round:
+    return get_object_or_404(Round, event=event, number=number)
+
+
+def _links(round_: Round) -> dict[int, str]:
+    return {
+        t.number: table_links.table_link_url(round_=round_, table=t)
+        for t in Table.objects.filter(matches__round=round_).distinct()
+    }
+
+
+@director_required
+def round_results(request: HttpRequest, number: int, *, event: Event) -> HttpResponse:
+    """The round's entry board: missing, pending, conflict, confirmed per table (live)."""
+    round_ = _round(event, number)
+    boards = selectors.round_board(round_)
+    context = {
+        "event": event,
+        "round": round_,
+        "boards": boards,
+        "counts": selectors.count_states(boards),
+        "complete": services.round_results_complete(round_),
+        "poll_seconds": POLL_SECONDS,
+    }
+    if request.headers.get("HX-Request"):
+        return render(request, "tournaments/results/_board.html", context)
+    context["links"] = _links(round_)
+    context["revoke_form"] = ReasonForm()
+    return render(request, "tournaments/results/round.html", context)
+
+
+def _match(round_: Round, match_id: int) -> Match:
+    return get_object_or_404(Match, round=round_, pk=match_id)
+
+
+@director_required
+def match_results(
+    request: HttpRequest, number: int, match_id: int, *, event: Event
+) -> HttpResponse:
+    """One match: both sides' claims, where they diverge, and the director's actions."""
+    round_ = _round(event, number)
+    match = _match(round_, match_id)
+    board = selectors.match_board(match.pk)
+    if board is None:  # pragma: no cover - _match found it
+        raise Http404
+    version = board.result.version if board.result else None
+    return render(
+        request,
+        "tournaments/results/match.html",
+        {
+            "event": event,
+            "round": round_,
+            "board": board,
+            "divergence": board.divergence(),
+            "resolve_form": ResolveForm(),
+            "entry_form": ResultEntryForm(initial={"version": version}),
+        },
+    )
+
+
+def _back(event: Event, number: int, match_id: int) -> HttpResponse:
+    return redirect("results-match", slug=event.slug, number=number, match_id=match_id)
+
+
+def _form_errors(request: HttpRequest, form: forms.Form) -> None:
+    for field, errs in form.errors.items():
+        for err in errs:
+            messages.error(request, f"{field}: {err}" if field != "__all__" else str(err))
+
+
+@require_POST
+@director_required
+def resolve(request: HttpRequest, number: int, match_id: int, *, event: Event) -> HttpResponse:
+    match = _match(_round(event, number), match_id)
+    form = ResolveForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(event, number, match_id)
+    try:
+        services.resolve_conflict(
+            match=match,
+            side=form.cleaned_data["side"],
+            reason=form.cleaned_data["reason"],
+            actor=request.user,
+        )
+    except SpinnerError as exc:
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, "The conflict is resolved.")
+    return _back(event, number, match_id)
+
+
+@require_POST
+@director_required
+def enter_result(request: HttpRequest, number: int, match_id: int, *, event: Event) -> HttpResponse:
+    """Override (an arbitral result) or, over a confirmed result, correct it: a new version."""
+    match = _match(_round(event, number), match_id)
+    form = ResultEntryForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+        return _back(event, number, match_id)
+    data = form.cleaned_data
+    final = (
+        None
+        if "sheet_obj" in data
+        else {"scores": [float(data["score_a"]), float(data["score_b"])]}
+    )
+    try:
+        if data.get("version"):
+            services.correct_result(
+                match=match,
+                sheet=data.get("sheet_obj"),
+                final_score=final,
+                reason=data["reason"],
+                actor=request.user,
+                expected_version=data["version"],
+            )
+        else:
+            services.override_result(
+                match=match,
+                sheet=data.get("sheet_obj"),
+                final_score=final,
+                reason=data["reason"],
+                actor=request.user,
+            )
+    except SpinnerError as exc:
+        messages.error(request, exc.message)
+        verdict = exc.details.get("verdict") if isinstance(exc.details, dict) else None
+        for error in (verdict or {}).get("errors", [])[:5]:
+            messages.error(
+                request,
+                f"hand {error.get('hand')}, play {error.get('move')}: {error.get('message')}",
+            )
+    else:
+        messages.success(request, "The result is entered.")
+    return _back(event, number, match_id)
+
+
+@require_POST
+@director_required
+def revoke_links(request: HttpRequest, number: int, *, event: Event) -> HttpResponse:
+    round_ = _round(event, number)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        _form_errors(request, form)
+    else:
+        try:
+            table_links.revoke_table_links(
+                round_=round_, actor=request.user, reason=form.cleaned_data["reason"]
+            )
+        except SpinnerError as exc:
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, "Every table link of this round is revoked; new ones below.")
+    return redirect("results-round", slug=event.slug, number=number)
+
+
+def table_entry(request: HttpRequest, token: str) -> HttpResponse:
+    """The table's page (issue 7 builds the entry on it): its match and where it stands."""
+    try:
+        access = table_links.resolve_table_token(token)
+    except SpinnerError as exc:
+        return render(
+            request, "tournaments/results/table_denied.html", {"error": exc}, status=exc.status
+        )
+    board = selectors.match_board(access.match_id) if access.match_id else None
+    response = render(
+        request,
+        "tournaments/results/table.html",
+        {"access": access, "event": access.round.event, "board": board, "token": token},
+    )
+    response["Referrer-Policy"] = "no-referrer"  # the token is in the URL
+    response["Cache-Control"] = "no-store"
+    return response
