@@ -13,6 +13,13 @@ def ping(job_id: int) -> None:
     jobs.complete_ping_job(job_id=job_id)
 
 
+@shared_task(name="tournaments.generate_round")
+def generate_round(job_id: int) -> None:
+    """Pair the next round of the job's event as a draft (``BackgroundJob`` kind
+    ``generate_round``); a second delivery finds the job done and does nothing."""
+    from tournaments.services import rounds
+
+    rounds.run_generate_round_job(job_id=job_id)
 @shared_task(name="tournaments.request_standings_recompute")
 def request_standings_recompute(event_id: int) -> None:
     """A confirmed or corrected result asks for the event's standings to be recomputed.

@@ -8,4 +8,6 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("", include("tournaments.urls_results")),
     path("", include("tournaments.urls_live")),
+    path("", include("tournaments.urls_rounds")),
+    path("api/", include("tournaments.api.urls")),
 ]

@@ -1,1 +1,4 @@
-"""The REST API (DRF), one module per area; its schema (drf-spectacular) is its documentation."""
+"""The REST API (DRF): one module per resource, views named ``<Entity><Action>Api``.
+
+Routes are in ``tournaments/api/urls.py`` (mounted at ``/api/``).
+"""

@@ -1,0 +1,225 @@
+"""Round control pages (directors) and the public round page.
+
+Thin: selectors read, services write, and ``SpinnerError`` becomes a message. The director's
+pages live under ``/director/events/<slug>/rounds/``; the public page is
+``/events/<slug>/rounds/<n>/`` (only published rounds, only where the event shows pairings).
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments.errors import SpinnerError, ValidationFailed
+from tournaments.models import BackgroundJob, Event, Round
+from tournaments.permissions import can_direct, can_see, director_required
+from tournaments.selectors import rounds as selectors
+from tournaments.services import rounds as services
+
+ACTIONS = ("swap_entries", "swap_tables", "publish", "start", "close", "discard")
+"""The POST actions on a round (one url each: ``rounds:<action>``)."""
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def _round_or_404(event: Event, number: int, *, public: bool = False) -> Round:
+    try:
+        return selectors.get_round(event, number, public=public)
+    except Round.DoesNotExist as exc:
+        raise Http404("No such round.") from exc
+
+
+def _review_url(event: Event, number: int) -> str:
+    return reverse("rounds:review", args=[event.slug, number])
+
+
+def _int(value: str | None) -> int | None:
+    if not value:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        return None
+
+
+# --- Director ---------------------------------------------------------------------------------
+
+
+@require_GET
+@director_required
+def round_list(request: HttpRequest, *, event: Event) -> HttpResponse:
+    """The event's rounds, their states, and the Generate button."""
+    job = selectors.latest_generate_job(event)
+    running = job is not None and job.status in (
+        BackgroundJob.Status.PENDING,
+        BackgroundJob.Status.RUNNING,
+    )
+    return render(
+        request,
+        "tournaments/rounds/list.html",
+        {"event": event, "rounds": selectors.list_rounds(event), "job": job, "running": running},
+    )
+
+
+@require_POST
+@director_required
+def round_generate(request: HttpRequest, *, event: Event) -> HttpResponse:
+    """Start a generation job, then show its progress."""
+    try:
+        job = services.start_round_generation(event=event, actor=request.user)
+    except SpinnerError as exc:
+        messages.error(request, exc.message)
+        return redirect("rounds:list", event.slug)
+    return redirect("rounds:job", event.slug, job.pk)
+
+
+@require_GET
+@director_required
+def generate_job(request: HttpRequest, job_id: int, *, event: Event) -> HttpResponse:
+    """A generation job's progress; polled by htmx, which is sent to the draft when done."""
+    job = get_object_or_404(BackgroundJob, pk=job_id, event=event, kind=services.GENERATE_JOB)
+    done = job.status == BackgroundJob.Status.DONE
+    if done and job.result.get("round"):
+        target = _review_url(event, int(job.result["round"]))
+        if _is_htmx(request):
+            response = HttpResponse(status=204)
+            response["HX-Redirect"] = target
+            return response
+        return HttpResponseRedirect(target)
+    page = "_job.html" if _is_htmx(request) else "job.html"
+    return render(request, f"tournaments/rounds/{page}", {"event": event, "job": job})
+
+
+def _review_context(event: Event, rnd: Round) -> dict[str, object]:
+    view = selectors.round_view(rnd)
+    names = {e.entry_id: e.name for e in view.entries}
+    findings = selectors.round_conflicts(rnd)
+    return {
+        "event": event,
+        "round": rnd,
+        "view": view,
+        "violations": [selectors.describe_violation(v, names) for v in findings if v.is_violation],
+        "overrides": [
+            selectors.describe_violation(v, names) for v in findings if not v.is_violation
+        ],
+        "entries": view.entries,
+        "draft": rnd.status == Round.Status.DRAFT,
+    }
+
+
+@require_GET
+@director_required
+def round_review(request: HttpRequest, number: int, *, event: Event) -> HttpResponse:
+    """Review a round: tables, entries, why each pairing was made, conflicts, and (for a draft)
+    the edit forms."""
+    rnd = _round_or_404(event, number)
+    return render(request, "tournaments/rounds/review.html", _review_context(event, rnd))
+
+
+@require_GET
+@director_required
+def swap_preview(request: HttpRequest, number: int, *, event: Event) -> HttpResponse:
+    """The conflicts the chosen swap would cause (htmx, while the director picks two entries)."""
+    rnd = _round_or_404(event, number)
+    x, y = _int(request.GET.get("entry_x")), _int(request.GET.get("entry_y"))
+    problems: list[str] = []
+    ready = x is not None and y is not None and x != y
+    if ready:
+        assert x is not None and y is not None
+        view = selectors.round_view(rnd)
+        names = {e.entry_id: e.name for e in view.entries}
+        if x in names and y in names:
+            problems = [
+                selectors.describe_violation(v, names)
+                for v in selectors.round_conflicts(rnd, swap=(x, y))
+            ]
+        else:
+            ready = False
+    return render(
+        request,
+        "tournaments/rounds/_swap_preview.html",
+        {"ready": ready, "problems": problems},
+    )
+
+
+def _act(request: HttpRequest, event: Event, number: int, action: str) -> HttpResponse:
+    rnd = _round_or_404(event, number)
+    data = request.POST
+    reason = data.get("reason", "")
+    try:
+        if action == "swap_entries":
+            x, y = _int(data.get("entry_x")), _int(data.get("entry_y"))
+            if x is None or y is None:
+                raise ValidationFailed(
+                    "Choose the two entries to swap.", code="invalid", details={}
+                )
+            services.swap_entries(
+                round=rnd, entry_x=x, entry_y=y, reason=reason, actor=request.user
+            )
+            messages.success(request, "Entries swapped.")
+        elif action == "swap_tables":
+            tx, ty = _int(data.get("table_x")), _int(data.get("table_y"))
+            if tx is None or ty is None:
+                raise ValidationFailed("Choose the two tables to swap.", code="invalid", details={})
+            services.swap_tables(
+                round=rnd, table_x=tx, table_y=ty, reason=reason, actor=request.user
+            )
+            messages.success(request, f"Tables {tx} and {ty} swapped.")
+        elif action == "publish":
+            services.publish_round(round=rnd, actor=request.user)
+            messages.success(request, f"Round {rnd.number} is published.")
+        elif action == "start":
+            services.start_round(round=rnd, actor=request.user)
+            messages.success(request, f"Round {rnd.number} is in play.")
+        elif action == "close":
+            services.close_round(round=rnd, actor=request.user)
+            messages.success(request, f"Round {rnd.number} is closed.")
+        elif action == "discard":
+            services.discard_draft_round(round=rnd, reason=reason, actor=request.user)
+            messages.success(request, f"The draft of round {rnd.number} was discarded.")
+            return redirect("rounds:list", event.slug)
+        else:  # pragma: no cover - the url patterns name every action
+            raise Http404("No such action.")
+    except SpinnerError as exc:
+        messages.error(request, exc.message)
+    return redirect("rounds:review", event.slug, number)
+
+
+@require_POST
+@director_required
+def round_action(request: HttpRequest, number: int, action: str, *, event: Event) -> HttpResponse:
+    """Swap entries or tables, publish, start, close or discard (POST; then back to review)."""
+    return _act(request, event, number, action)
+
+
+# --- Public -----------------------------------------------------------------------------------
+
+
+@require_GET
+def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The pairings by table, the byes, and "find my table" (htmx as you type; ``?q=`` without
+    JavaScript). 404 unless the round is published and the event shows its pairings."""
+    event = get_object_or_404(Event, slug=slug)
+    if not can_see(request.user, event, "pairings"):
+        raise Http404("No such round.")
+    rnd = _round_or_404(event, number, public=True)
+    query = request.GET.get("q", "").strip()[:80]
+    view = selectors.round_view(rnd)
+    shown = view.filtered(query)
+    context = {
+        "event": event,
+        "round": rnd,
+        "view": shown,
+        "query": query,
+        "total": view.size,
+        "rounds": selectors.list_public_rounds(event),
+        "director": can_direct(request.user, event),
+    }
+    if _is_htmx(request) and request.headers.get("HX-Target") == "pairings":
+        return render(request, "tournaments/rounds/_public_tables.html", context)
+    return render(request, "tournaments/rounds/public.html", context)
