@@ -10,4 +10,5 @@ urlpatterns = [
     path("", include("tournaments.urls_live")),
     path("", include("tournaments.urls_rounds")),
     path("api/", include("tournaments.api.urls")),
+    path("", include("tournaments.urls_registration")),
 ]

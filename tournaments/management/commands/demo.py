@@ -1,0 +1,202 @@
+"""``python manage.py demo``: a believable demo event, slug ``demo``, built through the services.
+
+Running it again changes nothing: every step checks what exists before it writes. The steps run
+in order from ``STEPS``; later issues append theirs (pair round 1, enter results, standings...)
+as functions ``step(ctx: DemoContext) -> str`` that are idempotent in the same way, e.g.::
+
+    from tournaments.management.commands import demo
+    demo.STEPS.append(("pair round 1", pair_round_one))
+
+or better, add them to the list below in this file. Each returns a one-line summary to print.
+
+Local demo credentials (printed): director ``director``/``director``; staff ``admin``/``admin``.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+from tournaments.models import Entry, Event
+from tournaments.services import events as event_services
+from tournaments.services import registration as registration_services
+from tournaments.services.registration import PlayerSpec
+
+SLUG = "demo"
+NAME = "Spinner Winter Open"
+PARTNERSHIPS = 24
+RNG_SEED = 20261205
+# A fixed, published salt keeps the demo's draws the same on every machine.
+SALT = hashlib.sha256(b"spinner demo salt").hexdigest()[:32]
+
+FIRST_NAMES = [
+    "Marcia", "Desmond", "Claudette", "Winston", "Beverley", "Errol", "Yvonne", "Delroy",
+    "Paulette", "Clive", "Hyacinth", "Leroy", "Sonia", "Trevor", "Merle", "Lloyd", "Jasmine",
+    "Everton", "Grace", "Courtney", "Patrice", "Neville", "Althea", "Roderick", "Camille",
+    "Dwight", "Janet", "Fitzroy", "Monica", "Horace", "Keisha", "Ainsley", "Norma", "Carlton",
+    "Shirley", "Owen", "Ruth", "Glenroy", "Adele", "Vernon", "Priya", "Tomasz", "Aoife", "Kwame",
+]  # fmt: skip
+SURNAMES = [
+    "Campbell", "Brown", "Williams", "Thompson", "Clarke", "Gordon", "Henry", "Morgan", "Reid",
+    "Grant", "Edwards", "Francis", "Bailey", "Walker", "Richards", "Lewis", "Baptiste", "Joseph",
+    "Charles", "Alleyne", "Greenidge", "Forde", "Mohammed", "Ramdin", "Persaud", "Okafor",
+    "Nowak", "Murphy", "Bennett", "Sinclair", "Haynes", "Cumberbatch", "Best", "Springer",
+]  # fmt: skip
+CLUBS = [
+    "Brixton Fives",
+    "Tottenham Dominoes Club",
+    "Leeds Caribbean Centre",
+    "Handsworth Spinners",
+    "St Pauls Domino League",
+    "Moss Side Fives",
+    "Port of Spain Social",
+    "Bridgetown Double Six",
+]
+TEAM_NAMES = [
+    "Double Six",
+    "The Spinners",
+    "Fives Alive",
+    "Boneyard Kings",
+    "Domino Theory",
+    "Big Six",
+    "Tile Tacticians",
+    "Count to Five",
+]
+
+
+@dataclass
+class DemoContext:
+    """What every step gets: the demo event and its director."""
+
+    event: Event
+    director: User
+
+
+def demo_partnerships() -> list[tuple[list[PlayerSpec], str]]:
+    """The 24 partnerships, always the same (seeded RNG): partners share a club, mostly."""
+    rng = random.Random(RNG_SEED)
+    names = rng.sample([(f, s) for f in FIRST_NAMES for s in SURNAMES], PARTNERSHIPS * 2)
+    teams = iter(rng.sample(TEAM_NAMES, len(TEAM_NAMES)))
+    out = []
+    for i in range(PARTNERSHIPS):
+        club = rng.choice(CLUBS)
+        other_club = club if rng.random() < 0.8 else rng.choice(CLUBS)
+        players = [
+            PlayerSpec(f"{f} {s}", c, rating=rng.randint(1250, 1950))
+            for (f, s), c in zip(names[2 * i : 2 * i + 2], (club, other_club), strict=True)
+        ]
+        team = next(teams, "") if rng.random() < 0.35 else ""
+        out.append((players, team))
+    return out
+
+
+def ensure_users() -> User:
+    """The demo's director (``director``/``director``) and staff (``admin``/``admin``)."""
+    director, created = User.objects.get_or_create(
+        username="director", defaults={"first_name": "Demo", "last_name": "Director"}
+    )
+    if created:
+        director.set_password("director")
+        director.save(update_fields=["password"])
+    admin, created = User.objects.get_or_create(
+        username="admin", defaults={"is_staff": True, "is_superuser": True}
+    )
+    if created:
+        admin.set_password("admin")
+        admin.save(update_fields=["password"])
+    return director
+
+
+def build_event(director: User) -> Event:
+    """The demo event (created once; an existing ``demo`` event is left as it is)."""
+    existing = Event.objects.filter(slug=SLUG).first()
+    if existing is not None:
+        return existing
+    today = datetime.date.today()
+    return event_services.create_event(
+        actor=director,
+        name=NAME,
+        slug=SLUG,
+        salt=SALT,
+        start_date=today,
+        end_date=today,
+        venue="Marcus Garvey Hall, Brixton",
+        status=Event.Status.RUNNING,
+        rules=Event.Rules.FIVE_UP,
+        entry_kind=Event.EntryKind.PARTNERSHIP,
+        format=Event.Format.SWISS,
+        swiss_rounds=5,
+        playoff=Event.Playoff.SINGLE,
+        playoff_qualifiers=8,
+        first_round="random",
+        round_minutes=40,
+        tiebreaks=["buchholz", "spread", "head_to_head"],
+        public_listing=True,
+    )
+
+
+def register_partnerships(ctx: DemoContext) -> str:
+    """Register the 24 partnerships that are not registered yet."""
+    have = set(Entry.objects.filter(event=ctx.event).values_list("name", flat=True))
+    added = 0
+    for players, team in demo_partnerships():
+        name = team or f"{players[0].name} & {players[1].name}"
+        if name in have:
+            continue
+        registration_services.register_entry(
+            actor=ctx.director, event=ctx.event, players=players, team_name=team
+        )
+        added += 1
+    return f"{added} partnerships registered ({len(have) + added} in all)"
+
+
+def check_in_everyone(ctx: DemoContext) -> str:
+    """Check in every entry still only registered."""
+    waiting = Entry.objects.filter(event=ctx.event, status=Entry.Status.REGISTERED)
+    count = 0
+    for entry in waiting:
+        registration_services.check_in_entry(actor=ctx.director, entry=entry)
+        count += 1
+    return f"{count} entries checked in"
+
+
+#: The demo's steps, in order. Later issues add theirs here (each idempotent), e.g.
+#: ("pair round 1", pair_round_one), ("enter round 1 results", ...), ("standings", ...).
+STEPS: list[tuple[str, Callable[[DemoContext], str]]] = [
+    ("register the partnerships", register_partnerships),
+    ("check everyone in", check_in_everyone),
+]
+
+
+def build_demo() -> tuple[DemoContext, list[str]]:
+    """Run every step in one transaction; return the context and the steps' summaries."""
+    with transaction.atomic():
+        director = ensure_users()
+        ctx = DemoContext(event=build_event(director), director=director)
+        lines = [f"{title}: {step(ctx)}" for title, step in STEPS]
+    return ctx, lines
+
+
+class Command(BaseCommand):
+    help = "Build (or complete) the demo event, slug 'demo'. Safe to run again."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        ctx, lines = build_demo()
+        for line in lines:
+            self.stdout.write(f"  {line}")
+        self.stdout.write(
+            self.style.SUCCESS(f"Demo event: /events/{ctx.event.slug}/ ({ctx.event.name})")
+        )
+        self.stdout.write(f"Director pages: /director/events/{ctx.event.slug}/")
+        self.stdout.write(
+            "Local demo logins (change them anywhere real): "
+            "director / director (directs the demo), admin / admin (staff)"
+        )

@@ -1,0 +1,248 @@
+"""Reads for events and registration, each with a fixed number of queries.
+
+Public reads never include a player's contact details (``email``, ``phone``): the public entry
+rows carry names and clubs only.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from tournaments.errors import NotFound
+from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Round
+from tournaments.permissions import can_direct, can_see
+
+
+def list_director_events(user: AbstractBaseUser | AnonymousUser) -> list[Event]:
+    """The events this user directs (staff: every event), newest first. One query."""
+    events = Event.objects.all()
+    if not getattr(user, "is_staff", False):
+        if not user.is_authenticated:
+            return []
+        events = events.filter(directors__id=user.pk or 0)
+    return list(events.order_by("-start_date", "name"))
+
+
+@dataclass(frozen=True)
+class EntryCounts:
+    total: int
+    registered: int
+    checked_in: int
+    withdrawn: int
+    late: int
+
+
+def count_entries(event: Event) -> EntryCounts:
+    """Entries by status. One query."""
+    agg = Entry.objects.filter(event=event).aggregate(
+        total=Count("pk"),
+        registered=Count("pk", filter=Q(status=Entry.Status.REGISTERED)),
+        checked_in=Count("pk", filter=Q(status=Entry.Status.CHECKED_IN)),
+        withdrawn=Count("pk", filter=Q(status=Entry.Status.WITHDRAWN)),
+        late=Count("pk", filter=Q(late=True)),
+    )
+    return EntryCounts(**agg)
+
+
+def _members() -> Prefetch[str]:
+    return Prefetch(
+        "members",
+        queryset=EntryPlayer.objects.select_related("player").order_by("pk"),
+    )
+
+
+def list_entries(*, event: Event, query: str = "", status: str = "") -> list[Entry]:
+    """The event's entries with their players, filtered by a search on the entry's name or a
+    player's name (case-insensitive substring) and by status. Two queries."""
+    entries: QuerySet[Entry] = Entry.objects.filter(event=event)
+    query = query.strip()
+    if query:
+        matching = EntryPlayer.objects.filter(event=event, player__name__icontains=query)
+        entries = entries.filter(Q(name__icontains=query) | Q(pk__in=matching.values("entry_id")))
+    if status:
+        entries = entries.filter(status=status)
+    return list(entries.prefetch_related(_members()).order_by("name", "pk"))
+
+
+def get_entry(*, event: Event, entry_id: int) -> Entry:
+    """One entry of the event with its players (``NotFound`` otherwise). Two queries."""
+    entry = Entry.objects.filter(event=event, pk=entry_id).prefetch_related(_members()).first()
+    if entry is None:
+        raise NotFound("No such entry in this event.", code="entry_not_found")
+    return entry
+
+
+def list_audit(*, event: Event, limit: int = 500) -> list[AuditEntry]:
+    """The event's audit log, newest first, with the actor. One query."""
+    return list(
+        AuditEntry.objects.filter(event=event)
+        .select_related("actor")
+        .order_by("-at", "-pk")[:limit]
+    )
+
+
+# --- Public pages ------------------------------------------------------------------------------
+
+
+def list_public_events(*, today: datetime.date | None = None) -> tuple[list[Event], list[Event]]:
+    """Listed events (``public_listing`` on, out of draft): (upcoming and running, past).
+
+    Upcoming soonest first; past most recent first. One query.
+    """
+    today = today or datetime.date.today()
+    events = list(Event.objects.filter(public_listing=True).exclude(status=Event.Status.DRAFT))
+    upcoming = sorted((e for e in events if e.end_date >= today), key=lambda e: e.start_date)
+    past = sorted((e for e in events if e.end_date < today), key=lambda e: e.end_date, reverse=True)
+    return upcoming, past
+
+
+def get_visible_event(*, slug: str, user: AbstractBaseUser | AnonymousUser) -> Event:
+    """The event if this visitor may see it, else ``NotFound`` (drafts are hidden)."""
+    event = Event.objects.filter(slug=slug).first()
+    if event is None or not can_see(user, event):
+        raise NotFound("No such event.", code="event_not_found")
+    return event
+
+
+@dataclass(frozen=True)
+class PublicPlayer:
+    name: str
+    club: str
+
+
+@dataclass(frozen=True)
+class PublicEntry:
+    name: str
+    seed: int | None
+    status: str
+    late: bool
+    players: tuple[PublicPlayer, ...]
+
+
+def list_public_entries(event: Event) -> list[PublicEntry]:
+    """Entries as the public sees them: names and clubs only, never contact details. One query."""
+    rows = (
+        EntryPlayer.objects.filter(event=event)
+        .order_by("entry__name", "entry__pk", "pk")
+        .values_list(
+            "entry__pk",
+            "entry__name",
+            "entry__seed",
+            "entry__status",
+            "entry__late",
+            "player__name",
+            "player__club",
+        )
+    )
+    out: dict[int, PublicEntry] = {}
+    for pk, name, seed, status, late, player, club in rows:
+        found = out.get(pk)
+        players = (
+            (*found.players, PublicPlayer(player, club)) if found else (PublicPlayer(player, club),)
+        )
+        out[pk] = PublicEntry(name, seed, status, late, players)
+    return list(out.values())
+
+
+def list_visible_rounds(event: Event, user: AbstractBaseUser | AnonymousUser) -> list[Round]:
+    """The event's rounds; drafts only for its directors. One query."""
+    rounds = Round.objects.filter(event=event).order_by("number")
+    if not can_direct(user, event):
+        rounds = rounds.exclude(status=Round.Status.DRAFT)
+    return list(rounds)
+
+
+# --- Rules in words ----------------------------------------------------------------------------
+
+# The rule sets' defaults (shared/spec/rules.md): (target raw, hand size) by players at a table.
+_DEFAULTS: dict[str, dict[int, tuple[int, int]]] = {
+    Event.Rules.FIVE_UP: {2: (305, 5), 4: (305, 5)},
+    Event.Rules.ALL_FIVES: {2: (250, 9), 4: (200, 5)},
+    Event.Rules.FIVE_UP_7: {2: (305, 7), 4: (305, 7)},
+}
+
+
+@dataclass(frozen=True)
+class RulesSummary:
+    rules_name: str
+    target_raw: int
+    target_display: str  # e.g. "61 points (305 raw pips, counted in fives)"
+    hand_size: int
+    players_at_table: int
+    lines: tuple[str, ...]  # the whole description, one sentence per line
+
+
+def describe_rules(event: Event) -> RulesSummary:
+    """The event's rules in words, with the rule set's defaults filled in.
+
+    ``five-up`` and ``five-up-7`` display points as raw/5 (a target of 305 raw is 61 points);
+    ``all-fives`` displays raw points. No query.
+    """
+    seats = 4 if event.entry_kind == Event.EntryKind.PARTNERSHIP else 2
+    default_target, default_hand = _DEFAULTS[event.rules][seats]
+    target = event.target or default_target
+    hand = event.hand_size or default_hand
+    if event.rules in (Event.Rules.FIVE_UP, Event.Rules.FIVE_UP_7):
+        shown = target / 5
+        number = f"{shown:g}"
+        target_display = f"{number} points ({target} raw pips, counted in fives)"
+    else:
+        target_display = f"{target} points"
+    table = (
+        "two partnerships at each table (four players, partners sit opposite)"
+        if seats == 4
+        else "two players at each table, head to head"
+    )
+    fmt = (
+        f"{event.swiss_rounds} Swiss rounds"
+        if event.format == Event.Format.SWISS
+        else "a round robin"
+    )
+    if event.playoff != Event.Playoff.NONE:
+        fmt += (
+            f", then a {event.get_playoff_display().lower()} play-off for the top "
+            f"{event.playoff_qualifiers}"
+        )
+    points = f"{event.points_win} for a win, {event.points_draw} for a draw, " + (
+        f"{event.points_loss} for a loss, {event.points_bye} for a bye"
+    )
+    lines = [
+        f"{event.get_rules_display()}: {table}.",
+        f"Each hand deals {hand} tiles to every player; a game is played to {target_display}.",
+        f"Format: {fmt}; rounds last {event.round_minutes} minutes.",
+        f"When time is called: {event.get_time_policy_display().lower()}.",
+        f"Match points: {points}.",
+    ]
+    if event.margin_bonus_points:
+        lines.append(
+            f"Winning by {event.margin_bonus_at} raw points or more earns "
+            f"{event.margin_bonus_points} bonus match point(s)."
+        )
+    if event.tiebreaks:
+        names = ", ".join(TIEBREAK_LABELS.get(t, t) for t in event.tiebreaks)
+        lines.append(f"Ties are broken by: {names}.")
+    return RulesSummary(
+        rules_name=event.get_rules_display(),
+        target_raw=target,
+        target_display=target_display,
+        hand_size=hand,
+        players_at_table=seats,
+        lines=tuple(lines),
+    )
+
+
+TIEBREAK_LABELS: dict[str, str] = {
+    "match_points": "match points",
+    "wins": "wins",
+    "points_for": "points for",
+    "points_against": "points against",
+    "spread": "spread",
+    "buchholz": "Buchholz",
+    "median_buchholz": "median Buchholz",
+    "head_to_head": "head to head",
+    "opponents_win_rate": "opponents' win rate",
+}

@@ -1,0 +1,323 @@
+"""Writes for events: create, change settings, add directors.
+
+Every function is keyword-only, runs in one transaction and records the change in the audit log
+(``tournaments.services.audit.record``). Errors are ``tournaments.errors`` with a stable ``code``:
+
+    invalid choices, dates, numbers  -> ValidationFailed; ``code`` names the first problem,
+                                        ``details = {"field": first, "errors": {field: msg}}``
+    slug_taken                       -> Conflict
+    locked_after_start               -> Conflict (rules changed once a round exists)
+    entries_exist                    -> Conflict (entry kind changed once entries exist)
+    user_not_found / already_director
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import IntegrityError, transaction
+from django.utils.text import slugify
+
+from tournaments.errors import Conflict, NotFound, ValidationFailed
+from tournaments.models import Event
+from tournaments.services.audit import record, snapshot
+
+#: The tiebreaks an event may list, in any order, after match points (issue 8 computes them).
+TIEBREAKS: tuple[str, ...] = (
+    "match_points",
+    "wins",
+    "points_for",
+    "points_against",
+    "spread",
+    "buchholz",
+    "median_buchholz",
+    "head_to_head",
+    "opponents_win_rate",
+)
+
+#: Settings a director may set with ``create_event`` / ``update_event`` (besides name and dates).
+SETTINGS_FIELDS: tuple[str, ...] = (
+    "name",
+    "start_date",
+    "end_date",
+    "venue",
+    "status",
+    "rules",
+    "target",
+    "hand_size",
+    "entry_kind",
+    "time_policy",
+    "round_minutes",
+    "allow_final_score_only",
+    "format",
+    "swiss_rounds",
+    "playoff",
+    "playoff_qualifiers",
+    "playoff_consolation",
+    "first_round",
+    "points_win",
+    "points_draw",
+    "points_loss",
+    "points_bye",
+    "margin_bonus_points",
+    "margin_bonus_at",
+    "tiebreaks",
+    "public_listing",
+    "public_entries",
+    "public_pairings",
+    "public_results",
+    "public_standings",
+)
+
+#: Fields that decide how games are played and checked: fixed once the first round exists.
+RULE_FIELDS: tuple[str, ...] = ("rules", "target", "hand_size", "entry_kind")
+
+_CHOICES: dict[str, list[str]] = {
+    "status": list(Event.Status.values),
+    "rules": list(Event.Rules.values),
+    "entry_kind": list(Event.EntryKind.values),
+    "time_policy": list(Event.TimePolicy.values),
+    "format": list(Event.Format.values),
+    "playoff": list(Event.Playoff.values),
+    "first_round": ["random", "rating", "seed"],
+}
+
+_TILES_IN_SET = 28
+
+
+def players_at_a_table(entry_kind: str) -> int:
+    """Four players at a table in a partnership event, two head to head."""
+    return 4 if entry_kind == Event.EntryKind.PARTNERSHIP else 2
+
+
+def validate_event_settings(values: dict[str, Any]) -> None:
+    """Check a complete set of event settings; raise ``ValidationFailed`` listing every problem.
+
+    ``values`` holds every field of ``SETTINGS_FIELDS`` (the event's current values with the
+    changes applied). The error's ``code`` is the first problem's code; ``details["errors"]``
+    maps each bad field to a message saying what to fix.
+    """
+    problems: list[tuple[str, str, str]] = []  # (field, code, message)
+
+    def bad(field: str, code: str, message: str) -> None:
+        problems.append((field, code, message))
+
+    if not str(values["name"]).strip():
+        bad("name", "name_required", "Give the event a name.")
+    for field, allowed in _CHOICES.items():
+        if values[field] not in allowed:
+            bad(field, "invalid_choice", f"Choose one of: {', '.join(allowed)}.")
+    start, end = values["start_date"], values["end_date"]
+    if not isinstance(start, datetime.date) or not isinstance(end, datetime.date):
+        bad("start_date", "dates_required", "Give the first and last day as dates.")
+    elif end < start:
+        bad("end_date", "dates_out_of_order", "The last day cannot be before the first day.")
+    target = values["target"]
+    if target is not None and (not isinstance(target, int) or target <= 0):
+        bad("target", "invalid_target", "The target is a positive number of raw points.")
+    hand = values["hand_size"]
+    if hand is not None:
+        seats = players_at_a_table(values["entry_kind"])
+        if not isinstance(hand, int) or not 1 <= hand <= 14:
+            bad("hand_size", "invalid_hand_size", "The hand size is from 1 to 14 tiles.")
+        elif hand * seats > _TILES_IN_SET:
+            bad(
+                "hand_size",
+                "hand_size_too_large",
+                f"{seats} players with {hand} tiles each need more than the 28 tiles of a set: "
+                f"use at most {_TILES_IN_SET // seats}.",
+            )
+    for field in (
+        "round_minutes",
+        "swiss_rounds",
+        "playoff_qualifiers",
+        "points_win",
+        "points_draw",
+        "points_loss",
+        "points_bye",
+        "margin_bonus_points",
+        "margin_bonus_at",
+    ):
+        if not isinstance(values[field], int) or values[field] < 0:
+            bad(field, "invalid_number", "Use a whole number, zero or more.")
+    if not problems:
+        if values["round_minutes"] < 1:
+            bad("round_minutes", "invalid_number", "A round lasts at least one minute.")
+        if values["format"] == Event.Format.SWISS and values["swiss_rounds"] < 1:
+            bad("swiss_rounds", "invalid_number", "A Swiss event has at least one round.")
+        if values["playoff"] != Event.Playoff.NONE and values["playoff_qualifiers"] < 2:
+            bad("playoff_qualifiers", "invalid_number", "A play-off needs at least 2 qualifiers.")
+        if values["points_loss"] > values["points_draw"] or (
+            values["points_draw"] > values["points_win"]
+        ):
+            bad("points_draw", "points_out_of_order", "Points must be win >= draw >= loss.")
+        if values["margin_bonus_points"] and not values["margin_bonus_at"]:
+            bad(
+                "margin_bonus_at",
+                "margin_bonus_needs_margin",
+                "Say which winning margin (raw points) earns the bonus.",
+            )
+    tiebreaks = values["tiebreaks"]
+    if not isinstance(tiebreaks, list) or not all(isinstance(t, str) for t in tiebreaks):
+        bad("tiebreaks", "invalid_tiebreaks", "List the tiebreaks by name.")
+    else:
+        unknown = [t for t in tiebreaks if t not in TIEBREAKS]
+        if unknown:
+            bad(
+                "tiebreaks",
+                "unknown_tiebreak",
+                f"Unknown tiebreak {', '.join(unknown)}: use {', '.join(TIEBREAKS)}.",
+            )
+        elif len(set(tiebreaks)) != len(tiebreaks):
+            bad("tiebreaks", "duplicate_tiebreak", "List each tiebreak once.")
+    if problems:
+        field, code, message = problems[0]
+        raise ValidationFailed(
+            message,
+            code=code,
+            details={"field": field, "errors": {f: m for f, _, m in problems}},
+        )
+
+
+def _unique_slug(name: str) -> str:
+    base = slugify(name)[:70] or "event"
+    slug, n = base, 1
+    while Event.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    return slug
+
+
+@transaction.atomic
+def create_event(
+    *,
+    actor: User,
+    name: str,
+    start_date: datetime.date,
+    end_date: datetime.date,
+    slug: str = "",
+    salt: str = "",
+    **settings: Any,
+) -> Event:
+    """Create an event with its settings; the creator becomes its first director.
+
+    ``settings`` are fields of ``SETTINGS_FIELDS`` (anything else is a programming error:
+    ``TypeError``). The salt is drawn now (or given, for a reproducible demo: 16 to 64 hex
+    digits) and is published on the event's page. ``slug`` is made
+    from the name when empty (made unique with a number); a given slug already taken raises
+    ``Conflict(code="slug_taken")``.
+    """
+    unknown = set(settings) - set(SETTINGS_FIELDS)
+    if unknown:
+        raise TypeError(f"unknown event settings: {sorted(unknown)}")
+    event = Event(name=name.strip(), start_date=start_date, end_date=end_date)
+    for field, value in settings.items():
+        setattr(event, field, value)
+    validate_event_settings({f: getattr(event, f) for f in SETTINGS_FIELDS})
+    if salt:
+        if not (16 <= len(salt) <= 64 and all(c in "0123456789abcdef" for c in salt)):
+            raise ValidationFailed(
+                "The salt is 16 to 64 lowercase hex digits.",
+                code="invalid_salt",
+                details={"field": "salt", "errors": {"salt": "16 to 64 hex digits."}},
+            )
+        event.salt = salt
+    if slug:
+        if slugify(slug) != slug:
+            raise ValidationFailed(
+                "Use lowercase letters, digits and hyphens in the web address.",
+                code="invalid_slug",
+                details={"field": "slug", "errors": {"slug": "Letters, digits and hyphens."}},
+            )
+        if Event.objects.filter(slug=slug).exists():
+            raise _slug_taken(slug)
+        event.slug = slug
+    else:
+        event.slug = _unique_slug(event.name)
+    try:
+        with transaction.atomic():
+            event.save()
+    except IntegrityError as exc:  # a concurrent creation took the slug
+        raise _slug_taken(event.slug) from exc
+    event.directors.add(actor)
+    record(event=event, actor=actor, action="event.create", obj=event, after=snapshot(event))
+    return event
+
+
+def _slug_taken(slug: str) -> Conflict:
+    return Conflict(
+        f"The web address {slug!r} is taken: choose another.",
+        code="slug_taken",
+        details={"field": "slug", "errors": {"slug": "Taken by another event."}},
+    )
+
+
+@transaction.atomic
+def update_event(*, actor: User | None, event: Event, reason: str = "", **changes: Any) -> Event:
+    """Change an event's settings (fields of ``SETTINGS_FIELDS``); audit what changed.
+
+    The rule fields (``RULE_FIELDS``) are fixed once a round exists (``locked_after_start``) and
+    the entry kind once entries exist (``entries_exist``). Returns the event, saved; nothing is
+    written when nothing changed.
+    """
+    unknown = set(changes) - set(SETTINGS_FIELDS)
+    if unknown:
+        raise TypeError(f"unknown event settings: {sorted(unknown)}")
+    locked = Event.objects.select_for_update().get(pk=event.pk)
+    changed = {f: v for f, v in changes.items() if getattr(locked, f) != v}
+    if not changed:
+        return locked
+    if any(f in RULE_FIELDS for f in changed) and locked.rounds.exists():
+        field = next(f for f in changed if f in RULE_FIELDS)
+        raise Conflict(
+            "The rules are fixed once a round exists.",
+            code="locked_after_start",
+            details={"field": field, "errors": {field: "Fixed once a round exists."}},
+        )
+    if "entry_kind" in changed and locked.entries.exists():
+        raise Conflict(
+            "Remove the entries before changing between partnerships and head to head.",
+            code="entries_exist",
+            details={"field": "entry_kind", "errors": {"entry_kind": "Entries exist."}},
+        )
+    values = {f: changed.get(f, getattr(locked, f)) for f in SETTINGS_FIELDS}
+    validate_event_settings(values)
+    before = snapshot(locked, list(changed))
+    for field, value in changed.items():
+        setattr(locked, field, value)
+    locked.save()
+    record(
+        event=locked,
+        actor=actor,
+        action="event.update",
+        obj=locked,
+        before=before,
+        after=snapshot(locked, list(changed)),
+        reason=reason,
+    )
+    return locked
+
+
+@transaction.atomic
+def add_director(*, actor: User | None, event: Event, username: str) -> User:
+    """Make the user named ``username`` a director of ``event`` (``user_not_found``,
+    ``already_director``)."""
+    user = User.objects.filter(username=username.strip()).first()
+    if user is None:
+        raise NotFound(
+            f"No user called {username!r}: ask them to get an account first.",
+            code="user_not_found",
+        )
+    if event.directors.filter(pk=user.pk).exists():
+        raise Conflict(f"{user.username} already directs this event.", code="already_director")
+    event.directors.add(user)
+    record(
+        event=event,
+        actor=actor,
+        action="event.add_director",
+        obj=event,
+        after={"director": user.username},
+    )
+    return user
