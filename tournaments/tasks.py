@@ -20,6 +20,8 @@ def generate_round(job_id: int) -> None:
     from tournaments.services import rounds
 
     rounds.run_generate_round_job(job_id=job_id)
+
+
 @shared_task(name="tournaments.request_standings_recompute")
 def request_standings_recompute(event_id: int) -> None:
     """A confirmed or corrected result asks for the event's standings to be recomputed.

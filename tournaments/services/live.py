@@ -608,7 +608,7 @@ def start_playoff_seeding(*, event: Event, actor: Actor) -> BackgroundJob:
 @transaction.atomic
 def seed_playoff(*, event: Event, actor: Actor) -> Round:
     """Seed the play-off bracket from the final standings (the rounds service writes it)."""
-    from tournaments.services import rounds  # type: ignore[attr-defined]
+    from tournaments.services import rounds
 
     event = Event.objects.select_for_update().get(pk=event.pk)
     ranking = check_can_seed(event)
