@@ -1,14 +1,34 @@
 """Spinner's pairing algorithms: plain code over plain records, no Django.
 
-The service layer reads the models into ``EntryRecord`` and ``PastMatch`` records, calls one
-generator and writes the returned ``RoundPairing`` back; ``check_round`` re-checks any round.
+Contract with the service layer
+-------------------------------
+In: one ``EntryRecord`` per entry of the event (withdrawn ones with ``active=False``), with the
+players who play for it this round, its match points, spread and byes so far, its rating / seed
+and pinned table; one ``PastMatch`` per match or bye of the earlier rounds, with the players who
+actually sat at the table; the event's published salt (a string); the round number.
 
-Generators:
-- ``pair_first_round``: round 1, random from the event's salt or seeded by rating / seed.
-- ``pair_swiss``: a Swiss round by one global maximum-weight matching (``swiss`` explains the
-  weights, the window, byes and rematches).
-- ``pair_round_robin`` / ``circle_schedule``: the circle method.
-- ``single_elimination`` / ``double_elimination``: seeded play-off brackets.
+Call one generator:
+
+- ``pair_first_round(entries, salt=..., method="random" | "rating" | "seed")``;
+- ``pair_swiss(entries, history, round_no=..., salt=..., key=None, options=SwissOptions())``
+  (``key`` is where issue 8 plugs in the tiebreak list);
+- ``pair_round_robin(entries, round_no=..., salt=...)`` (``circle_schedule`` for the whole plan);
+- ``single_elimination(ranking, qualifiers=..., consolation=...)`` /
+  ``double_elimination(ranking, qualifiers=...)`` with ``qualifier_count`` for a fraction.
+
+Out: a ``RoundPairing`` - pairings by table (``entry_a`` sits first), byes, each with an
+``Explanation``; the ranking used; every ``DrawRecord`` (rank ties, first-round order, first
+leaders) so anyone can ``verify`` it from the salt; notes; the total weight, rematch count and
+window. Brackets return a ``Bracket`` of rounds of matches whose slots are seeds or "winner /
+loser of match X". ``export`` turns any of these into JSON-ready dicts.
+
+Check: ``check_round(round_pairing, entries, history)`` re-checks a round (generated or edited:
+set ``override`` on an edited ``Pairing`` / ``Bye`` with the director's reason) and returns
+``Violation`` records ``(round_no, table, code, message)``; ``str(v)`` is the
+``round N table T: CODE message`` line; ``v.is_violation`` is false for ``override``.
+
+Errors: malformed input (duplicate entry ids, a player in two active entries, floats,
+fractional match points without ``mp_scale``) raises ``ValueError``.
 
 Every random choice is a salted SHA-256 lot (``draw``) recorded in the output.
 """

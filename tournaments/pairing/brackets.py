@@ -18,7 +18,9 @@ Plain data: rounds of matches whose two slots are a ``SeedSlot`` (a seed number)
 ``WinnerOf`` or a ``LoserOf`` (another match id). Byes never appear as matches: a seed with a bye
 simply appears in its first real match, and walkovers are removed and the references rewritten.
 Match ids are ``W<r>-<m>`` (winners / main bracket), ``L<r>-<m>`` (losers' bracket), ``C<r>-<m>``
-(consolation), ``3P`` (third place), ``GF`` and ``GF2`` (grand final and its reset).
+(consolation), ``3P`` (third place), ``GF`` and ``GF2`` (grand final and its reset). Round
+numbers are those of the full power-of-two bracket: when byes empty a whole round (say, the
+first losers' round), the numbering keeps its place, so that section starts at round 2.
 
 Consolation (single elimination, optional)
 ------------------------------------------

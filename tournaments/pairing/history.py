@@ -41,6 +41,6 @@ def met_entries(
             for q in opponents.get(p, ()):
                 other = owner.get(q)
                 if other is not None and other != e.entry_id:
+                    # the history is symmetric, so the other entry adds this one in its turn
                     met[e.entry_id].add(other)
-                    met[other].add(e.entry_id)
     return met

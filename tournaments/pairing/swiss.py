@@ -151,6 +151,8 @@ def _exact(value: Fraction) -> int | Fraction:
 
 
 def _scaled_int(value: Number, scale: int, what: str) -> int:
+    if isinstance(value, int):
+        return value * scale
     scaled = Fraction(value) * scale
     if scaled.denominator != 1:
         raise ValueError(f"{what} {value} times scale {scale} is not an integer; raise the scale")
@@ -171,7 +173,10 @@ def prepare_field(
     met = tuple(frozenset(index[o] for o in met_ids[e.entry_id]) for e in ranked)
     mp = tuple(_scaled_int(e.match_points, options.mp_scale, "match points") for e in ranked)
     # Integral spreads stay ints: Fraction arithmetic is the slowest part of building the graph.
-    spread = tuple(_exact(Fraction(e.spread) * options.spread_scale) for e in ranked)
+    scale = options.spread_scale
+    spread: tuple[int | Fraction, ...] = tuple(
+        e.spread * scale if isinstance(e.spread, int) else _exact(e.spread * scale) for e in ranked
+    )
     n = len(ranked)
     bye_cost: dict[int, int] = {}
     if n % 2:
@@ -207,11 +212,18 @@ def prepare_field(
     return Field(ranked, met, mp, spread, tuple(above), tuple(below), bye_cost, units)
 
 
+def _gap(a: int | Fraction, b: int | Fraction) -> int:
+    """|a - b| rounded to the nearest integer (half to even), exact for Fractions."""
+    if isinstance(a, int) and isinstance(b, int):
+        return abs(a - b)
+    return round(abs(Fraction(a) - Fraction(b)))
+
+
 def pair_cost(field: Field, i: int, j: int) -> int:
     """The cost of pairing the entries ranked ``i`` and ``j`` (0-based)."""
     u = field.units
     d = field.mp[i] - field.mp[j]
-    spread = min(round(abs(field.spread[i] - field.spread[j])), u.spread_cap)
+    spread = min(_gap(field.spread[i], field.spread[j]), u.spread_cap)
     rematch = u.rematch if j in field.met[i] else 0
     near = u.spread * spread + abs(j - i)
     if d == 0:

@@ -1,0 +1,116 @@
+"""JSON-ready dictionaries of the pairing results, for the event export and the archive.
+
+Numbers: ints stay ints; a ``Fraction`` becomes the string ``"p/q"`` (exact, and what
+``Fraction(str)`` parses back). Slots of a bracket become ``{"seed": 3}``,
+``{"winner_of": "W1-2"}`` or ``{"loser_of": "W1-2"}``. Every function returns only dicts, lists,
+strings, ints, bools and ``None``, so ``json.dumps`` takes the result as it is.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from .brackets import Bracket, SeedSlot, Slot, WinnerOf
+from .records import DrawRecord, Explanation, Number, RoundPairing, Violation
+
+
+def number(value: Number | None) -> int | str | None:
+    """An exact number as JSON: an int, or ``"p/q"`` for a non-integral ``Fraction``."""
+    if value is None or isinstance(value, int):
+        return value
+    frac = Fraction(value)
+    return int(frac) if frac.denominator == 1 else f"{frac.numerator}/{frac.denominator}"
+
+
+def explanation_to_dict(why: Explanation) -> dict[str, Any]:
+    return {
+        "method": why.method,
+        "reason": why.reason,
+        "score_group": number(why.score_group),
+        "float_points": number(why.float_points),
+        "rematch": why.rematch,
+        "ranks": list(why.ranks),
+        "window": why.window,
+    }
+
+
+def draw_to_dict(record: DrawRecord) -> dict[str, Any]:
+    return {
+        "purpose": record.purpose,
+        "round": record.round_no,
+        "method": record.method,
+        "context": list(record.context),
+        "candidates": list(record.inputs),
+        "outcome": list(record.outcome),
+    }
+
+
+def round_to_dict(round_pairing: RoundPairing) -> dict[str, Any]:
+    """A generated round: pairings by table in seat order, byes, ranking, draws and notes."""
+    return {
+        "round": round_pairing.round_no,
+        "kind": round_pairing.kind,
+        "pairings": [
+            {
+                "table": p.table,
+                "entries": [p.entry_a, p.entry_b],
+                "why": explanation_to_dict(p.explanation),
+                "override": p.override,
+            }
+            for p in round_pairing.pairings
+        ],
+        "byes": [
+            {"entry": b.entry_id, "why": explanation_to_dict(b.explanation), "override": b.override}
+            for b in round_pairing.byes
+        ],
+        "ranking": list(round_pairing.ranking),
+        "draws": [draw_to_dict(d) for d in round_pairing.draws],
+        "notes": list(round_pairing.notes),
+        "total_weight": round_pairing.total_weight,
+        "rematches": round_pairing.rematches,
+        "window": round_pairing.window,
+    }
+
+
+def violation_to_dict(violation: Violation) -> dict[str, Any]:
+    return {
+        "round": violation.round_no,
+        "table": violation.table,
+        "code": violation.code,
+        "message": violation.message,
+    }
+
+
+def slot_to_dict(slot: Slot) -> dict[str, Any]:
+    if isinstance(slot, SeedSlot):
+        return {"seed": slot.seed}
+    if isinstance(slot, WinnerOf):
+        return {"winner_of": slot.match_id}
+    return {"loser_of": slot.match_id}
+
+
+def bracket_to_dict(bracket: Bracket) -> dict[str, Any]:
+    """A bracket: seeds (entry ids, seed 1 first), byes, and rounds of matches with slots."""
+    return {
+        "kind": bracket.kind,
+        "size": bracket.size,
+        "seeds": list(bracket.seeds),
+        "byes": list(bracket.byes),
+        "consolation": bracket.consolation,
+        "rounds": [
+            {
+                "section": r.section,
+                "round": r.round_no,
+                "matches": [
+                    {
+                        "id": m.match_id,
+                        "slots": [slot_to_dict(m.slot_a), slot_to_dict(m.slot_b)],
+                        "note": m.note,
+                    }
+                    for m in r.matches
+                ],
+            }
+            for r in bracket.rounds
+        ],
+    }
