@@ -726,3 +726,75 @@ def pairing_rank_key(event: Event) -> Any:
         return (ranks.get(entry.entry_id, last), -entry.match_points, -entry.spread)
 
     return key
+
+
+# --- Other areas' pages and documents -----------------------------------------------------------
+
+
+def standings_for_export(event: Event) -> dict[str, Any] | None:
+    """The event export's ``standings`` (one query): the latest snapshot with every tiebreak
+    value by name, each row's record, the tiebreak-round settlement and the matches that made
+    it; ``None`` before the first snapshot."""
+    row = (
+        StandingsSnapshot.objects.filter(event_id=event.pk)
+        .order_by("-generation")
+        .values_list("generation", "created_at", "results_generation", "digest", "data")
+        .first()
+    )
+    if row is None:
+        return None
+    generation, created_at, results_generation, digest, data = row
+    document = json.loads(data)
+    standings = document["standings"]
+    names = standings["tiebreaks"]
+    extra = document.get("extra", {})
+    return {
+        "format": document["format"],
+        "generation": generation,
+        "computed_at": created_at.isoformat(),
+        "results_generation": results_generation,
+        "digest": digest,
+        "points": standings["points"],
+        "tiebreaks": names,
+        "places_that_matter": document.get("places_that_matter", []),
+        "unbroken_ties": document.get("unbroken_ties", []),
+        "rows": [
+            {
+                "rank": r["rank"],
+                "entry_id": r["entry_id"],
+                "name": r["name"],
+                "values": dict(zip(names, r["values"], strict=True)),
+                "record": {
+                    **{
+                        key: r[key]
+                        for key in ("played", "wins", "draws", "losses", "byes", "forfeits")
+                    },
+                    **{
+                        key: extra.get(str(r["entry_id"]), {}).get(key)
+                        for key in ("points_for", "points_against", "spread")
+                    },
+                },
+                "tiebreak_rounds": r["settlement"],
+                "matches": r["match_ids"],
+                "tiebreak_matches": r["settlement_match_ids"],
+                "withdrawn": bool(extra.get(str(r["entry_id"]), {}).get("withdrawn")),
+            }
+            for r in standings["rows"]
+        ],
+    }
+
+
+def round_results(round_id: int) -> dict[int, dict[str, Any]]:
+    """The confirmed result of each match of a round, by match id (one query), for the public
+    round page: scores in seat order as exact text, the winning side, verified or not."""
+    return {
+        match_id: {
+            "score_a": _score_text(a),
+            "score_b": _score_text(b),
+            "winner_side": winner,
+            "verified": verified,
+        }
+        for match_id, a, b, winner, verified in MatchResult.objects.filter(
+            match__round_id=round_id, is_current=True
+        ).values_list("match_id", "score_a_halves", "score_b_halves", "winner_side", "verified")
+    }

@@ -1,0 +1,94 @@
+"""Live standings in the other areas: the Swiss pairing ranks by them, the event export carries
+them, the public round page shows each table's result."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tests.tournaments.live_support import (
+    close_rounds,
+    confirm,
+    make_director,
+    make_entries,
+    make_event,
+    make_round,
+)
+from tournaments.models import Entry, Round, StandingsState
+from tournaments.selectors import rounds as round_selectors
+from tournaments.services import live
+from tournaments.services import rounds as round_services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def round_one(django_capture_on_commit_callbacks: Any) -> dict[str, Any]:
+    """Four checked-in teams ranked by points against (lower is better) after match points.
+    Round 1: T1 beat T2 300-100, T3 beat T4 50-0. By spread T1 leads the winners; by points
+    against, T3 does."""
+    event = make_event("swiss", swiss_rounds=3, tiebreaks=["points_against"])
+    teams = make_entries(event, 4)
+    Entry.objects.filter(event=event).update(status=Entry.Status.CHECKED_IN)
+    director = make_director(event)
+    matches = make_round(event, 1, [(teams[0], teams[1]), (teams[2], teams[3])])
+    with django_capture_on_commit_callbacks(execute=True):
+        confirm(matches[0], 300, 100, director)
+        confirm(matches[1], 50, 0, director)
+    close_rounds(event)
+    return {"event": event, "teams": teams, "director": director, "matches": matches}
+
+
+def test_the_swiss_pairing_ranks_by_the_standings(
+    round_one: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    event, teams = round_one["event"], round_one["teams"]
+    rnd = round_services.generate_round(event=event, actor=round_one["director"])
+    t1, t2, t3, t4 = (t.pk for t in teams)
+    # Match points, then points against: T3 (0) before T1 (100); T4 (50) before T2 (300).
+    assert rnd.explanation["ranking"] == [t3, t1, t4, t2]
+    pairs = {frozenset((m.entry_a_id, m.entry_b_id)) for m in rnd.matches.all()}
+    assert pairs == {frozenset((t3, t1)), frozenset((t4, t2))}
+
+
+def test_the_pairing_recomputes_standings_that_lag(round_one: Any) -> None:
+    event = round_one["event"]
+    StandingsState.objects.filter(pk=event.pk).update(dirty=True, results_generation=99)
+    assert live.pairing_key(event) is not None
+    assert not StandingsState.objects.get(pk=event.pk).dirty
+
+
+def test_the_export_has_the_standings_with_every_tiebreak_value(round_one: Any) -> None:
+    event, teams = round_one["event"], round_one["teams"]
+    document = round_selectors.export_event(event)
+    standings = document["standings"]
+    assert standings["tiebreaks"] == ["match_points", "points_against"]
+    rows = standings["rows"]
+    assert [r["entry_id"] for r in rows] == [teams[2].pk, teams[0].pk, teams[3].pk, teams[1].pk]
+    t1 = rows[1]
+    assert t1["values"] == {"match_points": 2, "points_against": 100}
+    assert t1["record"]["points_for"] == 300 and t1["record"]["spread"] == 200
+    assert t1["matches"] == [round_one["matches"][0].pk]
+    assert standings["generation"] >= 1 and len(standings["digest"]) == 64
+
+
+def test_the_public_round_page_shows_results(client: Client, round_one: Any) -> None:
+    event = round_one["event"]
+    body = client.get(f"/events/{event.slug}/rounds/1/").content.decode()
+    assert "300 – 100" in body and "50 – 0" in body
+    assert f"/events/{event.slug}/matches/{round_one['matches'][0].pk}/" in body
+    event.public_results = False
+    event.save()
+    body = client.get(f"/events/{event.slug}/rounds/1/").content.decode()
+    assert "300 – 100" not in body
+
+
+def test_an_open_round_shows_tables_without_results(client: Client, round_one: Any) -> None:
+    event = round_one["event"]
+    Round.objects.filter(event=event).update(status=Round.Status.IN_PLAY)
+    teams = round_one["teams"]
+    make_round(event, 2, [(teams[0], teams[2]), (teams[1], teams[3])])
+    body = client.get(f"/events/{event.slug}/rounds/2/").content.decode()
+    assert body.count("No result yet") == 2
