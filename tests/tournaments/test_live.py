@@ -239,6 +239,7 @@ def test_a_tiebreak_round_settles_the_podium(
     close_rounds(event)
     assert order(event.pk) == [(1, "Team 2"), (2, "Team 1"), (3, "Team 3"), (4, "Team 4")]
     standings = selectors.latest_standings(selectors.event_with_state(event.slug))
+    assert [row["settlement"] for row in standings.rows] == ["2", "0", "2", "0"]
     assert standings.unbroken_ties == []
     with pytest.raises(ValidationFailed) as info:
         live.check_can_propose_tiebreak(event)

@@ -88,6 +88,7 @@ class SnapshotMeta:
     state: StandingsState | None
     generation: int
     created_at: datetime | None
+    digest: str = ""
 
     @property
     def updating(self) -> bool:
@@ -155,7 +156,7 @@ class LiveStandings:
                     "points_for": _text(more.get("points_for", 0)),
                     "points_against": _text(more.get("points_against", 0)),
                     "spread": _text(more.get("spread", 0)),
-                    "settlement": _text(r.get("settlement")),
+                    "settlement": _settlement_text(r.get("settlement")),
                     "match_ids": r["match_ids"],
                     "settlement_match_ids": r.get("settlement_match_ids", []),
                     "progress": more.get("progress", []),
@@ -172,6 +173,15 @@ class LiveStandings:
 
 def _text(value: Any) -> str:
     return "" if value is None else str(value)
+
+
+def _settlement_text(value: Any) -> str:
+    """Match points from each tiebreak round that applied, in round order: ``"2 0"``."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return " ".join(str(v) for v in value)
+    return str(value)
 
 
 def event_with_state(slug: str) -> Event:
@@ -205,14 +215,16 @@ def latest_standings(event: Event) -> LiveStandings:
     row = (
         StandingsSnapshot.objects.filter(event_id=event.pk)
         .order_by("-generation")
-        .values_list("generation", "created_at", "data")
+        .values_list("generation", "created_at", "digest", "data")
         .first()
     )
     state = _state_of(event)
     if row is None:
         return LiveStandings(SnapshotMeta(event=event, state=state, generation=0, created_at=None))
-    generation, created_at, data = row
-    meta = SnapshotMeta(event=event, state=state, generation=generation, created_at=created_at)
+    generation, created_at, digest, data = row
+    meta = SnapshotMeta(
+        event=event, state=state, generation=generation, created_at=created_at, digest=digest
+    )
     return LiveStandings(meta, json.loads(data))
 
 

@@ -68,9 +68,10 @@ def _page_etag(request: HttpRequest, meta: selectors.SnapshotMeta, variant: str)
 
 
 def _rows_html(request: HttpRequest, standings: selectors.LiveStandings, projector: bool) -> str:
-    """The rendered table, cached per snapshot generation (a fail-open cache: a miss renders)."""
+    """The rendered table, cached by the snapshot's digest (content-addressed, so never stale;
+    a fail-open cache: a miss renders)."""
     meta = standings.meta
-    key = f"live:rows:{meta.event.pk}:{meta.generation}:{'p' if projector else 'n'}"
+    key = f"live:rows:{meta.event.slug}:{meta.digest}:{'p' if projector else 'n'}"
     html = cache.get(key) if meta.generation else None
     if html is None:
         html = render_to_string(
