@@ -92,3 +92,54 @@ def test_an_open_round_shows_tables_without_results(client: Client, round_one: A
     make_round(event, 2, [(teams[0], teams[2]), (teams[1], teams[3])])
     body = client.get(f"/events/{event.slug}/rounds/2/").content.decode()
     assert body.count("No result yet") == 2
+
+
+def test_the_demo_gains_standings_and_after_the_swiss_rounds_a_seeded_playoff(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """The demo's issue 8 steps: standings at once; once the five Swiss rounds are paired,
+    played (deterministic scores) and closed, running the demo again seeds the play-off (or,
+    with a tie across the cut, proposes a tiebreak round first)."""
+    import random
+
+    from tournaments.management.commands import demo
+    from tournaments.models import Match, StandingsSnapshot
+
+    ctx, lines = demo.build_demo()
+    assert "standings: standings new (update 1)" in lines
+    assert "play-off seeding: waits for the Swiss rounds (0 of 5 closed)" in lines
+    event, director = ctx.event, ctx.director
+    rng = random.Random(8)
+    for _ in range(5):
+        with django_capture_on_commit_callbacks(execute=True):
+            rnd = round_services.generate_round(event=event, actor=director)
+            round_services.publish_round(round=rnd, actor=director)
+            for match in Match.objects.filter(round=rnd, is_bye=False):
+                a, b = rng.randrange(0, 300), rng.randrange(0, 300)
+                confirm(match, 305 if a >= b else a, 305 if b > a else b, director)
+            round_services.close_round(round=rnd, actor=director)
+    assert StandingsState.objects.get(pk=event.pk).dirty is False
+    _, lines = demo.build_demo()
+    seeding = next(line for line in lines if line.startswith("play-off seeding"))
+    if "seeded" in seeding:
+        playoff = Round.objects.get(event=event, kind=Round.Kind.PLAYOFF)
+        assert seeding == f"play-off seeding: play-off round {playoff.number} seeded"
+        assert playoff.matches.count() == 4  # 8 qualifiers: 1 v 8, 4 v 5, 3 v 6, 2 v 7
+        top8 = [r["entry_id"] for r in live_selectors_rows(event)[:8]]
+        seated = {m.entry_a_id for m in playoff.matches.all()} | {
+            m.entry_b_id for m in playoff.matches.all()
+        }
+        assert seated == set(top8)
+    else:
+        assert "tiebreak round" in seeding
+    assert StandingsSnapshot.objects.filter(event=event).exists()
+    # Running it once more changes nothing.
+    _, again = demo.build_demo()
+    assert any(line.startswith("play-off seeding: ") for line in again)
+    assert "standings: standings current" in " ".join(again)
+
+
+def live_selectors_rows(event: Any) -> list[dict[str, Any]]:
+    from tournaments.selectors import live as live_selectors
+
+    return live_selectors.latest_standings(live_selectors.event_with_state(event.slug)).rows
