@@ -116,14 +116,7 @@ class LiveStandings:
     @property
     def columns(self) -> list[dict[str, str]]:
         """The tiebreak columns, in order: name, label and short label."""
-        return [
-            {
-                "name": name,
-                "label": TIEBREAK_LABELS.get(name, name),
-                "short": TIEBREAK_SHORT.get(name, name),
-            }
-            for name in self.tiebreaks
-        ]
+        return tiebreak_columns(self.tiebreaks)
 
     @property
     def rows(self) -> list[dict[str, Any]]:
@@ -171,6 +164,14 @@ class LiveStandings:
         return ties
 
 
+def tiebreak_columns(names: list[str]) -> list[dict[str, str]]:
+    """Tiebreak columns, in order: name, label and short label."""
+    return [
+        {"name": n, "label": TIEBREAK_LABELS.get(n, n), "short": TIEBREAK_SHORT.get(n, n)}
+        for n in names
+    ]
+
+
 def _text(value: Any) -> str:
     return "" if value is None else str(value)
 
@@ -201,12 +202,16 @@ def snapshot_meta(event: Event) -> SnapshotMeta:
     row = (
         StandingsSnapshot.objects.filter(event_id=event.pk)
         .order_by("-generation")
-        .values_list("generation", "created_at")
+        .values_list("generation", "created_at", "digest")
         .first()
     )
-    generation, created_at = row if row is not None else (0, None)
+    generation, created_at, digest = row if row is not None else (0, None, "")
     return SnapshotMeta(
-        event=event, state=_state_of(event), generation=generation, created_at=created_at
+        event=event,
+        state=_state_of(event),
+        generation=generation,
+        created_at=created_at,
+        digest=digest,
     )
 
 

@@ -67,31 +67,37 @@ def _page_etag(request: HttpRequest, meta: selectors.SnapshotMeta, variant: str)
     return f"{meta.etag[:-1]}-{variant}-{who}{meta.etag[-1]}"
 
 
-def _rows_html(request: HttpRequest, standings: selectors.LiveStandings, projector: bool) -> str:
-    """The rendered table, cached by the snapshot's digest (content-addressed, so never stale;
-    a fail-open cache: a miss renders)."""
-    meta = standings.meta
-    key = f"live:rows:{meta.event.slug}:{meta.digest}:{'p' if projector else 'n'}"
-    html = cache.get(key) if meta.generation else None
-    if html is None:
-        html = render_to_string(
-            "tournaments/live/_standings_table.html",
-            {"event": meta.event, "standings": standings, "projector": projector},
-            request=None,
-        )
-        if meta.generation:
-            cache.set(key, html, ROWS_CACHE_SECONDS)
-    return str(html)
+def _rows_key(meta: selectors.SnapshotMeta, projector: bool) -> str:
+    # Content-addressed by the snapshot's digest: a cached table is never stale.
+    return f"live:rows:{meta.event.slug}:{meta.digest}:{'p' if projector else 'n'}"
 
 
 def _live_context(
-    request: HttpRequest, standings: selectors.LiveStandings, projector: bool
+    event: Event, projector: bool, meta: selectors.SnapshotMeta | None = None
 ) -> dict[str, Any]:
+    """The live part's context: the status and the rendered table.
+
+    The table is rendered once per snapshot and kept in the (fail-open) cache, so a request
+    reads the snapshot's bytes only on a cache miss: two queries on a hit (the event, the latest
+    generation), three on a miss.
+    """
+    if meta is None:
+        meta = selectors.snapshot_meta(event)
+    html = cache.get(_rows_key(meta, projector)) if meta.generation else None
+    if html is None:
+        data = selectors.latest_standings(event)
+        meta = data.meta
+        html = render_to_string(
+            "tournaments/live/_standings_table.html",
+            {"event": event, "standings": data, "projector": projector},
+        )
+        if meta.generation:
+            cache.set(_rows_key(meta, projector), html, ROWS_CACHE_SECONDS)
     return {
-        "event": standings.meta.event,
-        "meta": standings.meta,
-        "standings": standings,
-        "rows_html": _rows_html(request, standings, projector),
+        "event": event,
+        "meta": meta,
+        "rows_html": str(html),
+        "columns": selectors.tiebreak_columns(selectors.tiebreak_list(event)),
         "projector": projector,
         "poll_seconds": POLL_SECONDS,
     }
@@ -103,13 +109,12 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug, "standings")
     projector = request.GET.get("projector") == "1"
     variant = "p" if projector else "n"
-    if request.headers.get("If-None-Match"):
-        etag = _page_etag(request, selectors.snapshot_meta(event), variant)
-        if _etag_matches(request, etag):
-            return _not_modified(etag)
-    data = selectors.latest_standings(event)
-    etag = _page_etag(request, data.meta, variant)
-    context = _live_context(request, data, projector)
+    meta = selectors.snapshot_meta(event)
+    etag = _page_etag(request, meta, variant)
+    if _etag_matches(request, etag):
+        return _not_modified(etag)
+    context = _live_context(event, projector, meta)
+    etag = _page_etag(request, context["meta"], variant)
     context["can_direct"] = can_direct(request.user, event)
     response = render(request, "tournaments/live/standings.html", context)
     return _finish(response, etag, vary_cookie=True)
@@ -124,16 +129,12 @@ def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     def tag(meta: selectors.SnapshotMeta) -> str:
         return f"{meta.etag[:-1]}-live-{'p' if projector else 'n'}{meta.etag[-1]}"
 
-    if request.headers.get("If-None-Match"):
-        etag = tag(selectors.snapshot_meta(event))
-        if _etag_matches(request, etag):
-            return _not_modified(etag)
-    data = selectors.latest_standings(event)
-    etag = tag(data.meta)
-    response = render(
-        request, "tournaments/live/_standings_live.html", _live_context(request, data, projector)
-    )
-    return _finish(response, etag, vary_cookie=False)
+    meta = selectors.snapshot_meta(event)
+    if _etag_matches(request, tag(meta)):
+        return _not_modified(tag(meta))
+    context = _live_context(event, projector, meta)
+    response = render(request, "tournaments/live/_standings_live.html", context)
+    return _finish(response, tag(context["meta"]), vary_cookie=False)
 
 
 @require_GET
