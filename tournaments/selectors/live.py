@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from fractions import Fraction
@@ -39,7 +40,6 @@ from tournaments.standings import (
 from tournaments.standings import Result as StandingsResult
 from tournaments.standings.records import normalise
 from tournaments.standings.serialise import encode_number, format_number
-from tournaments.standings.tallying import result_points
 
 SNAPSHOT_FORMAT = "spinner-standings/1"
 
@@ -445,7 +445,12 @@ class StandingsInput:
 
 
 def _exact(halves: int | None) -> Number:
-    return normalise(Fraction(halves or 0, 2))
+    """Raw points from stored half-points: an ``int`` when whole (almost always), else exact."""
+    if halves is None:
+        return 0
+    if halves % 2 == 0:
+        return halves // 2
+    return Fraction(halves, 2)
 
 
 def load_standings_input(*, event_id: int) -> StandingsInput:
@@ -499,29 +504,47 @@ def _progress(
     data: StandingsInput, points: PointsConfig
 ) -> tuple[dict[int, list[list[Any]]], dict[int, tuple[Number, Number]]]:
     """Per entry: cumulative match points after each counted round ``[[round, points], ...]``,
-    and raw points for and against (byes count nothing)."""
-    per_round: dict[int, dict[int, Number]] = {}
-    scored: dict[int, tuple[Number, Number]] = {}
+    and raw points for and against (byes count nothing). One pass, match points as the
+    standings package awards them (margin bonus, forfeits)."""
+    per_round: dict[int, dict[int, Number]] = defaultdict(dict)
+    points_for: dict[int, Number] = defaultdict(int)
+    points_against: dict[int, Number] = defaultdict(int)
+    counted = (RoundKind.SWISS, RoundKind.ROUND_ROBIN)
     for r in data.results:
-        if r.kind not in ("swiss", "round_robin"):
+        if r.kind not in counted:
             continue
-        sides = [(r.entry_a, r.score_a, r.score_b)]
-        if r.entry_b is not None:
-            sides.append((r.entry_b, r.score_b, r.score_a))
-        for side, own, other in sides:
-            rounds = per_round.setdefault(int(side), {})
-            rounds[r.round_number] = rounds.get(r.round_number, 0) + result_points(r, side, points)
-            if r.entry_b is not None:
-                pf, pa = scored.get(int(side), (0, 0))
-                scored[int(side)] = (pf + own, pa + other)
+        a, b, number = int(r.entry_a), r.entry_b, r.round_number
+        if b is None:
+            line = per_round[a]
+            line[number] = line.get(number, 0) + points.bye
+            continue
+        b = int(b)
+        winner = r.winner
+        if winner is None:
+            earned_a = earned_b = points.loss if r.forfeit else points.draw
+        elif winner == a:
+            earned_a = points.for_win(r.score_a, r.score_b, forfeit=r.forfeit)
+            earned_b = points.loss
+        else:
+            earned_a = points.loss
+            earned_b = points.for_win(r.score_b, r.score_a, forfeit=r.forfeit)
+        line = per_round[a]
+        line[number] = line.get(number, 0) + earned_a
+        line = per_round[b]
+        line[number] = line.get(number, 0) + earned_b
+        points_for[a] += r.score_a
+        points_against[a] += r.score_b
+        points_for[b] += r.score_b
+        points_against[b] += r.score_a
     progress: dict[int, list[list[Any]]] = {}
     for entry_id, rounds in per_round.items():
         total: Number = 0
-        line: list[list[Any]] = []
+        cumulative: list[list[Any]] = []
         for number in sorted(rounds):
-            total = normalise(total + rounds[number])
-            line.append([number, encode_number(total)])
-        progress[entry_id] = line
+            total = total + rounds[number]
+            cumulative.append([number, total if type(total) is int else encode_number(total)])
+        progress[entry_id] = cumulative
+    scored = {e: (points_for[e], points_against[e]) for e in points_for}
     return progress, scored
 
 
@@ -568,29 +591,25 @@ def canonical_bytes(document: dict[str, Any]) -> bytes:
 
 
 def input_fingerprint(data: StandingsInput) -> str:
-    """SHA-256 of the records a recompute read (order-independent): ``computed_from``."""
+    """SHA-256 of the records a recompute read, order-independent: ``computed_from``."""
     event = data.event
-    payload = {
-        "entries": sorted([e.entry_id, e.name] for e in data.entries),
-        "withdrawn": sorted(data.withdrawn),
-        "results": sorted(
-            [
-                r.match_id,
-                r.round_number,
-                str(r.kind),
-                r.entry_a,
-                r.entry_b,
-                encode_number(r.score_a),
-                encode_number(r.score_b),
-                r.winner,
-            ]
-            for r in data.results
-        ),
+    digest = hashlib.sha256()
+    settings = {
         "points": Standings(points_config(event), (), ()).to_json()["points"],
         "tiebreaks": tiebreak_list(event),
         "places": places_that_matter(event),
+        "withdrawn": sorted(data.withdrawn),
     }
-    return hashlib.sha256(canonical_bytes(payload)).hexdigest()
+    digest.update(canonical_bytes(settings))
+    for entry in sorted(data.entries, key=lambda e: str(e.entry_id).zfill(20)):
+        digest.update(f"\ne{entry.entry_id}\t{entry.name}".encode())
+    lines = sorted(
+        f"\nr{r.match_id}\t{r.round_number}\t{r.kind}\t{r.entry_a}\t{r.entry_b}"
+        f"\t{r.score_a}\t{r.score_b}\t{r.winner}\t{r.forfeit}"
+        for r in data.results
+    )
+    digest.update("".join(lines).encode())
+    return digest.hexdigest()
 
 
 def compute_snapshot_bytes(*, event_id: int) -> tuple[bytes, str]:
