@@ -12,7 +12,7 @@ only. Reports requests/s and latency percentiles for:
 
 Run from the repository root:
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/spinner_bench \\
-        .venv/bin/python benchmarks/standings/page_load.py [--workers 2] [--clients 4] [--seconds 10]
+        .venv/bin/python benchmarks/standings/page_load.py [--workers 2] [--clients 4]
 """
 
 from __future__ import annotations
@@ -24,12 +24,10 @@ import os
 import platform
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
