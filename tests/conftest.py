@@ -107,6 +107,12 @@ def browser(chromium_path: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any
             yield b
         finally:
             b.close()
+            # The ORM calls a browser test makes run while Playwright's event loop runs, so
+            # they get their own connection (asgiref's Local is per context there): close it,
+            # or PostgreSQL refuses to drop the test database at the end of the session.
+            from django.db import connections
+
+            connections.close_all()
 
 
 @pytest.fixture

@@ -6,9 +6,9 @@ from tournaments.views import home
 
 urlpatterns = [
     path("", home.home, name="home"),
-    path("", include("tournaments.urls_results")),
-    path("", include("tournaments.urls_live")),
+    path("", include("tournaments.urls_registration")),
     path("", include("tournaments.urls_rounds")),
     path("api/", include("tournaments.api.urls")),
-    path("", include("tournaments.urls_registration")),
+    path("", include("tournaments.urls_results")),
+    path("", include("tournaments.urls_live")),
 ]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -47,3 +49,20 @@ def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
     assert body["code"] == code, body
     assert isinstance(body["message"], str) and body["message"]
     return body
+
+
+@contextmanager
+def private_cache(settings: Any) -> Iterator[None]:
+    """A local-memory cache of the test's own (throttle counters start at zero), never the
+    machine's Redis: clearing that would wipe other programs' data."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"results-test-{uuid.uuid4().hex}",
+        }
+    }
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
 from tests.tournaments.api_support import (
     assert_error,
     key,
     post,
+    private_cache,
     table_client,
     user_client,
 )
@@ -30,10 +31,10 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture(autouse=True)
-def _fresh_throttles() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
+def _fresh_throttles(settings: Any) -> Iterator[None]:
+    """Throttle counters start at zero in every test."""
+    with private_cache(settings):
+        yield
 
 
 def claims_url(match_id: int) -> str:
@@ -392,3 +393,14 @@ def test_the_schema_and_its_docs_page_are_served_without_a_cdn(client: Any) -> N
     html = docs.content.decode()
     assert "/api/schema/" in html
     assert "cdn" not in html.lower() and "jsdelivr" not in html.lower()
+    assets = re.findall(r'(?:src|href)="([^"]+)"', html)
+    assert all(a.startswith(("/", "#")) for a in assets), assets  # nothing from elsewhere
+
+
+def test_without_the_sidecar_the_docs_page_is_plain_and_lists_the_operations(
+    client: Any, settings: Any
+) -> None:
+    settings.SPECTACULAR_SIDECAR = False
+    html = client.get("/api/docs/").content.decode()
+    assert 'href="/api/schema/"' in html
+    assert "/api/matches/{match_id}/claims/" in html and "swagger" not in html.lower()

@@ -12,10 +12,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
-from django.core.cache import cache
 from django.db import connection
 
-from tests.tournaments.api_support import table_client
+from tests.tournaments.api_support import private_cache, table_client
 from tests.tournaments.results_support import make_event, make_round, match_at, sheet
 from tournaments.models import Claim, IdempotencyRecord, MatchResult
 
@@ -29,9 +28,8 @@ SUBMISSIONS = 200
 def _roomy_throttles(settings: Any) -> Iterator[None]:
     rates = {"table_token": "100000/min", "anon": "100000/min"}
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
-    cache.clear()
-    yield
-    cache.clear()
+    with private_cache(settings):
+        yield
 
 
 def run_together(jobs: list[Callable[[], Any]], workers: int) -> list[Any]:

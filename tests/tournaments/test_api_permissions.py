@@ -11,10 +11,14 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from rest_framework.test import APIClient
 
-from tests.tournaments.api_support import post, table_client, user_client
+from tests.tournaments.api_support import (
+    post,
+    private_cache,
+    table_client,
+    user_client,
+)
 from tests.tournaments.results_support import (
     make_director,
     make_event,
@@ -31,10 +35,10 @@ ROLES = ("anonymous", "table_a", "table_b", "other_director", "director")
 
 
 @pytest.fixture(autouse=True)
-def _fresh_throttles() -> Iterator[None]:
-    cache.clear()
-    yield
-    cache.clear()
+def _fresh_throttles(settings: Any) -> Iterator[None]:
+    """Throttle counters start at zero in every test."""
+    with private_cache(settings):
+        yield
 
 
 def _claimed(match: Match) -> None:

@@ -218,6 +218,7 @@ def test_search_entries_as_you_type(client_for: Any, event: Event) -> None:
     html = partial.content.decode()
     assert html.lstrip().startswith('<ul id="entry-rows"')
     assert "Spinners" in html and "Ann Lee" not in html
+    assert f'name="next" value="{url}?q=park"' in html
     html = client.get(url, {"q": "spin"}, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="entry-rows")
     assert "Di Park" in html.content.decode()
     full = client.get(url, {"q": "ann"}).content.decode()
@@ -437,3 +438,13 @@ def test_selectors_use_a_fixed_number_of_queries(
         assert [a.actor for a in selectors.list_audit(event=event)][-1] == director
     with django_assert_num_queries(1):
         assert selectors.list_director_events(director) == [event]
+
+
+def test_the_admin_is_read_only_for_staff(event: Event) -> None:
+    add(event, "Ann", "Bob")
+    admin = User.objects.create_superuser("root", password="pw")
+    client = Client()
+    client.force_login(admin)
+    assert "Ann &amp; Bob" in client.get("/admin/tournaments/entry/").content.decode()
+    assert client.get("/admin/tournaments/entry/add/").status_code == 403
+    assert client.get("/admin/tournaments/auditentry/").status_code == 200

@@ -150,7 +150,7 @@ def test_time_policy_on_the_sheet_must_be_the_events() -> None:
     assert exc.value.details["fields"][0]["field"] == "time.policy"
     event.time_policy = Event.TimePolicy.FINISH_HAND
     event.save()
-    out = results.submit_claim(match=match, side=0, sheet=sheet("time"))
+    out = results.submit_claim(match=match_at(match.round, 1), side=0, sheet=sheet("time"))
     assert out.claim.status == Claim.Status.SUBMITTED
     assert out.claim.winner_side == expect("time")["winner"]
 
@@ -223,6 +223,10 @@ def test_a_final_score_with_the_wrong_winner_is_refused() -> None:
     with pytest.raises(SpinnerError) as exc:
         results.submit_claim(match=match, side=0, final_score={"scores": [90, 95.25]})
     assert codes(exc) == "invalid_score"
+    for wild in (float("inf"), float("nan"), 10**12, "12", True):
+        with pytest.raises(SpinnerError) as exc:
+            results.submit_claim(match=match, side=0, final_score={"scores": [wild, 95]})
+        assert codes(exc) == "invalid_score", wild
 
 
 def test_tables_cannot_enter_once_the_round_is_closed() -> None:

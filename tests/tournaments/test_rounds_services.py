@@ -10,7 +10,16 @@ from django.contrib.auth.models import User
 
 from tests.tournaments.rounds_factory import make_director, make_entry, make_event, make_field
 from tournaments.errors import SpinnerError
-from tournaments.models import AuditEntry, BackgroundJob, Entry, Event, Match, Round, RoundSeat
+from tournaments.models import (
+    AuditEntry,
+    BackgroundJob,
+    Entry,
+    EntryPlayer,
+    Event,
+    Match,
+    Round,
+    RoundSeat,
+)
 from tournaments.pairing import draw
 from tournaments.pairing.records import DrawRecord
 from tournaments.selectors import rounds as selectors
@@ -39,6 +48,18 @@ def play(rnd: Round, actor: User) -> Round:
     return services.close_round(round=rnd, actor=actor)
 
 
+def as_record(data: dict[str, Any]) -> DrawRecord:
+    """A draw as recorded in the round's JSON, read back into the pairing package's record."""
+    return DrawRecord(
+        purpose=data["purpose"],
+        round_no=data["round"],
+        method=data["method"],
+        inputs=tuple(data["candidates"]),
+        outcome=tuple(data["outcome"]),
+        context=tuple(data["context"]),
+    )
+
+
 def refused(code: str, call: Any, **kwargs: Any) -> SpinnerError:
     with pytest.raises(SpinnerError) as info:
         call(**kwargs)
@@ -58,8 +79,7 @@ def test_round_one_is_a_random_draw_from_the_salt_reproducibly() -> None:
     draws = first.explanation["draws"]
     assert {d["purpose"] for d in draws} >= {"first-round"}
     for d in draws:
-        record = DrawRecord(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
-        assert draw.verify(record, "open-2026")
+        assert draw.verify(as_record(d), "open-2026")
     # The same salt gives the same draw; another salt another.
     services.discard_draft_round(round=first, reason="check reproducibility", actor=boss)
     again = services.generate_round(event=event, actor=boss)
@@ -375,3 +395,86 @@ def test_pairing_inputs_read_history_per_player_in_fixed_queries(
     with django_assert_num_queries(4):
         selectors.pairing_inputs(event, round_no=3)
     assert Match.objects.filter(round__event=event).count() == 9
+
+
+def test_each_table_records_its_first_leader_and_a_swap_draws_it_again() -> None:
+    event = make_event(salt="leaders")
+    boss = make_director(event)
+    make_field(event, 6)
+    rnd = services.generate_round(event=event, actor=boss)
+    for m in rnd.matches.all():
+        leader = m.explanation["first_leader"]
+        record = as_record(leader["draw"])
+        assert draw.verify(record, "leaders") and record.context == (m.entry_a_id, m.entry_b_id)
+        members = set(
+            EntryPlayer.objects.filter(entry_id__in=[m.entry_a_id, m.entry_b_id]).values_list(
+                "player_id", flat=True
+            )
+        )
+        assert leader["player"] in members
+    m1 = rnd.matches.get(table__number=1)
+    m2 = rnd.matches.get(table__number=2)
+    services.swap_entries(
+        round=rnd, entry_x=m1.entry_a_id, entry_y=m2.entry_a_id, reason="swap", actor=boss
+    )
+    m1.refresh_from_db()
+    record = as_record(m1.explanation["first_leader"]["draw"])
+    assert record.context == (m1.entry_a_id, m1.entry_b_id) and draw.verify(record, "leaders")
+
+
+def test_a_second_generation_is_refused_while_one_is_pending(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    event = make_event()
+    boss = make_director(event)
+    make_field(event, 4)
+    with django_capture_on_commit_callbacks(execute=False):
+        first = services.start_round_generation(event=event, actor=boss)
+    error = refused("generation_running", services.start_round_generation, event=event, actor=boss)
+    assert error.details == {"job": first.pk}
+    # A job lost long ago (a dead worker) no longer blocks.
+    BackgroundJob.objects.filter(pk=first.pk).update(
+        created_at=first.created_at - services.JOB_STALE_AFTER
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.start_round_generation(event=event, actor=boss)
+    assert Round.objects.filter(event=event, number=1).exists()
+
+
+def test_publishing_is_refused_while_the_checker_finds_violations() -> None:
+    event = make_event()
+    boss = make_director(event)
+    make_field(event, 6)
+    rnd = services.generate_round(event=event, actor=boss)
+    Match.objects.filter(round=rnd, table__number=2).delete()  # two entries lost
+    error = refused("round_has_violations", services.publish_round, round=rnd, actor=boss)
+    assert len(error.details["violations"]) == 2
+    assert all(": missing " in line for line in error.details["violations"])
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.DRAFT
+
+
+def test_generate_and_publish_for_scripts() -> None:
+    event = make_event()
+    boss = make_director(event)
+    make_field(event, 8)
+    rnd = services.generate_and_publish_round(event=event, actor=boss)
+    assert (rnd.number, rnd.status) == (1, Round.Status.PUBLISHED)
+
+
+def test_round_robin_schedule_ignores_late_check_ins_and_covers_withdrawals() -> None:
+    event = make_event(format=Event.Format.ROUND_ROBIN)
+    boss = make_director(event)
+    entries = make_field(event, 4)
+    play(services.generate_round(event=event, actor=boss), boss)
+    late = make_entry(event, "Late Comers")
+    Entry.objects.filter(pk=entries[0].pk).update(status=Entry.Status.WITHDRAWN)
+    second = services.generate_round(event=event, actor=boss)
+    seated = set(RoundSeat.objects.filter(round=second).values_list("entry_id", flat=True))
+    assert late.pk not in seated and entries[0].pk not in seated
+    assert len(seated) == 3
+    bye = second.matches.get(is_bye=True)
+    assert bye.explanation["overrides"][0]["reason"].startswith("round robin")
+    assert any("not in the round robin schedule" in n for n in second.explanation["notes"])
+    findings = selectors.check_round_record(second)
+    assert all(not v.is_violation for v in findings), findings

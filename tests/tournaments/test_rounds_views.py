@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from tests.tournaments.rounds_factory import make_director, make_entry, make_event, make_field
-from tournaments.models import AuditEntry, BackgroundJob, Event, Round, RoundSeat
+from tournaments.models import AuditEntry, BackgroundJob, Event, Player, Round, RoundSeat
 from tournaments.selectors import rounds as selectors
 from tournaments.services import rounds as services
 
@@ -244,3 +244,43 @@ def test_round_view_reads_in_two_queries(django_assert_num_queries: Any) -> None
         view = selectors.round_view(rnd)
     assert len(view.matches) == 4 and len(view.byes) == 1
     assert all(len(e.players) == 2 for e in view.entries)
+
+
+def test_a_second_click_on_generate_follows_the_running_job(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    event = make_event()
+    client, _ = director_client(event)
+    make_field(event, 4)
+    with django_capture_on_commit_callbacks(execute=False):  # the worker has not started
+        client.post(base(event) + "generate/")
+        again = client.post(base(event) + "generate/")
+    job = BackgroundJob.objects.get(event=event)
+    assert again.status_code == 302 and again["Location"] == f"{base(event)}jobs/{job.pk}/"
+    listing = client.get(base(event)).content.decode()
+    assert "Round generation in progress" in listing
+
+
+def test_the_checker_reads_a_round_in_fixed_queries(django_assert_num_queries: Any) -> None:
+    event = make_event()
+    boss = make_director(event)
+    make_field(event, 7)
+    first = services.generate_round(event=event, actor=boss)
+    services.publish_round(round=first, actor=boss)
+    services.close_round(round=first, actor=boss)
+    second = Round.objects.select_related("event").get(
+        pk=services.generate_round(event=event, actor=boss).pk
+    )
+    with django_assert_num_queries(5):
+        assert selectors.check_round_record(second) == []
+
+
+def test_the_review_page_explains_the_round() -> None:
+    event = make_event()
+    client, boss = director_client(event)
+    make_field(event, 4)
+    rnd = services.generate_round(event=event, actor=boss)
+    body = client.get(f"{base(event)}1/").content.decode()
+    assert "Paired from this order" in body and "First lead by lot:" in body
+    leader = rnd.matches.get(table__number=1).explanation["first_leader"]["player"]
+    assert Player.objects.get(pk=leader).name in body

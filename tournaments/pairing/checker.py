@@ -15,8 +15,10 @@ numbers are positive and distinct (``table``); pinned entries sit at their table
 cannot be kept (``pin``; a pin cannot be kept when the opponent is pinned elsewhere and sits at
 its own table, or the table is held by an entry pinned to it).
 Swiss and round-robin rounds: every active entry is paired or has the bye (``missing``); the
-number of byes is the field's parity (``bye_count``); no bye goes to an entry with more byes than
-another active entry (``second_bye``). Swiss rounds: no avoidable rematch (``rematch``).
+number of byes is the field's parity (``bye_count``); no bye goes to an entry with more byes
+than another active entry (``second_bye``). A round robin whose circle lists withdrawn entries
+may have one more bye per withdrawal, and those byes are fixed by the circle, so neither rule
+applies beyond that. Swiss rounds: no avoidable rematch (``rematch``).
 
 A pairing or bye that carries a director's ``override`` reason reports its problems with code
 ``override`` (the message names the rule and the reason): it is recorded, not a violation.
@@ -170,6 +172,10 @@ def check_round(
                 Violation(r, None, "missing", f"active entry {rec.entry_id} is not in the round")
             )
     expected_byes = len(active) % 2
+    withdrawn = len(entries) - len(active)
+    if kind == "round_robin" and expected_byes < len(round_pairing.byes) <= 1 + withdrawn:
+        # a kept circle gives a bye to whoever would have met a withdrawn entry
+        expected_byes = len(round_pairing.byes)
     if len(round_pairing.byes) != expected_byes:
         out.append(
             Violation(
@@ -180,7 +186,7 @@ def check_round(
                 f"(expected {expected_byes})",
             )
         )
-    if active:
+    if active and not (kind == "round_robin" and withdrawn):
         fewest = min(e.byes_received for e in active)
         for b in round_pairing.byes:
             rec = by_id.get(b.entry_id)

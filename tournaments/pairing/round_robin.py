@@ -65,13 +65,17 @@ def pair_round_robin(
 ) -> RoundPairing:
     """Round ``round_no`` (1-based) of the round robin over the active ``entries``.
 
-    ``order`` fixes the circle (it must list exactly the active entries); the schedule repeats
-    after a full cycle (a double round robin is simply rounds ``n`` onwards).
+    ``order`` fixes the circle for the whole event (by default: the active entries in
+    ``default_order``). It must list every active entry and may also list entries that have
+    since withdrawn (``active=False``): the circle is kept, so the remaining pairs still meet
+    exactly once, and whoever would have played a withdrawn entry has a bye that round. The
+    schedule repeats after a full cycle (a double round robin is simply rounds ``n`` onwards).
     """
     by_id = active_by_id(entries)
+    known = {e.entry_id for e in entries}
     circle = list(order) if order is not None else default_order(list(by_id.values()))
-    if sorted(circle) != sorted(by_id):
-        raise ValueError("order must list exactly the active entries")
+    if not set(by_id) <= set(circle) or not set(circle) <= known:
+        raise ValueError("order must list every active entry, and only entries of the event")
     schedule = circle_schedule(circle)
     if not schedule:
         return RoundPairing(round_no=round_no, kind="round_robin", pairings=())
@@ -81,6 +85,10 @@ def pair_round_robin(
     matches = []
     byes: list[Bye] = []
     for a, b in schedule[index]:
+        a = a if a in by_id else None
+        b = b if b in by_id else None
+        if a is None and b is None:
+            continue
         if a is None or b is None:
             sitter = a if b is None else b
             assert sitter is not None
@@ -90,7 +98,8 @@ def pair_round_robin(
                     Explanation(
                         method="round_robin",
                         reason=(
-                            f"odd field: the circle's empty place (round {index + 1} of {cycle})"
+                            f"no opponent in the circle this round (round {index + 1} of "
+                            f"{cycle}): the odd field's empty place or a withdrawn entry"
                         ),
                         ranks=(place[sitter],),
                     ),

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.utils import timezone
 
 from tournaments.errors import NotFound
 from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Round
@@ -93,7 +94,7 @@ def list_public_events(*, today: datetime.date | None = None) -> tuple[list[Even
 
     Upcoming soonest first; past most recent first. One query.
     """
-    today = today or datetime.date.today()
+    today = today or timezone.localdate()
     events = list(Event.objects.filter(public_listing=True).exclude(status=Event.Status.DRAFT))
     upcoming = sorted((e for e in events if e.end_date >= today), key=lambda e: e.start_date)
     past = sorted((e for e in events if e.end_date < today), key=lambda e: e.end_date, reverse=True)

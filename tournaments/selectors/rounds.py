@@ -227,22 +227,13 @@ def override_reason(data: dict[str, Any]) -> str | None:
 
 
 def json_number(value: Any) -> Number | None:
-    """Read back a number written by ``number_json`` (int, or "p/q" for a fraction)."""
+    """Read back a number written by ``tournaments.pairing.export.number`` (int, or "p/q")."""
     if value is None:
         return None
     if isinstance(value, int):
         return value
     fraction = Fraction(str(value))
     return int(fraction) if fraction.denominator == 1 else fraction
-
-
-def number_json(value: Number | None) -> int | str | None:
-    """Numbers in JSON exactly: an int stays an int, a fraction is written "p/q"."""
-    if value is None:
-        return None
-    if isinstance(value, Fraction):
-        return int(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    return int(value)
 
 
 # --- The checker ---------------------------------------------------------------------------
@@ -268,7 +259,7 @@ def check_round_record(rnd: Round) -> list[Violation]:
     generated, else the checked-in ones); the history is every earlier round. Swiss rounds are
     checked for avoidable rematches; every round for byes, each active entry exactly once, and
     pins. A match a director edited with a reason reports ``override``, not a violation.
-    Six queries.
+    Five queries (the round's event already loaded).
     """
     inputs = pairing_inputs(rnd.event, round_no=rnd.number, active_ids=recorded_active(rnd))
     record = round_pairing_record(rnd)
@@ -331,6 +322,7 @@ class MatchView:
     explanation: dict[str, Any]
     overrides: tuple[dict[str, Any], ...]
     bracket_slot: str
+    first_leader: str = ""
 
     @property
     def is_bye(self) -> bool:
@@ -416,12 +408,14 @@ def round_view(rnd: Round) -> RoundView:
     )
     ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
     players: dict[int, list[str]] = defaultdict(list)
-    for entry_id, name in (
+    player_names: dict[int, str] = {}
+    for entry_id, player_id, name in (
         EntryPlayer.objects.filter(entry_id__in=ids)
         .order_by("entry_id", "pk")
-        .values_list("entry_id", "player__name")
+        .values_list("entry_id", "player_id", "player__name")
     ):
         players[entry_id].append(name)
+        player_names[player_id] = name
 
     def view(entry: Entry) -> EntryView:
         return EntryView(entry.pk, entry.name, tuple(players.get(entry.pk, ())))
@@ -439,6 +433,7 @@ def round_view(rnd: Round) -> RoundView:
             explanation=data,
             overrides=tuple(data.get("overrides") or ()),
             bracket_slot=m.bracket_slot,
+            first_leader=player_names.get((data.get("first_leader") or {}).get("player", 0), ""),
         )
         (byes if m.is_bye else tables).append(item)
     tables.sort(key=lambda v: v.table or 0)

@@ -44,6 +44,7 @@ from tournaments.services import audit
 
 FORMAT = "fives-scoresheet/1"
 SIDES = (0, 1)
+MAX_HALVES = 200_000  # |score| <= 100000 raw points: far beyond any game, inside the columns
 # Raw targets and deal sizes per rule set when the event leaves them to the rule set
 # (rules.md's table: five-up 305 and 5 tiles; all-fives 250 with two players, else 200, and
 # 9/7/5 tiles; five-up-7 305 and 7 tiles).
@@ -214,6 +215,12 @@ def to_halves(score: Any) -> int:
             "A score is a number.", code="invalid_score", details={"score": score}
         )
     doubled = Decimal(str(score)) * 2
+    if not doubled.is_finite() or abs(doubled) > MAX_HALVES:
+        raise ValidationFailed(
+            "A score is a number of points between -100000 and 100000.",
+            code="invalid_score",
+            details={"score": str(score)},
+        )
     if doubled != doubled.to_integral_value():
         raise ValidationFailed(
             "A score is a whole number of points, or a half.",
@@ -439,11 +446,11 @@ def submit_claim(
     An invalid or unfinished sheet is stored as a draft with its verdict.
     """
     _check_side(match, side)
+    # Verify before taking the match's lock: the engine's work never holds up the other side.
+    found = assess(match.round.event, sheet=sheet, final_score=final_score)
     locked = _lock(match)
-    event = locked.round.event
     if origin == Claim.Origin.TABLE:
         _check_open(locked.round)
-    found = assess(event, sheet=sheet, final_score=final_score)
     claims = current_claims(locked)
     current = claims[side]
     result = current_result(locked)
@@ -724,8 +731,8 @@ def override_result(
     """
     reason = _require_reason(reason)
     _check_not_bye(match)
+    found = _director_assessment(match.round.event, sheet=sheet, final_score=final_score)
     locked = _lock(match)
-    found = _director_assessment(locked.round.event, sheet=sheet, final_score=final_score)
     _check_result_version(current_result(locked), expected_version, required=False)
     return _write_result(
         locked,
@@ -755,13 +762,13 @@ def correct_result(
     """
     reason = _require_reason(reason)
     _check_not_bye(match)
+    found = _director_assessment(match.round.event, sheet=sheet, final_score=final_score)
     locked = _lock(match)
     current = current_result(locked)
     if current is None:
         raise ValidationFailed(
             "This match has no confirmed result to correct.", code="not_confirmed"
         )
-    found = _director_assessment(locked.round.event, sheet=sheet, final_score=final_score)
     _check_result_version(current, expected_version, required=True)
     return _write_result(
         locked,

@@ -16,6 +16,7 @@ Errors (``code``):
     too_few_entries         fewer than two active (checked-in) entries
     schedule_complete       every round of the format has been generated
     playoff_needs_seeding   the Swiss rounds are over; the play-off comes from the standings
+    generation_running      a generation job of the event is already pending or running
     round_not_draft         only a draft can be edited or published (or discarded)
     round_not_published     only a published (or in-play) round can be started or closed
     reason_required         an edit needs a reason
@@ -30,7 +31,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import asdict, replace
+from dataclasses import replace
+from datetime import timedelta
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser, User
@@ -39,7 +41,18 @@ from django.db.models import Max
 from django.utils import timezone
 
 from tournaments.errors import Conflict, NotFound, ValidationFailed
-from tournaments.models import BackgroundJob, Entry, Event, Match, Round, RoundSeat, Table
+from tournaments.models import (
+    BackgroundJob,
+    Entry,
+    EntryPlayer,
+    Event,
+    Match,
+    Round,
+    RoundSeat,
+    Table,
+)
+from tournaments.pairing import draw
+from tournaments.pairing import export as pairing_json
 from tournaments.pairing.brackets import (
     Bracket,
     SeedSlot,
@@ -47,12 +60,11 @@ from tournaments.pairing.brackets import (
     single_elimination,
 )
 from tournaments.pairing.first_round import pair_first_round
-from tournaments.pairing.records import Bye, DrawRecord, Explanation, Pairing, RoundPairing
+from tournaments.pairing.records import Bye, Explanation, Pairing, RoundPairing
 from tournaments.pairing.round_robin import pair_round_robin
 from tournaments.pairing.swiss import pair_swiss
 from tournaments.pairing.tables import assign_tables
 from tournaments.selectors import rounds as selectors
-from tournaments.selectors.rounds import number_json
 from tournaments.services import audit
 from tournaments.services.jobs import update_job
 
@@ -62,6 +74,11 @@ Actor = User | AnonymousUser | None
 
 GENERATE_JOB = "generate_round"
 """``BackgroundJob.kind`` of a round generation."""
+
+JOB_STALE_AFTER = timedelta(minutes=5)
+"""A generation job still pending after this long is presumed lost (a dead worker, a lost
+message): a new one may be started. Running it late anyway is harmless (it then fails with
+``previous_round_open``)."""
 
 
 # --- Generating a round -----------------------------------------------------------------------
@@ -138,6 +155,23 @@ def start_round_generation(*, event: Event, actor: Actor) -> BackgroundJob:
     from tournaments.queueing import enqueue_after_commit
 
     number = ensure_can_generate(event)
+    recent = timezone.now() - JOB_STALE_AFTER
+    running = (
+        BackgroundJob.objects.filter(
+            event=event,
+            kind=GENERATE_JOB,
+            status__in=[BackgroundJob.Status.PENDING, BackgroundJob.Status.RUNNING],
+            created_at__gte=recent,
+        )
+        .order_by("-pk")
+        .first()
+    )
+    if running is not None:
+        raise Conflict(
+            "A round is already being generated: wait for it to finish.",
+            code="generation_running",
+            details={"job": running.pk},
+        )
     user_id = actor.pk if isinstance(actor, User) else None
     job = BackgroundJob.objects.create(
         event=event,
@@ -168,11 +202,12 @@ def run_generate_round_job(*, job_id: int) -> BackgroundJob:
     job = BackgroundJob.objects.select_related("event").get(pk=job_id)
     if job.status in (BackgroundJob.Status.DONE, BackgroundJob.Status.FAILED):
         return job
+    number = job.params.get("round", "")
     update_job(
         job_id=job.pk,
         status=BackgroundJob.Status.RUNNING,
-        progress=20,
-        message="Reading entries, history and results",
+        progress=30,
+        message=f"Pairing round {number}: reading entries, history and results, then matching",
     )
     actor = User.objects.filter(pk=job.params.get("actor_id")).first()
     try:
@@ -211,7 +246,8 @@ def run_generate_round_job(*, job_id: int) -> BackgroundJob:
 
 @transaction.atomic
 def generate_round(*, event: Event, actor: Actor, job_id: int | None = None) -> Round:
-    """Pair the next round of ``event`` and write it as a draft.
+    """Pair the next round of ``event`` and write it as a draft (``job_id``: the background job
+    that asked, recorded in the audit log).
 
     Only active (checked-in, not withdrawn) entries are paired. Round 1 of a Swiss event follows
     ``event.first_round`` (random from the salt, or by rating or seed); later Swiss rounds are one
@@ -224,17 +260,23 @@ def generate_round(*, event: Event, actor: Actor, job_id: int | None = None) -> 
     kind = next_round_kind(event, number)
     inputs = selectors.pairing_inputs(event, round_no=number)
     circle = round_robin_circle(event) if kind == Round.Kind.ROUND_ROBIN else None
+    notes: list[str] = []
     if circle is not None:  # the schedule is fixed: later check-ins are not in it
         in_circle = set(circle)
+        late = sorted(e.entry_id for e in inputs.active if e.entry_id not in in_circle)
+        if late:
+            notes.append(
+                f"entries {late} checked in after round 1 are not in the round robin schedule"
+            )
         inputs = replace(
             inputs,
             entries=tuple(
                 replace(e, active=e.active and e.entry_id in in_circle) for e in inputs.entries
             ),
         )
-    if job_id is not None:
-        update_job(job_id=job_id, progress=50, message=f"Pairing round {number}")
     result = pair_round(event=event, kind=kind, inputs=inputs)
+    if notes:
+        result = replace(result, notes=(*result.notes, *notes))
     rnd = write_round(event=event, number=number, kind=kind, result=result, inputs=inputs)
     audit.record(
         event=event,
@@ -318,25 +360,12 @@ def _drop_inactive(result: RoundPairing, active: set[int]) -> RoundPairing:
 
 
 def _explanation_json(why: Explanation, override: str | None = None) -> dict[str, Any]:
-    """A match's explanation as stored; an override decided by the schedule is recorded too."""
+    """A match's explanation as stored (the pairing package's JSON of ``why``), with the list of
+    overrides; an exception decided by the schedule itself is recorded as one (``by`` empty)."""
     overrides = []
     if override:
         overrides.append({"action": "generate", "reason": override, "what": "", "by": "", "at": ""})
-    return {
-        "method": why.method,
-        "reason": why.reason,
-        "score_group": number_json(why.score_group),
-        "float_points": number_json(why.float_points),
-        "rematch": why.rematch,
-        "ranks": list(why.ranks),
-        "window": why.window,
-        "overrides": overrides,
-    }
-
-
-def _draw_json(record: DrawRecord) -> dict[str, Any]:
-    data = asdict(record)
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in data.items()}
+    return {**pairing_json.explanation_to_dict(why), "overrides": overrides}
 
 
 def write_round(
@@ -358,7 +387,7 @@ def write_round(
         "round": result.round_no,
         "salt": event.salt,
         "ranking": list(result.ranking),
-        "draws": [_draw_json(d) for d in result.draws],
+        "draws": [pairing_json.draw_to_dict(d) for d in result.draws],
         "notes": list(result.notes),
         "total_weight": result.total_weight,
         "rematches": result.rematches,
@@ -366,8 +395,8 @@ def write_round(
         "active_entries": sorted(e.entry_id for e in inputs.active),
         "standing": {
             str(e.entry_id): {
-                "match_points": number_json(e.match_points),
-                "spread": number_json(e.spread),
+                "match_points": pairing_json.number(e.match_points),
+                "spread": pairing_json.number(e.spread),
                 "byes": e.byes_received,
             }
             for e in inputs.active
@@ -389,18 +418,28 @@ def write_round(
         Table.objects.bulk_create([Table(event=event, number=n) for n in missing])
         tables = {t.number: t for t in Table.objects.filter(event=event, number__in=wanted)}
     slots = bracket_slots or {}
+    leaders = {
+        tuple(d.context): d for d in result.draws if d.purpose == draw.LEADER_PURPOSE and d.outcome
+    }
     matches: list[Match] = []
     for p in result.pairings:
         for entry_id in (p.entry_a, p.entry_b):
             if entry_id not in by_id:
                 raise ValueError(f"the pairing returned unknown entry {entry_id}")
+        data = _explanation_json(p.explanation, p.override)
+        leader = leaders.get((p.entry_a, p.entry_b))
+        if leader is not None:
+            data["first_leader"] = {
+                "player": leader.outcome[0],
+                "draw": pairing_json.draw_to_dict(leader),
+            }
         matches.append(
             Match(
                 round=rnd,
                 table=tables[p.table],
                 entry_a_id=p.entry_a,
                 entry_b_id=p.entry_b,
-                explanation=_explanation_json(p.explanation, p.override),
+                explanation=data,
                 bracket_slot=slots.get(p.table, ""),
             )
         )
@@ -463,6 +502,31 @@ def _note_override(match: Match, *, action: str, reason: str, actor: Actor, what
     match.explanation = {**match.explanation, "overrides": overrides}
 
 
+def _redraw_first_leader(match: Match, event: Event, round_no: int) -> None:
+    """After an edit changes who sits at a match, draw its first leader again (same rule, new
+    candidates) so the recorded draw matches the table."""
+    if match.entry_b_id is None:
+        match.explanation = {k: v for k, v in match.explanation.items() if k != "first_leader"}
+        return
+    players: dict[int, list[int]] = {match.entry_a_id: [], match.entry_b_id: []}
+    for entry_id, player_id in EntryPlayer.objects.filter(entry_id__in=list(players)).values_list(
+        "entry_id", "player_id"
+    ):
+        players[entry_id].append(player_id)
+    chosen, record = draw.first_leader(
+        event.salt,
+        round_no,
+        match.entry_a_id,
+        players[match.entry_a_id],
+        match.entry_b_id,
+        players[match.entry_b_id],
+    )
+    match.explanation = {
+        **match.explanation,
+        "first_leader": {"player": chosen, "draw": pairing_json.draw_to_dict(record)},
+    }
+
+
 def _match_picture(match: Match) -> dict[str, Any]:
     return {
         "match": match.pk,
@@ -509,6 +573,7 @@ def swap_entries(*, round: Round, entry_x: int, entry_y: int, reason: str, actor
         assert mx.entry_b_id is not None  # two entries in one match: not a bye
         mx.entry_a_id, mx.entry_b_id = mx.entry_b_id, mx.entry_a_id
         _note_override(mx, action="swap_entries", reason=reason, actor=actor, what=what)
+        _redraw_first_leader(mx, rnd.event, rnd.number)
         mx.save(update_fields=["entry_a", "entry_b", "explanation"])
         changed = [mx]
     else:
@@ -518,6 +583,7 @@ def swap_entries(*, round: Round, entry_x: int, entry_y: int, reason: str, actor
             else:
                 match.entry_b_id = new_entry
             _note_override(match, action="swap_entries", reason=reason, actor=actor, what=what)
+            _redraw_first_leader(match, rnd.event, rnd.number)
         # Neither match holds an entry twice at any point: each loses one entry and gains
         # the other's.
         mx.save(update_fields=["entry_a", "entry_b", "explanation"])
@@ -695,6 +761,13 @@ def close_round(*, round: Round, actor: Actor) -> Round:
     return rnd
 
 
+def generate_and_publish_round(*, event: Event, actor: Actor) -> Round:
+    """Generate the next round at once (no job) and publish it when the checker is clean; for
+    scripts such as ``manage.py demo``. Each step is its own transaction, like the pages."""
+    rnd = generate_round(event=event, actor=actor)
+    return publish_round(round=rnd, actor=actor)
+
+
 # --- Play-off brackets --------------------------------------------------------------------------
 
 
@@ -748,7 +821,7 @@ def create_playoff_bracket(
         inputs=inputs,
         bracket_slots=slots,
     )
-    rnd.explanation = {**rnd.explanation, "bracket": bracket_json(bracket)}
+    rnd.explanation = {**rnd.explanation, "bracket": pairing_json.bracket_to_dict(bracket)}
     rnd.save(update_fields=["explanation"])
     audit.record(
         event=event,
@@ -820,41 +893,6 @@ def bracket_first_round(
     return result, slots
 
 
-def _slot_json(slot: object) -> dict[str, Any]:
-    if isinstance(slot, SeedSlot):
-        return {"seed": slot.seed}
-    kind = type(slot).__name__  # WinnerOf / LoserOf
-    return {"winner_of" if kind == "WinnerOf" else "loser_of": getattr(slot, "match_id", "")}
-
-
-def bracket_json(bracket: Bracket) -> dict[str, Any]:
-    """The whole bracket as JSON (stored on the first play-off round, so later rounds and
-    anyone reading the export can follow it)."""
-    return {
-        "kind": bracket.kind,
-        "size": bracket.size,
-        "seeds": list(bracket.seeds),
-        "byes": list(bracket.byes),
-        "consolation": bracket.consolation,
-        "rounds": [
-            {
-                "section": r.section,
-                "round": r.round_no,
-                "matches": [
-                    {
-                        "id": m.match_id,
-                        "a": _slot_json(m.slot_a),
-                        "b": _slot_json(m.slot_b),
-                        "note": m.note,
-                    }
-                    for m in r.matches
-                ],
-            }
-            for r in bracket.rounds
-        ],
-    }
-
-
 __all__ = [
     "GENERATE_JOB",
     "close_round",
@@ -862,6 +900,7 @@ __all__ = [
     "discard_draft_round",
     "ensure_can_generate",
     "ensure_round_can_close",
+    "generate_and_publish_round",
     "generate_round",
     "next_round_kind",
     "pair_round",

@@ -17,7 +17,7 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
 
 from tournaments.errors import SpinnerError
@@ -325,8 +325,9 @@ def entries(request: HttpRequest, event: Event) -> HttpResponse:
         "back": request.get_full_path(),
     }
     if _is_htmx(request) and request.headers.get("HX-Target") == "entry-rows":
+        params = urlencode({k: v for k, v in (("q", query), ("status", status)) if v})
         context["back"] = reverse("director-entries", args=[event.slug]) + (
-            f"?q={query}" if query else ""
+            f"?{params}" if params else ""
         )
         return render(request, "tournaments/registration/_entry_rows.html", context)
     return render(request, "tournaments/registration/entries.html", context)

@@ -75,6 +75,8 @@ def round_generate(request: HttpRequest, *, event: Event) -> HttpResponse:
         job = services.start_round_generation(event=event, actor=request.user)
     except SpinnerError as exc:
         messages.error(request, exc.message)
+        if exc.code == "generation_running":
+            return redirect("rounds:job", event.slug, exc.details["job"])
         return redirect("rounds:list", event.slug)
     return redirect("rounds:job", event.slug, job.pk)
 
@@ -109,6 +111,10 @@ def _review_context(event: Event, rnd: Round) -> dict[str, object]:
             selectors.describe_violation(v, names) for v in findings if not v.is_violation
         ],
         "entries": view.entries,
+        "ranking": [
+            names.get(int(entry_id), f"entry {entry_id}")
+            for entry_id in rnd.explanation.get("ranking", [])
+        ],
         "draft": rnd.status == Round.Status.DRAFT,
     }
 

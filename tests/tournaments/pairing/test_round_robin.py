@@ -53,7 +53,29 @@ def test_round_robin_rounds_cover_the_schedule_and_pass_the_checker() -> None:
     )
 
 
-def test_order_must_match_the_active_entries() -> None:
+def test_order_must_list_every_active_entry() -> None:
     entries = [EntryRecord(i, frozenset({i})) for i in range(1, 5)]
     with pytest.raises(ValueError, match="order"):
         pair_round_robin(entries, round_no=1, salt="s", order=[1, 2, 3])
+    with pytest.raises(ValueError, match="order"):
+        pair_round_robin(entries, round_no=1, salt="s", order=[1, 2, 3, 4, 5])
+
+
+def test_a_withdrawal_keeps_the_circle_and_gives_its_opponents_byes() -> None:
+    entries = [EntryRecord(i, frozenset({i})) for i in range(1, 7)]
+    circle = [1, 2, 3, 4, 5, 6]
+    played: Counter[frozenset[int]] = Counter()
+    for r in range(1, 3):
+        rp = pair_round_robin(entries, round_no=r, salt="s", order=circle)
+        played.update(frozenset((p.entry_a, p.entry_b)) for p in rp.pairings)
+    entries[5] = EntryRecord(6, frozenset({6}), active=False)
+    byes = []
+    for r in range(3, 6):
+        rp = pair_round_robin(entries, round_no=r, salt="s", order=circle)
+        assert check_round(rp, entries, []) == []
+        assert all(6 not in (p.entry_a, p.entry_b) for p in rp.pairings)
+        played.update(frozenset((p.entry_a, p.entry_b)) for p in rp.pairings)
+        byes.extend(b.entry_id for b in rp.byes)
+    assert set(played.values()) == {1}
+    assert {frozenset(p) for p in combinations(range(1, 6), 2)} <= set(played)
+    assert len(byes) == 3 and len(set(byes)) == 3

@@ -168,6 +168,17 @@ def check_in_everyone(ctx: DemoContext) -> str:
     return f"{count} entries checked in"
 
 
+def pair_round_one(ctx: DemoContext) -> str:
+    """Pair round 1 from the event's salt and publish it, unless a round exists already."""
+    from tournaments.models import Round
+    from tournaments.services import rounds as round_services
+
+    if Round.objects.filter(event=ctx.event).exists():
+        return "round 1 exists already"
+    rnd = round_services.generate_and_publish_round(event=ctx.event, actor=ctx.director)
+    return f"round {rnd.number} paired and published ({rnd.matches.count()} matches)"
+
+
 def compute_standings(ctx: DemoContext) -> str:
     """The standings snapshot from the results so far (issue 8); nothing new if they are current."""
     from tournaments.services import live
@@ -206,6 +217,7 @@ def seed_playoff(ctx: DemoContext) -> str:
 STEPS: list[tuple[str, Callable[[DemoContext], str]]] = [
     ("register the partnerships", register_partnerships),
     ("check everyone in", check_in_everyone),
+    ("pair round 1", pair_round_one),
     # Issue 8 (keep these last: they read the rounds and results the steps above make).
     ("standings", compute_standings),
     ("play-off seeding", seed_playoff),
