@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from scoring.rules import RULESETS, MatchOptions, OptionError, Score, find_ruleset
 from scoring.tiles import TILE_LOOKUP, Tile, TileError
@@ -42,6 +42,9 @@ _HAND_KEYS: Final = frozenset(
     ("leader", "deal", "moves", "tally", "end", "finisher", "remaining", "settlement")
 )
 _POLICIES: Final = ("finish-hand", "one-more-hand")
+_LOOK: Final = TILE_LOOKUP
+# Every key of TILE_LOOKUP is a str: ``get`` of any other hashable gives None.
+_LOOK_GET: Final = TILE_LOOKUP.get
 
 
 class FormatFault(ValueError):
@@ -54,21 +57,11 @@ class FormatFault(ValueError):
         self.move = move
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One turn of move form: a play, a draw or a pass.
-
-    ``drawn`` holds the tiles drawn when listed; ``count`` is how many were drawn (both forms).
-    ``score`` is the claimed placement score of a play.
-    """
-
-    kind: int
-    seat: int
-    tile: Tile | None = None
-    on: Tile | None = None
-    score: int = 0
-    drawn: tuple[Tile, ...] | None = None
-    count: int = 0
+Move = tuple[int, int, Tile | None, Tile | None, int, tuple[Tile, ...] | None, int]
+"""One turn of move form, a plain tuple (the cheapest record to build and unpack):
+``(kind, seat, tile, on, score, drawn, n_drawn)``. ``kind`` is :data:`PLAY`, :data:`DRAW` or
+:data:`PASS`; a play has ``tile``, ``on`` (None for the opening) and the claimed ``score``; a
+draw has ``drawn`` (the tiles, when listed, else None) and ``n_drawn``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,8 +73,7 @@ class TallyEntry:
     score: int
 
 
-@dataclass(frozen=True, slots=True)
-class Hand:
+class Hand(NamedTuple):
     """One hand as recorded. Exactly one of ``moves`` and ``tally`` is set."""
 
     leader: int
@@ -174,6 +166,14 @@ def _seat(v: object, players: int, field: str, hand: int | None, move: int | Non
 
 
 def _tile_list(v: object, field: str, hand: int | None, move: int | None) -> tuple[Tile, ...]:
+    if type(v) is list:
+        try:
+            ts = tuple(map(_LOOK_GET, v))
+        except TypeError:  # an unhashable entry: the slow path names it
+            pass
+        else:
+            if all(ts):
+                return ts  # type: ignore[return-value]
     if not isinstance(v, list):
         raise FormatFault(_where(hand, move, f"{field} must be a list of tiles"), hand, move)
     return tuple(_tile(x, field, hand, move) for x in v)
@@ -286,16 +286,16 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
     players = options.players
     if not isinstance(h, dict):
         raise FormatFault(f"hand {i + 1} must be a JSON object", i)
-    for key in h:
-        if key not in _HAND_KEYS:
-            raise FormatFault(f"hand {i + 1}: unknown field {json_repr(key)}", i)
+    if not _HAND_KEYS.issuperset(h):
+        key = next(k for k in h if k not in _HAND_KEYS)
+        raise FormatFault(f"hand {i + 1}: unknown field {json_repr(key)}", i)
     if "leader" not in h:
         raise FormatFault(f'hand {i + 1}: the field "leader" is missing', i)
     leader = _seat(h["leader"], players, '"leader"', i, None)
     deal = None
     if "deal" in h:
         d = h["deal"]
-        if not isinstance(d, dict) or set(d) != {"hands", "boneyard"}:
+        if type(d) is not dict or len(d) != 2 or "hands" not in d or "boneyard" not in d:
             raise FormatFault(
                 f'hand {i + 1}: "deal" must be {{"hands": [...], "boneyard": [...]}}', i
             )
@@ -321,7 +321,7 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
         raw = h["moves"]
         if not isinstance(raw, list):
             raise FormatFault(f'hand {i + 1}: "moves" must be a list of moves', i)
-        moves = tuple(_parse_move(m, i, j, players, deal is not None) for j, m in enumerate(raw))
+        moves = _parse_moves(raw, i, players, deal is not None)
     else:
         raw = h["tally"]
         if not isinstance(raw, list):
@@ -385,6 +385,52 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
     return Hand(leader, deal, moves, tally, end, finisher, remaining, settlement)
 
 
+def _parse_moves(raw: list[Any], i: int, players: int, with_deal: bool) -> tuple[Move, ...]:
+    """Parse a hand's moves: a fast path for the common spellings, else :func:`_parse_move`
+    (which accepts every valid move and names the field of an invalid one)."""
+    look = _LOOK
+    look_get = _LOOK_GET
+    out: list[Move] = []
+    append = out.append
+    j = -1
+    # ``in`` and subscripts rather than ``dict.get``: this loop runs once per move.
+    for m in raw:
+        j += 1
+        if type(m) is dict and "seat" in m:
+            seat = m["seat"]
+            if type(seat) is int and 0 <= seat < players:
+                n = len(m)
+                if "play" in m:
+                    if "score" in m:
+                        play = m["play"]
+                        score = m["score"]
+                        if type(play) is str and play in look and type(score) is int and score >= 0:
+                            if n == 3:
+                                append((PLAY, seat, look[play], None, score, None, 0))
+                                continue
+                            if n == 4 and "on" in m:
+                                on = m["on"]
+                                if type(on) is str and on in look:
+                                    append((PLAY, seat, look[play], look[on], score, None, 0))
+                                    continue
+                elif n == 2:
+                    if "draw" in m:
+                        d = m["draw"]
+                        if type(d) is list and d:
+                            try:
+                                ts = tuple(map(look_get, d))
+                            except TypeError:  # an unhashable entry: the slow path names it
+                                ts = (None,)
+                            if all(ts):
+                                append((DRAW, seat, None, None, 0, ts, len(ts)))  # type: ignore[arg-type]
+                                continue
+                    elif "pass" in m and m["pass"] is True:
+                        append((PASS, seat, None, None, 0, None, 0))
+                        continue
+        append(_parse_move(m, i, j, players, with_deal))
+    return tuple(out)
+
+
 def _parse_move(m: object, i: int, j: int, players: int, with_deal: bool) -> Move:
     where = f"move {j + 1}"
     if not isinstance(m, dict):
@@ -412,7 +458,7 @@ def _parse_move(m: object, i: int, j: int, players: int, with_deal: bool) -> Mov
                 i,
                 j,
             )
-        return Move(PLAY, seat, tile, on, score)
+        return (PLAY, seat, tile, on, score, None, 0)
     if "draw" in m:
         if len(m) != 2:
             raise FormatFault(f'hand {i + 1}, {where}: a draw has only "seat" and "draw"', i, j)
@@ -426,15 +472,15 @@ def _parse_move(m: object, i: int, j: int, players: int, with_deal: bool) -> Mov
                 )
             if d < 1:
                 raise FormatFault(f"hand {i + 1}, {where}: a draw takes at least one tile", i, j)
-            return Move(DRAW, seat, count=d)
+            return (DRAW, seat, None, None, 0, None, d)
         drawn = _tile_list(d, f'{where}: "draw"', i, j)
         if not drawn:
             raise FormatFault(f"hand {i + 1}, {where}: a draw takes at least one tile", i, j)
-        return Move(DRAW, seat, drawn=drawn, count=len(drawn))
+        return (DRAW, seat, None, None, 0, drawn, len(drawn))
     if "pass" in m:
         if len(m) != 2 or m["pass"] is not True:
             raise FormatFault(f'hand {i + 1}, {where}: a pass is {{"seat": s, "pass": true}}', i, j)
-        return Move(PASS, seat)
+        return (PASS, seat, None, None, 0, None, 0)
     raise FormatFault(f'hand {i + 1}, {where}: a move needs "play", "draw" or "pass"', i, j)
 
 
@@ -522,12 +568,13 @@ def sheet_to_dict(sheet: Sheet) -> dict[str, Any]:
 
 
 def _move_dict(m: Move) -> dict[str, Any]:
-    if m.kind == PLAY:
-        d: dict[str, Any] = {"seat": m.seat, "play": str(m.tile)}
-        if m.on is not None:
-            d["on"] = str(m.on)
-        d["score"] = m.score
+    kind, seat, tile, on, score, drawn, n_drawn = m
+    if kind == PLAY:
+        d: dict[str, Any] = {"seat": seat, "play": str(tile)}
+        if on is not None:
+            d["on"] = str(on)
+        d["score"] = score
         return d
-    if m.kind == DRAW:
-        return {"seat": m.seat, "draw": [str(t) for t in m.drawn] if m.drawn else m.count}
-    return {"seat": m.seat, "pass": True}
+    if kind == DRAW:
+        return {"seat": seat, "draw": [str(t) for t in drawn] if drawn else n_drawn}
+    return {"seat": seat, "pass": True}

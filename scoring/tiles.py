@@ -19,7 +19,10 @@ A *seat* is a position at the table, numbered ``0..players-1`` clockwise.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import reduce
+from operator import attrgetter, or_
 from typing import Final
 
 __all__ = [
@@ -57,6 +60,8 @@ class Tile:
     low: int
     high: int
     index: int = field(compare=False, repr=False)
+    mask: int = field(compare=False, repr=False)
+    """This tile's bit in a hand bitmask (``1 << index``)."""
 
     @property
     def is_double(self) -> bool:
@@ -67,11 +72,6 @@ class Tile:
     def pips(self) -> int:
         """The tile's pip total (``low + high``)."""
         return self.low + self.high
-
-    @property
-    def mask(self) -> int:
-        """This tile's bit in a hand bitmask (``1 << index``)."""
-        return 1 << self.index
 
     def __str__(self) -> str:
         return f"{self.low}-{self.high}"
@@ -117,7 +117,7 @@ def _build() -> tuple[tuple[Tile, ...], list[list[Tile]]]:
     tiles: list[Tile] = []
     for a in range(7):
         for b in range(a, 7):
-            tiles.append(Tile(a, b, len(tiles)))
+            tiles.append(Tile(a, b, len(tiles), 1 << len(tiles)))
     pair = [[tiles[0]] * 7 for _ in range(7)]
     for t in tiles:
         pair[t.low][t.high] = t
@@ -142,14 +142,16 @@ for _t in TILES:
             TILE_LOOKUP[_fmt.format(_x, _y)] = _t
 
 _PIPS: Final = tuple(t.pips for t in TILES)
+_MASK_OF: Final = attrgetter("mask")
 
 
-def mask_of(tiles: list[Tile] | tuple[Tile, ...]) -> int:
-    """The bitmask of a collection of tiles."""
-    m = 0
-    for t in tiles:
-        m |= 1 << t.index
-    return m
+def mask_of(tiles: Iterable[Tile]) -> int:
+    """The bitmask of a collection of tiles (a tile given twice counts once).
+
+    >>> mask_of([Tile.parse("0-0"), Tile.parse("0-1")])
+    3
+    """
+    return reduce(or_, map(_MASK_OF, tiles), 0)
 
 
 def tiles_of(mask: int) -> list[Tile]:

@@ -20,10 +20,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final
 
-from scoring.layout import Layout
 from scoring.rules import MatchOptions, Score, target_winner, uniquely_highest
 from scoring.sheet import DRAW, PLAY, FormatFault, Hand, Sheet, parse_sheet
-from scoring.tiles import Tile, mask_pips
+from scoring.tiles import TILES, VALUE_MASK, Tile, mask_of, mask_pips
 
 __all__ = [
     "CODES",
@@ -123,8 +122,6 @@ class _Replay:
         self.winner: int | None = None
         self.finished = False
         self.in_progress = False
-        self.layouts: list[Layout] = []
-        self.keep_layouts = False
 
     def fault(self, code: str, i: int | None, j: int | None, message: str) -> None:
         self.errors.append(Fault(code, i, j, message))
@@ -318,7 +315,17 @@ class _Replay:
     # -- move form -------------------------------------------------------------------------
 
     def move_hand(self, i: int, hand: Hand, last: bool) -> int | None:
-        assert hand.moves is not None
+        """Replay one hand in move form; return the seat that dominoed (None if blocked, still
+        being played, or ended on the target).
+
+        The hot path of the engine. The layout's state is kept in local lists indexed by tile
+        (the same representation as :class:`scoring.layout.Layout`, inlined to save a method
+        call and an object per placement): ``free`` (a non-double's free halves as bits 0 and
+        1; a double's free line sides), ``branch`` (a spinner's free branch sides), ``ports``
+        (open ports per value), ``on_table`` (bitmask) and ``total`` (the end total).
+        """
+        moves = hand.moves
+        assert moves is not None
         o = self.o
         players = self.players
         hs = o.hand_size
@@ -329,19 +336,14 @@ class _Replay:
             seen = 0
             ok = len(deal[0]) == players and len(deal[1]) == o.boneyard_size
             for seat_tiles in deal[0]:
-                sm = 0
-                for t in seat_tiles:
-                    if seen >> t.index & 1:
-                        ok = False
-                    seen |= 1 << t.index
-                    sm |= 1 << t.index
+                sm = mask_of(seat_tiles)
+                if seen & sm or len(seat_tiles) != hs or sm.bit_count() != hs:
+                    ok = False
+                seen |= sm
                 masks.append(sm)
-                if len(seat_tiles) != hs:
-                    ok = False
-            for t in deal[1]:
-                if seen >> t.index & 1:
-                    ok = False
-                seen |= 1 << t.index
+            bm = mask_of(deal[1])
+            if seen & bm or bm.bit_count() != len(deal[1]):
+                ok = False
             if not ok:
                 self.stop(
                     "tile",
@@ -352,29 +354,35 @@ class _Replay:
                 )
             boneyard = deal[1]
         with_deal = deal is not None
-        bone_left = o.boneyard_size
-        bone_pos = 0
+        bone_left = len(boneyard) if with_deal else o.boneyard_size
         counts = [hs] * players
-        layout = Layout(self.rules)
-        if self.keep_layouts:
-            self.layouts.append(layout)
+        free = [0] * 28
+        branch = [0] * 28
+        ports = [0] * 7
+        on_table = 0
+        total = 0
+        branch_counts = self.rules.internal_branches_count
+        first_only = self.rules.spinners == "first"
+        seen_double = False
         turn = hand.leader
         pending = -1  # the seat that has drawn this turn
         pending_tile: Tile | None = None
-        drawn_known = 0  # tiles listed as drawn (no deal)
+        drawn_known = 0  # tiles listed as drawn
         domino: int | None = None
         entity_of = self.entity_of
         scores = self.scores
         at_once = self.at_once
-        for j, m in enumerate(hand.moves):
-            if self.over:
-                self.stop("result", i, j, f"{_loc(i, j)}: the match was already over")
-            seat = m.seat
-            # end
-            if domino is not None:
-                self.stop(
-                    "end", i, j, f"{_loc(i, j)}: seat {domino} has already dominoed this hand"
-                )
+        over = self.over
+        low_of = _LOW
+        high_of = _HIGH
+        j = -1
+        last_move = len(moves) - 1
+        next_seat = tuple((s + 1) % players for s in range(players))
+        # The result check (a move after the match ended) and the end check (a move after the
+        # domino) come first in a move; they are made at the placement that ends the match or
+        # the hand, against the move after it, so that the loop does not test them every move.
+        for kind, seat, tile, on, claimed, drawn, k in moves:
+            j += 1
             # turn
             if seat != turn:
                 self.stop(
@@ -382,21 +390,16 @@ class _Replay:
                     i,
                     j,
                     f"{_loc(i, j)}: it is seat {turn}'s turn, not seat {seat}'s"
-                    + (
-                        " (a draw is followed by the same seat's play or pass)"
-                        if pending >= 0
-                        else ""
-                    ),
+                    + (" (after a draw the same seat places or passes)" if pending >= 0 else ""),
                 )
-            kind = m.kind
             if kind == PLAY:
-                tile = m.tile
                 assert tile is not None
                 ti = tile.index
+                bit = 1 << ti
                 # tile
-                if layout.on_table >> ti & 1:
+                if on_table & bit:
                     self.stop("tile", i, j, f"{_loc(i, j)}: {tile} is already on the table")
-                if with_deal and not masks[seat] >> ti & 1:
+                if with_deal and not masks[seat] & bit:
                     self.stop("tile", i, j, f"{_loc(i, j)}: seat {seat} does not hold {tile}")
                 # draw
                 if pending >= 0 and pending_tile is not None and tile is not pending_tile:
@@ -407,18 +410,31 @@ class _Replay:
                         f"{_loc(i, j)}: after drawing, seat {seat} must place {pending_tile},"
                         f" the tile just drawn, not {tile}",
                     )
-                # placement
-                on = m.on
-                if not layout.on_table:
+                # placement, and the new end total
+                xl = low_of[ti]
+                xh = high_of[ti]
+                if not on_table:
                     if on is not None:
                         self.stop(
                             "placement",
                             i,
                             j,
-                            f"{_loc(i, j)}: {tile} opens the hand, so it is placed on nothing"
-                            f' (no "on")',
+                            f'{_loc(i, j)}: {tile} opens the hand, so it has no "on"',
                         )
-                    total = layout._open(tile)
+                    if xl != xh:
+                        free[ti] = 3
+                        ports[xl] += 1
+                        ports[xh] += 1
+                        total = xl + xh
+                    else:
+                        free[ti] = 2
+                        if first_only and seen_double:
+                            branch[ti] = 0
+                        else:
+                            branch[ti] = 2
+                            seen_double = True
+                        ports[xl] += 2
+                        total = 2 * xl
                 else:
                     if on is None:
                         self.stop(
@@ -428,57 +444,108 @@ class _Replay:
                             f'{_loc(i, j)}: say which tile {tile} is placed on ("on")',
                         )
                     assert on is not None
-                    port = layout.port_of(tile, on)
-                    if port < 0:
-                        if not layout.on_table >> on.index & 1:
-                            why = f"{on} is not on the table"
-                        elif tile.low not in (on.low, on.high) and tile.high not in (
-                            on.low,
-                            on.high,
-                        ):
-                            why = f"{tile} does not match {on}"
-                        elif on.is_double:
-                            why = f"{on} has no open side for {tile}"
-                            if layout._branch[on.index] and layout._free[on.index]:
-                                why += " (a spinner's branches open only after both line sides)"
+                    oj = on.index
+                    if not on_table >> oj & 1:
+                        self.stop("placement", i, j, f"{_loc(i, j)}: {on} is not on the table")
+                    a = low_of[oj]
+                    if a != high_of[oj]:
+                        f = free[oj]
+                        if f & 1 and (xl == a or xh == a):
+                            free[oj] = f & 2
+                            v = a
                         else:
-                            why = f"{tile} does not match any open end of {on}"
-                        self.stop("placement", i, j, f"{_loc(i, j)}: {why}")
-                    total = layout._attach(tile, on, port)
+                            v = high_of[oj]
+                            if f & 2 and (xl == v or xh == v):
+                                free[oj] = f & 1
+                            else:
+                                self.stop("placement", i, j, self._no_fit(i, j, tile, on, f, 0))
+                        ports[v] -= 1
+                        total -= v
+                    else:
+                        v = a
+                        f = free[oj]
+                        if (xl != v and xh != v) or not (f or branch[oj]):
+                            self.stop(
+                                "placement", i, j, self._no_fit(i, j, tile, on, f, branch[oj])
+                            )
+                        ports[v] -= 1
+                        if f:
+                            f -= 1
+                            free[oj] = f
+                            if not f:
+                                # The double turns internal: it stops counting 2v, and a
+                                # spinner's branch sides open.
+                                br = branch[oj]
+                                total -= 2 * v
+                                ports[v] += br
+                                if branch_counts:
+                                    total += v * br
+                        else:
+                            branch[oj] -= 1
+                            if branch_counts:
+                                total -= v
+                    if xl != xh:
+                        if xl == v:
+                            free[ti] = 2
+                            ports[xh] += 1
+                            total += xh
+                        else:
+                            free[ti] = 1
+                            ports[xl] += 1
+                            total += xl
+                    else:
+                        free[ti] = 1
+                        if first_only and seen_double:
+                            branch[ti] = 0
+                        else:
+                            branch[ti] = 2
+                            seen_double = True
+                        ports[xl] += 1
+                        total += 2 * xl
+                on_table |= bit
                 # score
-                true = total if total % 5 == 0 and total > 0 else 0
-                if m.score != true:
+                true = total if total % 5 == 0 else 0
+                if claimed != true:
                     self.fault(
                         "score",
                         i,
                         j,
-                        f"{_loc(i, j)}: {tile} makes the ends total {total}, which scores {true},"
-                        f" not {m.score}",
+                        f"{_loc(i, j)}: {tile} makes the ends total {total}, which scores"
+                        f" {true}, not {claimed}",
                     )
                 if true:
-                    ent = entity_of[seat]
-                    scores[ent] += true
+                    scores[entity_of[seat]] += true
                     if at_once:
                         self.check_target()
+                        over = self.over
+                        if over and j < last_move:
+                            self.stop(
+                                "result", i, j + 1, f"{_loc(i, j + 1)}: the match was already over"
+                            )
                 if with_deal:
-                    masks[seat] &= ~(1 << ti)
+                    masks[seat] &= ~bit
                 c = counts[seat] - 1
                 counts[seat] = c
-                if c == 0:
+                if not c:
                     domino = seat
+                    if j < last_move:
+                        self.stop(
+                            "end",
+                            i,
+                            j + 1,
+                            f"{_loc(i, j + 1)}: seat {seat} has already dominoed this hand",
+                        )
                 pending = -1
                 pending_tile = None
-                turn = seat + 1 if seat + 1 < players else 0
+                turn = next_seat[seat]
             elif kind == DRAW:
-                k = m.count
-                drawn = m.drawn
-                if not layout.on_table:
+                if not on_table:
                     self.stop("draw", i, j, f"{_loc(i, j)}: nobody draws before the opening tile")
                 if pending >= 0:
                     self.stop(
                         "draw", i, j, f"{_loc(i, j)}: seat {seat} has already drawn this turn"
                     )
-                playable = layout.playable_mask()
+                playable = _playable(ports, on_table)
                 if with_deal and masks[seat] & playable:
                     self.stop(
                         "draw",
@@ -487,18 +554,18 @@ class _Replay:
                         f"{_loc(i, j)}: seat {seat} holds a tile that can be placed"
                         " and may not draw",
                     )
-                left = (len(boneyard) - bone_pos) if with_deal else bone_left
-                if k > left:
+                if k > bone_left:
                     self.stop(
                         "draw",
                         i,
                         j,
-                        f"{_loc(i, j)}: seat {seat} draws {k} but only {left} tiles are left"
-                        " to draw",
+                        f"{_loc(i, j)}: seat {seat} draws {k} but only {bone_left} tiles are"
+                        " left to draw",
                     )
                 if drawn is not None:
                     if with_deal:
-                        expect = boneyard[bone_pos : bone_pos + k]
+                        pos = len(boneyard) - bone_left
+                        expect = boneyard[pos : pos + k]
                         if drawn != expect:
                             self.stop(
                                 "draw",
@@ -508,24 +575,25 @@ class _Replay:
                                 f" not {' '.join(map(str, drawn))}",
                             )
                     for n_, t in enumerate(drawn):
-                        bit = 1 << t.index
-                        if (layout.on_table | drawn_known) & bit:
+                        tbit = 1 << t.index
+                        if (on_table | drawn_known) & tbit:
                             self.stop(
                                 "draw",
                                 i,
                                 j,
-                                f"{_loc(i, j)}: {t} cannot be drawn, it is already on the table"
+                                f"{_loc(i, j)}: {t} cannot be drawn: it is already on the table"
                                 " or drawn",
                             )
-                        drawn_known |= bit
-                        if n_ < k - 1 and playable & bit:
+                        drawn_known |= tbit
+                        if n_ < k - 1 and playable & tbit:
                             self.stop(
                                 "draw",
                                 i,
                                 j,
                                 f"{_loc(i, j)}: {t} can be placed, so drawing stops there",
                             )
-                    if not playable >> drawn[-1].index & 1 and left - k > 0:
+                    last_ok = playable >> drawn[-1].index & 1
+                    if not last_ok and bone_left - k > 0:
                         self.stop(
                             "draw",
                             i,
@@ -536,30 +604,26 @@ class _Replay:
                     if with_deal:
                         for t in drawn:
                             masks[seat] |= 1 << t.index
-                    pending_tile = drawn[-1] if playable >> drawn[-1].index & 1 else None
+                    pending_tile = drawn[-1] if last_ok else None
                 else:
                     pending_tile = None
-                bone_pos += k
                 bone_left -= k
                 counts[seat] += k
                 pending = seat
             else:  # PASS
-                if not layout.on_table:
+                if not on_table:
                     self.stop("draw", i, j, f"{_loc(i, j)}: nobody passes before the opening tile")
-                left = (len(boneyard) - bone_pos) if with_deal else bone_left
-                if left > 0:
+                if bone_left > 0:
                     self.stop(
                         "draw",
                         i,
                         j,
-                        f"{_loc(i, j)}: seat {seat} passes while {left} tiles are left to draw",
+                        f"{_loc(i, j)}: seat {seat} passes while {bone_left} tiles are left to"
+                        " draw",
                     )
-                if with_deal and masks[seat] & layout.playable_mask():
+                if with_deal and masks[seat] & _playable(ports, on_table):
                     self.stop(
-                        "draw",
-                        i,
-                        j,
-                        f"{_loc(i, j)}: seat {seat} passes but can place a tile",
+                        "draw", i, j, f"{_loc(i, j)}: seat {seat} passes but can place a tile"
                     )
                 if pending_tile is not None:
                     self.stop(
@@ -570,15 +634,14 @@ class _Replay:
                         " the tile just drawn",
                     )
                 pending = -1
-                turn = seat + 1 if seat + 1 < players else 0
-        if self.over:
+                turn = next_seat[seat]
+        if over:
             self.no_claims_after_target(i, hand)
             return None
-        left = (len(boneyard) - bone_pos) if with_deal else bone_left
         blocked = False
-        if with_deal and domino is None and left == 0:
-            playable = layout.playable_mask() if layout.on_table else 0
-            blocked = layout.on_table != 0 and not any(mk & playable for mk in masks)
+        if with_deal and domino is None and bone_left == 0 and on_table:
+            playable = _playable(ports, on_table)
+            blocked = not any(mk & playable for mk in masks)
         if hand.end is None:
             self.missing_end(i, hand, last, over=domino is not None or blocked)
             return None
@@ -604,15 +667,15 @@ class _Replay:
                 self.stop(
                     "end", i, None, f"hand {i + 1} is claimed blocked but seat {domino} dominoed"
                 )
-            if left > 0:
+            if bone_left > 0:
                 self.stop(
                     "end",
                     i,
                     None,
-                    f"hand {i + 1} is claimed blocked but {left} tiles are left to draw",
+                    f"hand {i + 1} is claimed blocked but {bone_left} tiles are left to draw",
                 )
             if with_deal and not blocked:
-                playable = layout.playable_mask()
+                playable = _playable(ports, on_table)
                 s = next(s for s in range(players) if masks[s] & playable)
                 self.stop(
                     "end",
@@ -629,10 +692,8 @@ class _Replay:
                     if isinstance(r, int):
                         bad = r != pips[s]
                     else:
-                        rm = 0
-                        for t in r:
-                            rm |= 1 << t.index
-                        bad = rm != masks[s] or len(r) != bin(rm).count("1")
+                        rm = mask_of(r)
+                        bad = rm != masks[s] or len(r) != rm.bit_count()
                     if bad:
                         self.fault(
                             "settlement",
@@ -648,12 +709,14 @@ class _Replay:
             for s, r in enumerate(rem):
                 if isinstance(r, int):
                     pips.append(r)
-                    if counts[s] == 0 and r != 0:
-                        bad_seat = s if bad_seat < 0 else bad_seat
+                    if counts[s] == 0 and r != 0 and bad_seat < 0:
+                        bad_seat = s
                 else:
                     pips.append(sum(t.pips for t in r))
-                    if len(r) != counts[s] or any(layout.on_table >> t.index & 1 for t in r):
-                        bad_seat = s if bad_seat < 0 else bad_seat
+                    if bad_seat < 0 and (
+                        len(r) != counts[s] or any(on_table >> t.index & 1 for t in r)
+                    ):
+                        bad_seat = s
             if bad_seat >= 0:
                 self.fault(
                     "settlement",
@@ -665,6 +728,29 @@ class _Replay:
                 )
         self.settle(i, hand, pips, domino)
         return domino
+
+    @staticmethod
+    def _no_fit(i: int, j: int, tile: Tile, on: Tile, free: int, branch: int) -> str:
+        if tile.low not in (on.low, on.high) and tile.high not in (on.low, on.high):
+            why = f"{tile} does not match {on}"
+        elif on.is_double:
+            why = f"{on} has no open side left for {tile}"
+        else:
+            why = f"{tile} does not match any open end of {on}"
+        return f"{_loc(i, j)}: {why}"
+
+
+_LOW: Final = tuple(t.low for t in TILES)
+_HIGH: Final = tuple(t.high for t in TILES)
+
+
+def _playable(ports: list[int], on_table: int) -> int:
+    """The bitmask of the tiles off the table that match an open port."""
+    m = 0
+    for v, n in enumerate(ports):
+        if n:
+            m |= VALUE_MASK[v]
+    return m & ~on_table
 
 
 def verify_parsed(sheet: Sheet) -> Verdict:
