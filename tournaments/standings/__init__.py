@@ -6,6 +6,20 @@ stores :meth:`Standings.to_json_bytes` as a snapshot (byte-identical for the sam
 :func:`unbroken_ties` names the groups a tiebreak round should settle (the play-off cut, the
 podium); once those rounds' results come in (``kind="tiebreak"``) the same call settles them.
 
+The Django side, in outline (its service reads the models; nothing here touches them)::
+
+    entries = [Entry(pk, name) for pk, name in ...]            # the event's entries
+    results = [Result(pk, round_no, kind, a, b, sa, sb, winner, forfeit) for ... in ...]
+    standings = compute_standings(entries, results, points=PointsConfig(win=2, loss=0, bye=2),
+                                  tiebreaks=event.tiebreaks)   # e.g. ["match_points", "buchholz"]
+    snapshot_bytes = standings.to_json_bytes()                  # same results -> same bytes
+    to_settle = unbroken_ties(standings, places=[8])            # e.g. the play-off cut at 8
+    later = Standings.from_json_bytes(snapshot_bytes)           # a page reads a snapshot back
+
+Every input is checked (a :class:`ValueError` names the bad value: an unknown tiebreak name, an
+unknown entry in a result, a float score...). Ranks are shared by entries still tied after the whole
+list (1, 2, 2, 4). Row ``values`` follow the order of ``standings.tiebreaks``.
+
 Modules:
 
 - :mod:`~tournaments.standings.records`: the input records and the points setting;

@@ -345,7 +345,10 @@ def compute_standings(
         else:
             columns.append(dict.fromkeys(records))
 
-    groups: list[list[EntryId]] = [sorted(records, key=id_key)] if records else []
+    # entry_id order (ints before strs when an event mixes them; a plain sort when it does not)
+    mixed = len({type(e) for e in records}) > 1
+    first: list[EntryId] = sorted(records, key=id_key) if mixed else sorted(records)
+    groups: list[list[EntryId]] = [first] if records else []
     for column, spec in zip(columns, specs, strict=True):
         group_function = spec.group
         key = column.__getitem__

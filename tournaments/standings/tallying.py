@@ -174,7 +174,6 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
     bonuses = [0] * n  # wins that earned the margin bonus
     wins = [0] * n
     draws = [0] * n
-    losses = [0] * n
     byes = [0] * n
     forfeits = [0] * n
     pf: list[Number] = [0] * n
@@ -206,21 +205,16 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
         sa = r.score_a
         sb = r.score_b
         if winner is None:
-            if forfeit:  # double forfeit: both lose
-                losses[a] += 1
-                losses[b] += 1
-            else:
+            if not forfeit:  # a double forfeit is a loss for both (losses are derived below)
                 draws[a] += 1
                 draws[b] += 1
         elif winner == a_id:
             wins[a] += 1
-            losses[b] += 1
             # the margin bonus, as PointsConfig.for_win (inlined: this loop is the hot path)
             if threshold is not None and not forfeit and sa - sb >= threshold:
                 bonuses[a] += 1
         else:
             wins[b] += 1
-            losses[a] += 1
             if threshold is not None and not forfeit and sb - sa >= threshold:
                 bonuses[b] += 1
         pf[a] += sa
@@ -234,9 +228,10 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
             opponents[a].append(b_id)
             opponents[b].append(a_id)
 
-    # Match points and matches played follow from the counts (a double forfeit is two losses).
+    # Matches played, losses and match points follow from the counts (a double forfeit: two losses).
     bonus = points.margin_bonus
-    played = [wins[i] + draws[i] + losses[i] for i in range(n)]
+    played = [len(match_ids[i]) - byes[i] for i in range(n)]
+    losses = [played[i] - wins[i] - draws[i] for i in range(n)]
     tallies: dict[EntryId, EntryTally] = {}
     for i, entry_id in enumerate(ids):
         mp = wins[i] * win + draws[i] * draw + losses[i] * loss + byes[i] * bye

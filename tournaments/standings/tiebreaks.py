@@ -15,8 +15,9 @@ Every value is exact (``int`` or ``Fraction``). Only the counted rounds (Swiss, 
 them; see :mod:`tournaments.standings.tallying` for *played*, *unplayed round*, *opponents* and
 *meetings*.
 
-**Byes and forfeits in Buchholz** (FIDE leaves a choice between a virtual opponent and the
-participant's own score; Spinner takes the own score): every unplayed round of an entry (a bye, a
+**Byes and forfeits in Buchholz** (FIDE-style rules count an unplayed round either against a
+virtual opponent or at the participant's own score; Spinner takes the own score, simpler to check
+by hand and independent of round order): every unplayed round of an entry (a bye, a
 forfeit won or lost) counts in that entry's Buchholz and median Buchholz as one opponent whose score
 is the entry's *own* final match points. So a bye neither lifts nor sinks an entry's Buchholz
 against its peers, and a no-show opponent's low score does not punish the entry that was stood up.

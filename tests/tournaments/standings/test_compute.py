@@ -285,3 +285,11 @@ def test_value_reads_a_column_by_name_and_rejects_a_name_not_listed() -> None:
         s.value(s.rows[0], "buchholz")
     with pytest.raises(KeyError):
         s.row(99)
+
+
+def test_mixed_int_and_str_ids_order_ints_first() -> None:
+    results = [win(1, "b", 2, match_id="x"), win(1, 1, "a", match_id=5)]
+    s = compute_standings(
+        entries("b", 2, "a", 1, 3), results, points=POINTS, tiebreaks=["match_points"]
+    )
+    assert ranks(s) == [(1, 1), (1, "b"), (3, 2), (3, 3), (3, "a")]
