@@ -79,3 +79,25 @@ def test_the_projector_view(live_server: Any, browser: Any, artifacts: Path) -> 
         page.screenshot(path=str(artifacts / "standings-projector.png"))
     finally:
         context.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_page_on_a_phone_draws_the_table(
+    live_server: Any, phone: Any, artifacts: Path
+) -> None:
+    from tests.tournaments.results_support import sheet
+    from tournaments.services import results
+
+    event = make_event("live-match", rules="all-fives", target=100)
+    teams = make_entries(event, 2)
+    director = make_director(event)
+    (match,) = make_round(event, 1, [(teams[0], teams[1])])
+    results.override_result(match=match, sheet=sheet("moves"), reason="sheet", actor=director)
+    phone.goto(f"{live_server.url}/events/{event.slug}/matches/{match.pk}/")
+    drawings = phone.locator("svg.table-svg")
+    assert drawings.count() == len(sheet("moves")["hands"])
+    box = drawings.first.bounding_box()
+    assert box is not None and box["width"] > 100
+    # A long line of tiles scrolls inside its figure; the page itself never scrolls sideways.
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    phone.screenshot(path=str(artifacts / "match-phone.png"), full_page=True)

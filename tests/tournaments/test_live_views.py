@@ -219,3 +219,29 @@ def test_the_director_proposes_and_approves_a_tiebreak_round(
     round_id = event.rounds.get(kind="tiebreak").pk
     client.post(page, {"action": "approve", "round_id": round_id})
     assert event.rounds.get(pk=round_id).status == "published"
+
+
+def test_a_match_page_draws_each_hand_from_the_engine_geometry(
+    client: Client, django_capture_on_commit_callbacks: Any
+) -> None:
+    from scoring.geometry import picture, position_after
+    from tests.tournaments.results_support import sheet
+    from tournaments.services import results
+
+    event = make_event("sheets", rules="all-fives", target=100)
+    teams = make_entries(event, 2)
+    director = make_director(event)
+    (match,) = make_round(event, 1, [(teams[0], teams[1])])
+    played = sheet("moves")
+    with django_capture_on_commit_callbacks(execute=True):
+        results.override_result(match=match, sheet=played, reason="from the sheet", actor=director)
+    body = client.get(url(event, f"matches/{match.pk}/")).content.decode()
+    assert "verified scoresheet" in body
+    hands = played["hands"]
+    assert body.count('<svg class="table-svg"') == len(hands)
+    for index in range(len(hands)):
+        tiles = picture(position_after(played, index, None)).tiles
+        assert f"after hand {index + 1}: {len(tiles)} tiles" in body
+    # The team page links this match, and the standings reflect it.
+    team = client.get(url(event, f"teams/{teams[0].pk}/")).content.decode()
+    assert f"/events/{event.slug}/matches/{match.pk}/" in team

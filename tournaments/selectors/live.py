@@ -393,10 +393,59 @@ def hands_of(sheet: dict[str, Any]) -> list[dict[str, Any]]:
                 "plays": sum(1 for m in moves or [] if isinstance(m, dict) and m.get("play")),
                 "scores": scores,
                 "settlement": hand.get("settlement"),
-                "drawing": None,
+                "drawing": hand_drawing(sheet, index) if isinstance(moves, list) else None,
             }
         )
     return hands
+
+
+def hand_drawing(sheet: dict[str, Any], index: int) -> dict[str, Any] | None:
+    """The table at the end of hand ``index`` (move form), laid out by the engine's geometry
+    (``scoring.geometry.position_after`` and ``picture``), as coordinates for an inline SVG:
+    grid units (a tile is 4 x 2), each tile's rectangle, its two halves' values and where to write
+    them, the open ports (counted ends filled) and the end total. None when the engine cannot
+    replay the hand (an invalid sheet)."""
+    from scoring.geometry import picture, position_after
+
+    try:
+        layout = position_after(sheet, index, None)
+    except ValueError:
+        return None
+    pic = picture(layout)
+    tiles = []
+    for t in pic.tiles:
+        if t.horizontal:
+            divider = (t.x + t.w / 2, t.y, t.x + t.w / 2, t.y + t.h)
+            spots = ((t.x + t.w / 4, t.y + t.h / 2), (t.x + 3 * t.w / 4, t.y + t.h / 2))
+        else:
+            divider = (t.x, t.y + t.h / 2, t.x + t.w, t.y + t.h / 2)
+            spots = ((t.x + t.w / 2, t.y + t.h / 4), (t.x + t.w / 2, t.y + 3 * t.h / 4))
+        tiles.append(
+            {
+                "tile": t.tile,
+                "x": t.x,
+                "y": t.y,
+                "w": t.w,
+                "h": t.h,
+                "divider": divider,
+                "values": [
+                    {"x": spots[0][0], "y": spots[0][1], "value": t.first},
+                    {"x": spots[1][0], "y": spots[1][1], "value": t.second},
+                ],
+                "spinner": t.spinner,
+                "order": t.order + 1,
+            }
+        )
+    b = pic.bounds
+    return {
+        "viewbox": f"{b.x - 1} {b.y - 1} {b.w + 2} {b.h + 2}",
+        # At least 8 px a grid unit (a tile's number stays readable): a long line scrolls.
+        "min_width": (b.w + 2) * 8,
+        "tiles": tiles,
+        "ports": [{"x": p.x, "y": p.y, "counted": p.counted} for p in pic.ports],
+        "total": pic.total,
+        "count": len(tiles),
+    }
 
 
 # --- What a recompute loads and computes ----------------------------------------------------
