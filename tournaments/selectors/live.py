@@ -414,6 +414,7 @@ def hand_drawing(sheet: dict[str, Any], index: int) -> dict[str, Any] | None:
     pic = picture(layout)
     tiles = []
     for t in pic.tiles:
+        divider: tuple[float, float, float, float]
         if t.horizontal:
             divider = (t.x + t.w / 2, t.y, t.x + t.w / 2, t.y + t.h)
             spots = ((t.x + t.w / 4, t.y + t.h / 2), (t.x + 3 * t.w / 4, t.y + t.h / 2))
