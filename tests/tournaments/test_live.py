@@ -277,3 +277,53 @@ def test_seeding_refuses_a_tie_across_the_cut(tied: Any) -> None:
     assert set(seeds[:2]) == {teams[0].pk, teams[1].pk}
     assert set(seeds[2:]) == {teams[2].pk, teams[3].pk}
     assert live.check_can_seed(event) == seeds
+
+
+def test_a_three_way_tie_plays_its_round_robin_round_by_round(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from tournaments.selectors import rounds as round_selectors
+
+    event = make_event("three", swiss_rounds=1, tiebreaks=["buchholz", "spread"])
+    teams = make_entries(event, 6)
+    director = make_director(event)
+    pairs = [(teams[0], teams[3]), (teams[1], teams[4]), (teams[2], teams[5])]
+    matches = make_round(event, 1, pairs)
+    with django_capture_on_commit_callbacks(execute=True):
+        for match in matches:
+            confirm(match, 100, 50, director)
+    close_rounds(event)
+    top = {teams[0].pk, teams[1].pk, teams[2].pk}
+    standings = selectors.latest_standings(selectors.event_with_state(event.slug))
+    assert [set(g) for g in standings.unbroken_ties] == [top]
+
+    seen: list[frozenset[int]] = []
+    for expected_number in (2, 3):
+        rnd = live.propose_tiebreak_round(event=event, actor=director)
+        assert rnd.number == expected_number
+        assert round_selectors.check_round_record(rnd) == []  # what check_pairings sees
+        live.approve_tiebreak_round(event=event, round_id=rnd.pk, actor=director)
+        with django_capture_on_commit_callbacks(execute=True):
+            for match in rnd.matches.filter(is_bye=False):
+                pair = frozenset((match.entry_a_id, match.entry_b_id))
+                assert pair not in seen  # no tiebreak rematch while another pair is left
+                seen.append(pair)
+                a_wins = match.entry_a_id < match.entry_b_id  # the lower id wins
+                confirm(match, 100 if a_wins else 60, 60 if a_wins else 100, director)
+        close_rounds(event)
+        standings = selectors.latest_standings(selectors.event_with_state(event.slug))
+        if expected_number == 2:
+            # Three entries: one game and one bye (worth a win): the loser drops out of the
+            # tie, the winner and the bye stay tied for the next tiebreak round.
+            (game,) = rnd.matches.filter(is_bye=False)
+            (bye,) = rnd.matches.filter(is_bye=True)
+            loser = max(game.entry_a_id, game.entry_b_id)
+            assert [set(g) for g in standings.unbroken_ties] == [top - {loser}]
+            assert bye.entry_a_id in top and bye.entry_a_id not in (
+                game.entry_a_id,
+                game.entry_b_id,
+            )
+    assert standings.unbroken_ties == []
+    podium = [(row["rank"], row["entry_id"]) for row in standings.rows[:3]]
+    assert [rank for rank, _ in podium] == [1, 2, 3]
+    assert {entry for _, entry in podium} == top

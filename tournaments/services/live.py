@@ -463,12 +463,16 @@ def run_job(*, job_id: int) -> BackgroundJob:
 def propose_tiebreak_round(*, event: Event, actor: Actor) -> Round:
     """Write a draft tiebreak round: extra games among the entries of each unbroken tie.
 
-    Each tied group plays its own round robin (``pairing.pair_round_robin``, circle in standings
-    order): the k-th tiebreak round of a group is round k of its circle, so repeated tiebreak
-    rounds give every pair a game before any pair meets twice. An odd group leaves one entry out
-    (no bye is written: a tiebreak bye counts nothing). Tables from 1, in order of the groups.
+    The standings package settles a tie round by round: a tiebreak round decides a group when
+    every entry of it took part *within* the group (a game against another of the group, or the
+    round's bye), by the match points earned in that round; entries still equal stay tied for the
+    next. So each proposal pairs the groups tied *now*, each group on its own, with the pairing
+    package's Swiss (``pairing.pair_swiss``): the history is the group's earlier tiebreak games,
+    so pairs that have met in a tiebreak round meet again only when nothing else is left, and an
+    odd group's bye goes to an entry without a tiebreak bye (written as a bye, worth the event's
+    bye points like a win). Tables from 1, in order of the groups.
     """
-    from tournaments.pairing import EntryRecord, pair_round_robin
+    from tournaments.pairing import EntryRecord, PastMatch, pair_swiss
 
     event = Event.objects.select_for_update().get(pk=event.pk)
     groups = check_can_propose_tiebreak(event)
@@ -478,16 +482,30 @@ def propose_tiebreak_round(*, event: Event, actor: Actor) -> Round:
         "entry_id", "player_id"
     ):
         members[entry_id] = members.get(entry_id, frozenset()) | {player_id}
-    played = _tiebreak_games_by_group(event, groups)
+
+    def players(entry_id: int) -> frozenset[int]:
+        return members.get(entry_id, frozenset({-entry_id}))
+
+    earlier = list(
+        Match.objects.filter(round__event=event, round__kind=Round.Kind.TIEBREAK).values_list(
+            "round__number", "entry_a_id", "entry_b_id"
+        )
+    )
     rnd = Round.objects.create(
         event=event, number=number, kind=Round.Kind.TIEBREAK, status=Round.Status.DRAFT
     )
     table_number = 0
     group_notes = []
-    for index, group in enumerate(groups):
-        records = [EntryRecord(e, members.get(e, frozenset({-e}))) for e in group]
-        cycle_round = played[index] + 1
-        pairing = pair_round_robin(records, round_no=cycle_round, salt=event.salt, order=group)
+    for group in groups:
+        inside = set(group)
+        history = [
+            PastMatch(n, a, players(a), b, players(b) if b is not None else frozenset())
+            for n, a, b in earlier
+            if a in inside and (b is None or b in inside)
+        ]
+        byes = {a for _, a, b in earlier if b is None and a in inside}
+        records = [EntryRecord(e, players(e), byes_received=1 if e in byes else 0) for e in group]
+        pairing = pair_swiss(records, history, round_no=number, salt=event.salt)
         for p in pairing.pairings:
             table_number += 1
             table, _ = Table.objects.get_or_create(event=event, number=table_number)
@@ -498,20 +516,36 @@ def propose_tiebreak_round(*, event: Event, actor: Actor) -> Round:
                 entry_b_id=p.entry_b,
                 explanation={
                     "method": "tiebreak",
-                    "reason": f"tied after every tiebreak ({p.explanation.reason})",
+                    "reason": "tied after every tiebreak: "
+                    + ("a rematch, nothing else was left" if p.explanation.rematch else "paired"),
                     "group": group,
                 },
             )
             RoundSeat.objects.create(round=rnd, entry_id=p.entry_a, match=match, side=0)
             RoundSeat.objects.create(round=rnd, entry_id=p.entry_b, match=match, side=1)
+        for bye in pairing.byes:
+            match = Match.objects.create(
+                round=rnd,
+                entry_a_id=bye.entry_id,
+                is_bye=True,
+                explanation={"method": "tiebreak", "reason": bye.explanation.reason},
+            )
+            RoundSeat.objects.create(round=rnd, entry_id=bye.entry_id, match=match, side=0)
         group_notes.append(
             {
                 "entries": group,
-                "cycle_round": cycle_round,
-                "sits_out": [b.entry_id for b in pairing.byes],
+                "bye": [b.entry_id for b in pairing.byes],
+                "rematches": pairing.rematches,
             }
         )
-    rnd.explanation = {"kind": "tiebreak", "round": number, "groups": group_notes}
+    # ``active_entries``: the checker (check_pairings) expects exactly these entries, once each.
+    rnd.explanation = {
+        "kind": "tiebreak",
+        "round": number,
+        "salt": event.salt,
+        "groups": group_notes,
+        "active_entries": sorted(e for group in groups for e in group),
+    }
     rnd.save(update_fields=["explanation"])
     audit.record(
         event=event, actor=actor, action="tiebreak_round.propose", obj=rnd, after=rnd.explanation
@@ -519,22 +553,11 @@ def propose_tiebreak_round(*, event: Event, actor: Actor) -> Round:
     return rnd
 
 
-def _tiebreak_games_by_group(event: Event, groups: list[list[int]]) -> list[int]:
-    """For each group: how many tiebreak rounds already had a game inside it."""
-    rounds_with_game: list[set[int]] = [set() for _ in groups]
-    where = {entry: index for index, group in enumerate(groups) for entry in group}
-    for number, a, b in Match.objects.filter(
-        round__event=event, round__kind=Round.Kind.TIEBREAK, is_bye=False
-    ).values_list("round__number", "entry_a_id", "entry_b_id"):
-        if a in where and where.get(b) == where[a]:
-            rounds_with_game[where[a]].add(number)
-    return [len(numbers) for numbers in rounds_with_game]
-
-
 @transaction.atomic
 def approve_tiebreak_round(*, event: Event, round_id: int, actor: Actor) -> Round:
-    """The director approves a proposed tiebreak round: it is published and played like any
-    round (its results settle the order among the tied entries)."""
+    """The director approves a proposed tiebreak round: it is published (by the rounds service,
+    after the pairing checker) and played like any round; its results settle the order among
+    the tied entries."""
     rnd = (
         Round.objects.select_for_update()
         .filter(event=event, pk=round_id, kind=Round.Kind.TIEBREAK)
@@ -547,19 +570,17 @@ def approve_tiebreak_round(*, event: Event, round_id: int, actor: Actor) -> Roun
             f"Round {rnd.number} is already {rnd.get_status_display().lower()}.",
             code="round_not_draft",
         )
-    before = {"status": rnd.status}
-    rnd.status = Round.Status.PUBLISHED
-    rnd.published_at = timezone.now()
-    rnd.save(update_fields=["status", "published_at"])
+    from tournaments.services import rounds
+
+    published: Round = rounds.publish_round(round=rnd, actor=actor)  # the checker runs first
     audit.record(
         event=event,
         actor=actor,
         action="tiebreak_round.approve",
-        obj=rnd,
-        before=before,
-        after={"status": rnd.status},
+        obj=published,
+        after={"status": published.status},
     )
-    return rnd
+    return published
 
 
 # --- Seeding the play-off -------------------------------------------------------------------
