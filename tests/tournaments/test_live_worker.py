@@ -110,8 +110,12 @@ def app_on_redis(redis_url: str, settings: Any) -> Iterator[str]:
     from spinner.celery import app
 
     def reset_pools() -> None:
-        if app._pool is not None:
-            app._pool.force_close_all()
+        # Celery keeps its connection and producer pools, and kombu keeps a registry of pools
+        # by connection: close and forget them all, so the next publish connects afresh (to the
+        # new broker now, to the old one afterwards).
+        from kombu import pools
+
+        pools.reset()
         app._pool = None
         amqp = app.__dict__.get("amqp")
         if amqp is not None:
