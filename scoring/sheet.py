@@ -120,7 +120,7 @@ def _tile(v: object, field: str, hand: int | None, move: int | None) -> Tile:
         except TileError:
             pass
     raise FormatFault(
-        _where(hand, move, f"{field} {json_repr(v)} is not a tile (write a tile like 4-6)"),
+        _where(hand, move, f"{field} is {json_repr(v)}, not a tile (write a tile like 4-6)"),
         hand,
         move,
     )
@@ -291,7 +291,9 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
         raise FormatFault(f"hand {i + 1}: unknown field {json_repr(key)}", i)
     if "leader" not in h:
         raise FormatFault(f'hand {i + 1}: the field "leader" is missing', i)
-    leader = _seat(h["leader"], players, '"leader"', i, None)
+    leader = h["leader"]
+    if type(leader) is not int or not 0 <= leader < players:
+        leader = _seat(leader, players, '"leader"', i, None)
     deal = None
     if "deal" in h:
         d = h["deal"]
@@ -305,7 +307,7 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
                 f'hand {i + 1}: "deal.hands" must be a list of tile lists, one per seat', i
             )
         deal = (
-            tuple(_tile_list(x, '"deal.hands"', i, None) for x in dh),
+            tuple([_tile_list(x, '"deal.hands"', i, None) for x in dh]),
             _tile_list(d["boneyard"], '"deal.boneyard"', i, None),
         )
     has_moves, has_tally = "moves" in h, "tally" in h
@@ -334,7 +336,9 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
         )
     finisher = None
     if "finisher" in h:
-        finisher = _seat(h["finisher"], players, '"finisher"', i, None)
+        finisher = h["finisher"]
+        if type(finisher) is not int or not 0 <= finisher < players:
+            finisher = _seat(finisher, players, '"finisher"', i, None)
     elif end == "domino" and tally is not None:
         raise FormatFault(f'hand {i + 1}: "finisher" is missing (the seat that dominoed)', i)
     remaining = None
@@ -346,7 +350,7 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
             )
         rem: list[tuple[Tile, ...] | int] = []
         for s, x in enumerate(r):
-            if _is_int(x):
+            if type(x) is int:
                 if x < 0:
                     raise FormatFault(
                         f'hand {i + 1}: "remaining" of seat {s} is {x}, below zero', i
@@ -375,7 +379,7 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
             )
         vals: list[Score] = []
         for x in st:
-            v = _half(x)
+            v = x if type(x) is int else _half(x)
             if v is None:
                 raise FormatFault(
                     f'hand {i + 1}: "settlement" holds {json_repr(x)}, not a score', i
@@ -396,37 +400,39 @@ def _parse_moves(raw: list[Any], i: int, players: int, with_deal: bool) -> tuple
     # ``in`` and subscripts rather than ``dict.get``: this loop runs once per move.
     for m in raw:
         j += 1
-        if type(m) is dict and "seat" in m:
-            seat = m["seat"]
-            if type(seat) is int and 0 <= seat < players:
-                n = len(m)
-                if "play" in m:
-                    if "score" in m:
-                        play = m["play"]
-                        score = m["score"]
-                        if type(play) is str and play in look and type(score) is int and score >= 0:
-                            if n == 3:
-                                append((PLAY, seat, look[play], None, score, None, 0))
-                                continue
-                            if n == 4 and "on" in m:
-                                on = m["on"]
-                                if type(on) is str and on in look:
-                                    append((PLAY, seat, look[play], look[on], score, None, 0))
+        try:
+            if type(m) is dict and "seat" in m:
+                seat = m["seat"]
+                if type(seat) is int and 0 <= seat < players:
+                    n = len(m)
+                    if "play" in m:
+                        if "score" in m:
+                            play = m["play"]
+                            score = m["score"]
+                            # ``in look`` is False for any key that is not a tile's spelling
+                            # and raises TypeError for an unhashable one (caught below).
+                            if play in look and type(score) is int and score >= 0:
+                                if n == 3:
+                                    append((PLAY, seat, look[play], None, score, None, 0))
                                     continue
-                elif n == 2:
-                    if "draw" in m:
-                        d = m["draw"]
-                        if type(d) is list and d:
-                            try:
+                                if n == 4 and "on" in m:
+                                    on = m["on"]
+                                    if on in look:
+                                        append((PLAY, seat, look[play], look[on], score, None, 0))
+                                        continue
+                    elif n == 2:
+                        if "draw" in m:
+                            d = m["draw"]
+                            if type(d) is list and d:
                                 ts = tuple(map(look_get, d))
-                            except TypeError:  # an unhashable entry: the slow path names it
-                                ts = (None,)
-                            if all(ts):
-                                append((DRAW, seat, None, None, 0, ts, len(ts)))  # type: ignore[arg-type]
-                                continue
-                    elif "pass" in m and m["pass"] is True:
-                        append((PASS, seat, None, None, 0, None, 0))
-                        continue
+                                if all(ts):
+                                    append((DRAW, seat, None, None, 0, ts, len(ts)))  # type: ignore[arg-type]
+                                    continue
+                        elif "pass" in m and m["pass"] is True:
+                            append((PASS, seat, None, None, 0, None, 0))
+                            continue
+        except TypeError:  # an unhashable value where a tile belongs: the slow path names it
+            pass
         append(_parse_move(m, i, j, players, with_deal))
     return tuple(out)
 

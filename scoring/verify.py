@@ -197,7 +197,7 @@ class _Replay:
                 None,
                 f"the result says scores {said} and winner"
                 f" {'nobody' if winner is None else f'entity {winner}'};"
-                f" the replay gives {got} and {who}",
+                f" the replay gives scores {got} and winner {who}",
             )
 
     # -- tally form ------------------------------------------------------------------------
@@ -330,6 +330,8 @@ class _Replay:
         players = self.players
         hs = o.hand_size
         deal = hand.deal
+        # Every tile each seat has held in this hand (dealt or drawn); what it holds now is
+        # that less the table, so a play costs no update here.
         masks: list[int] = []
         boneyard: tuple[Tile, ...] = ()
         if deal is not None:
@@ -381,6 +383,7 @@ class _Replay:
         # The result check (a move after the match ended) and the end check (a move after the
         # domino) come first in a move; they are made at the placement that ends the match or
         # the hand, against the move after it, so that the loop does not test them every move.
+        play_kind, draw_kind = PLAY, DRAW
         for kind, seat, tile, on, claimed, drawn, k in moves:
             j += 1
             # turn
@@ -392,7 +395,7 @@ class _Replay:
                     f"{_loc(i, j)}: it is seat {turn}'s turn, not seat {seat}'s"
                     + (" (after a draw the same seat places or passes)" if pending >= 0 else ""),
                 )
-            if kind == PLAY:
+            if kind == play_kind:
                 assert tile is not None
                 ti = tile.index
                 bit = 1 << ti
@@ -522,8 +525,6 @@ class _Replay:
                             self.stop(
                                 "result", i, j + 1, f"{_loc(i, j + 1)}: the match was already over"
                             )
-                if with_deal:
-                    masks[seat] &= ~bit
                 c = counts[seat] - 1
                 counts[seat] = c
                 if not c:
@@ -538,7 +539,7 @@ class _Replay:
                 pending = -1
                 pending_tile = None
                 turn = next_seat[seat]
-            elif kind == DRAW:
+            elif kind == draw_kind:
                 if not on_table:
                     self.stop("draw", i, j, f"{_loc(i, j)}: nobody draws before the opening tile")
                 if pending >= 0:
@@ -686,6 +687,7 @@ class _Replay:
         rem = hand.remaining
         pips: list[int]
         if with_deal:
+            masks = [mk & ~on_table for mk in masks]
             pips = [mask_pips(mk) for mk in masks]
             if rem is not None:
                 for s, r in enumerate(rem):

@@ -143,7 +143,7 @@ else:
         }
     }
 
-CELERY_BROKER_URL = REDIS_URL or "memory://"
+CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 # The queue our tasks go to; the test suite sets a queue of its own so that its workers never
 # take work from (or give work to) a worker of a running Spinner on the same Redis.
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("SPINNER_QUEUE", "spinner")

@@ -40,3 +40,12 @@ def test_mask_pips_adds_the_pips() -> None:
     hand = [Tile.parse("6-6"), Tile.parse("0-1"), Tile.parse("2-5")]
     assert mask_pips(mask_of(hand)) == 12 + 1 + 7
     assert mask_pips(ALL_MASK) == 168
+
+
+def test_mask_pips_agrees_with_adding_the_tiles_for_every_single_and_many_random_masks() -> None:
+    import random
+
+    rng = random.Random(5)
+    masks = [t.mask for t in TILES] + [rng.getrandbits(28) for _ in range(2000)]
+    for m in masks:
+        assert mask_pips(m) == sum(t.pips for t in tiles_of(m))

@@ -215,3 +215,26 @@ def test_first_divergence() -> None:
     e = copy.deepcopy(a)
     e["result"]["winner"] = 1
     assert first_divergence(a, e) == (None, None)
+
+
+def test_odd_values_where_a_tile_belongs_are_format_faults_at_their_move() -> None:
+    for field, value in (
+        ("play", ["4-6"]),
+        ("play", {"a": 1}),
+        ("play", 46),
+        ("on", ["2-4"]),
+        ("on", None),
+        ("score", "10"),
+        ("score", 10.0),
+        ("seat", True),
+    ):
+        s = sheet("five-up-4p-0")
+        s["hands"][0]["moves"][1][field] = value
+        v = verify(s).as_dict()
+        assert codes(v) == [("format", 0, 1)], (field, value)
+        assert field in v["errors"][0]["message"]
+    s = sheet("five-up-4p-0")
+    draw = next(j for j, m in enumerate(s["hands"][0]["moves"]) if "draw" in m)
+    for value in ([["1-4"]], [], ["1-4", 7], "1-4"):
+        s["hands"][0]["moves"][draw]["draw"] = value
+        assert codes(verify(s).as_dict()) == [("format", 0, draw)], value

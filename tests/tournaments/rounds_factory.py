@@ -7,7 +7,7 @@ import itertools
 
 from django.contrib.auth.models import User
 
-from tournaments.models import Entry, EntryPlayer, Event, Partnership, Player
+from tournaments.models import Entry, EntryPlayer, Event, Match, Partnership, Player, Round
 
 _names = itertools.count(1)
 
@@ -57,3 +57,16 @@ def make_director(event: Event, username: str = "dana") -> User:
     user = User.objects.create_user(username=username, password="pw-for-tests-123")
     event.directors.add(user)
     return user
+
+
+def settle_round(rnd: Round, actor: User) -> None:
+    """Give every played match of ``rnd`` a confirmed result (the director's arbitral final
+    score), so the round may close. The winner alternates by table so that results vary."""
+    from tournaments.services.results import override_result
+
+    for match in Match.objects.filter(round=rnd, is_bye=False).select_related("round__event"):
+        number = match.table.number if match.table is not None else match.pk
+        scores = [305, 180 + number] if number % 2 else [150 + number, 305]
+        override_result(
+            match=match, reason="settled by the test", actor=actor, final_score={"scores": scores}
+        )

@@ -12,7 +12,13 @@ from django.core.management import call_command
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
-from tests.tournaments.rounds_factory import make_director, make_entry, make_event, make_field
+from tests.tournaments.rounds_factory import (
+    make_director,
+    make_entry,
+    make_event,
+    make_field,
+    settle_round,
+)
 from tournaments.models import Event
 from tournaments.selectors import rounds as selectors
 from tournaments.services import rounds as services
@@ -26,6 +32,7 @@ def event_with_rounds() -> tuple[Event, User]:
     make_field(event, 5)
     first = services.generate_round(event=event, actor=boss)
     services.publish_round(round=first, actor=boss)
+    settle_round(first, boss)
     services.close_round(round=first, actor=boss)
     services.generate_round(event=event, actor=boss)
     return event, boss
@@ -64,7 +71,11 @@ def test_the_command_prints_the_documented_document() -> None:
     assert [m["table"] for m in tables] == [1, 2] and len(byes) == 1
     assert all(len(m["entries"]) == 2 and m["why"]["reason"] for m in tables)
     assert byes[0]["table"] is None and len(byes[0]["entries"]) == 1
-    assert all(m["result"] is None for m in first["matches"]) and doc["standings"] is None
+    # The closed round's played matches carry their confirmed result; byes have none.
+    assert all(m["result"] is not None for m in tables)
+    assert all(m["result"] is None for m in byes)
+    assert all(305 in m["result"]["scores"] for m in tables)
+    assert all(m["result"] is None for m in doc["rounds"][1]["matches"])
 
 
 def test_the_command_refuses_an_unknown_event() -> None:

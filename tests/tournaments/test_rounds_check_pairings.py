@@ -9,7 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 
-from tests.tournaments.rounds_factory import make_director, make_event, make_field
+from tests.tournaments.rounds_factory import make_director, make_event, make_field, settle_round
 from tournaments.models import Event, Match, Round, RoundSeat
 from tournaments.services import rounds as services
 
@@ -28,6 +28,7 @@ def run(*args: object) -> tuple[int, str, str]:
 def two_rounds(event: Event, boss: User) -> tuple[Round, Round]:
     first = services.generate_round(event=event, actor=boss)
     services.publish_round(round=first, actor=boss)
+    settle_round(first, boss)
     services.close_round(round=first, actor=boss)
     second = services.generate_round(event=event, actor=boss)
     services.publish_round(round=second, actor=boss)
@@ -87,6 +88,7 @@ def test_a_director_edit_with_a_reason_prints_as_override_and_exits_zero() -> No
     make_field(event, 6)
     first = services.generate_round(event=event, actor=boss)
     services.publish_round(round=first, actor=boss)
+    settle_round(first, boss)
     services.close_round(round=first, actor=boss)
     second = services.generate_round(event=event, actor=boss)
     m1 = second.matches.get(table__number=1)

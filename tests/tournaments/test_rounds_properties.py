@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.tournaments.rounds_factory import make_director, make_event, make_field
+from tests.tournaments.rounds_factory import make_director, make_event, make_field, settle_round
 from tournaments.models import Entry, RoundSeat
 from tournaments.selectors import rounds as selectors
 from tournaments.services import rounds as services
@@ -51,6 +51,7 @@ def test_every_generated_round_passes_the_checker(
         assert sorted(seated) == sorted(active)
         assert selectors.check_round_record(rnd) == []
         services.publish_round(round=rnd, actor=boss)
+        settle_round(rnd, boss)
         services.close_round(round=rnd, actor=boss)
         if withdrawals:  # someone leaves before the next round
             gone = entries[withdrawals.pop() % size]

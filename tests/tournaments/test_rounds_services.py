@@ -8,7 +8,13 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 
-from tests.tournaments.rounds_factory import make_director, make_entry, make_event, make_field
+from tests.tournaments.rounds_factory import (
+    make_director,
+    make_entry,
+    make_event,
+    make_field,
+    settle_round,
+)
 from tournaments.errors import SpinnerError
 from tournaments.models import (
     AuditEntry,
@@ -45,6 +51,7 @@ def layout(rnd: Round) -> list[tuple[int | None, int, int | None]]:
 
 def play(rnd: Round, actor: User) -> Round:
     services.publish_round(round=rnd, actor=actor)
+    settle_round(rnd, actor)
     return services.close_round(round=rnd, actor=actor)
 
 
@@ -144,9 +151,13 @@ def test_an_odd_field_gives_one_bye_never_twice_while_avoidable() -> None:
         had_bye.append(byes[0].entry_a_id)
         play(rnd, boss)
     assert len(set(had_bye)) == 7
-    # Byes earn the event's bye points in the results the pairing reads.
+    # Byes earn the event's bye points, and every settled match its winner's points, in the
+    # results the pairing reads: 7 byes and 7 x 3 decided matches.
     results = selectors.results_for_pairing(event)
-    assert {r.match_points for r in results.values()} == {event.points_bye}
+    total = sum(r.match_points for r in results.values())
+    assert total == 7 * event.points_bye + 21 * (event.points_win + event.points_loss)
+    assert all(r.match_points >= event.points_bye for r in results.values())
+    assert sum(r.spread for r in results.values()) == 0
 
 
 def test_a_pinned_entry_keeps_its_table() -> None:
@@ -200,6 +211,8 @@ def test_status_flow_and_its_refusals() -> None:
         actor=boss,
     )
     services.start_round(round=rnd, actor=boss)
+    refused("results_missing", services.close_round, round=rnd, actor=boss)
+    settle_round(rnd, boss)
     services.close_round(round=rnd, actor=boss)
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.CLOSED and rnd.closed_at is not None
@@ -207,7 +220,12 @@ def test_status_flow_and_its_refusals() -> None:
     actions = list(
         AuditEntry.objects.filter(event=event).order_by("pk").values_list("action", flat=True)
     )
-    assert actions == ["round.generate", "round.publish", "round.start", "round.close"]
+    assert [a for a in actions if not a.startswith("result.")] == [
+        "round.generate",
+        "round.publish",
+        "round.start",
+        "round.close",
+    ]
 
 
 def test_a_swap_needs_a_reason_is_audited_and_checks_as_an_override() -> None:
@@ -384,7 +402,7 @@ def test_pairing_inputs_read_history_per_player_in_fixed_queries(
     boss = make_director(event)
     make_field(event, 6)
     play(services.generate_round(event=event, actor=boss), boss)
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
         inputs = selectors.pairing_inputs(event, round_no=2)
     assert len(inputs.history) == 3 and len(inputs.active) == 6
     players = {p for e in inputs.entries for p in e.player_ids}
@@ -392,7 +410,7 @@ def test_pairing_inputs_read_history_per_player_in_fixed_queries(
         assert past.players_a <= players and len(past.players_a) == 2
     make_field(event, 6)
     play(services.generate_round(event=event, actor=boss), boss)
-    with django_assert_num_queries(4):
+    with django_assert_num_queries(5):
         selectors.pairing_inputs(event, round_no=3)
     assert Match.objects.filter(round__event=event).count() == 9
 

@@ -8,7 +8,13 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tests.tournaments.rounds_factory import make_director, make_entry, make_event, make_field
+from tests.tournaments.rounds_factory import (
+    make_director,
+    make_entry,
+    make_event,
+    make_field,
+    settle_round,
+)
 from tournaments.models import AuditEntry, BackgroundJob, Event, Player, Round, RoundSeat
 from tournaments.selectors import rounds as selectors
 from tournaments.services import rounds as services
@@ -86,6 +92,7 @@ def test_edit_the_draft_with_a_reason_preview_conflicts_then_publish_and_close()
     make_field(event, 6)
     first = services.generate_round(event=event, actor=boss)
     services.publish_round(round=first, actor=boss)
+    settle_round(first, boss)
     services.close_round(round=first, actor=boss)
     second = services.generate_round(event=event, actor=boss)
     m1 = second.matches.get(table__number=1)
@@ -121,6 +128,11 @@ def test_edit_the_draft_with_a_reason_preview_conflicts_then_publish_and_close()
     second.refresh_from_db()
     assert second.status == Round.Status.PUBLISHED
     client.post(url + "start/")
+    refused = client.post(url + "close/", follow=True).content.decode()
+    assert "without a confirmed result" in refused
+    second.refresh_from_db()
+    assert second.status == Round.Status.IN_PLAY
+    settle_round(second, boss)
     client.post(url + "close/")
     second.refresh_from_db()
     assert second.status == Round.Status.CLOSED
@@ -267,11 +279,12 @@ def test_the_checker_reads_a_round_in_fixed_queries(django_assert_num_queries: A
     make_field(event, 7)
     first = services.generate_round(event=event, actor=boss)
     services.publish_round(round=first, actor=boss)
+    settle_round(first, boss)
     services.close_round(round=first, actor=boss)
     second = Round.objects.select_related("event").get(
         pk=services.generate_round(event=event, actor=boss).pk
     )
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         assert selectors.check_round_record(second) == []
 
 

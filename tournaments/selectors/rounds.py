@@ -30,6 +30,7 @@ from tournaments.pairing.records import (
     RoundPairing,
     Violation,
 )
+from tournaments.selectors.results import results_for_export
 
 PAIRED_KINDS = (Round.Kind.SWISS, Round.Kind.ROUND_ROBIN)
 """Round kinds whose byes are real byes (worth ``points_bye``); a play-off bye just advances."""
@@ -50,23 +51,58 @@ class PairingResult:
 
 
 def results_for_pairing(event: Event) -> dict[int, PairingResult]:
-    """Match points and spread per entry id, over every non-draft round of ``event``.
+    """Match points and spread per entry id, over every non-draft Swiss or round-robin round.
 
-    THE hook for results (issues 6 and 8): today there are no results, so every played match adds
-    nothing; only byes count, each worth ``event.points_bye`` match points and no spread (a bye
-    is decided by the pairing, not by a result). When confirmed results exist, add each match's
-    match points and spread here (or read issue 8's latest standings snapshot); the Swiss pairing
-    and the checker pick them up with no other change. Entries without a result are absent (read
-    them as zero). One query.
+    A bye is worth ``event.points_bye`` match points and no spread (it is decided by the
+    pairing, not by a result). A played match counts once its result is confirmed (the current
+    ``MatchResult``): the winner gets ``points_win``, the loser ``points_loss``, a drawn match
+    ``points_draw`` each, and each side's spread moves by the raw score difference (exact: halves
+    occur in ``all-fives`` with three players). Entries without a result are absent (read them
+    as zero). Two queries.
     """
+    from tournaments.models import MatchResult
+
     points: dict[int, Number] = defaultdict(int)
+    spread: dict[int, Number] = defaultdict(int)
     byes = Match.objects.filter(
         round__event=event, is_bye=True, round__kind__in=PAIRED_KINDS
     ).exclude(round__status=Round.Status.DRAFT)
     for entry_id in byes.values_list("entry_a_id", flat=True):
         points[entry_id] += event.points_bye
-    # Played matches: no results yet (issue 6 adds confirmed results, issue 8 the standings).
-    return {entry_id: PairingResult(match_points=mp) for entry_id, mp in points.items()}
+    played = (
+        MatchResult.objects.filter(
+            is_current=True,
+            match__round__event=event,
+            match__round__kind__in=PAIRED_KINDS,
+            match__is_bye=False,
+        )
+        .exclude(match__round__status=Round.Status.DRAFT)
+        .values_list(
+            "match__entry_a_id",
+            "match__entry_b_id",
+            "score_a_halves",
+            "score_b_halves",
+            "winner_side",
+        )
+    )
+    for entry_a, entry_b, halves_a, halves_b, winner in played:
+        if entry_b is None:
+            continue
+        if winner is None:
+            points[entry_a] += event.points_draw
+            points[entry_b] += event.points_draw
+        else:
+            won, lost = (entry_a, entry_b) if winner == 0 else (entry_b, entry_a)
+            points[won] += event.points_win
+            points[lost] += event.points_loss
+        diff = Fraction(halves_a - halves_b, 2)
+        diff_value: Number = int(diff) if diff.denominator == 1 else diff
+        spread[entry_a] += diff_value
+        spread[entry_b] -= diff_value
+    return {
+        entry_id: PairingResult(match_points=points[entry_id], spread=spread[entry_id])
+        for entry_id in set(points) | set(spread)
+    }
 
 
 # --- Records for the pairing package ---------------------------------------------------------
@@ -118,7 +154,7 @@ def pairing_inputs(
     ``active`` is "checked in" unless ``active_ids`` says which entries were active (the checker
     passes the set recorded when the round was generated). Opponent history is per player
     (``EntryPlayer``); ``byes_received`` counts byes in earlier rounds; match points and spread
-    come from ``results_for_pairing``. Four queries.
+    come from ``results_for_pairing``. Five queries.
     """
     members = _members(event)
     entries = list(
@@ -259,7 +295,7 @@ def check_round_record(rnd: Round) -> list[Violation]:
     generated, else the checked-in ones); the history is every earlier round. Swiss rounds are
     checked for avoidable rematches; every round for byes, each active entry exactly once, and
     pins. A match a director edited with a reason reports ``override``, not a violation.
-    Five queries (the round's event already loaded).
+    Six queries (the round's event already loaded).
     """
     inputs = pairing_inputs(rnd.event, round_no=rnd.number, active_ids=recorded_active(rnd))
     record = round_pairing_record(rnd)
@@ -536,7 +572,7 @@ def _event_json(event: Event) -> dict[str, Any]:
     }
 
 
-def _match_json(m: Match) -> dict[str, Any]:
+def _match_json(m: Match, result: dict[str, Any] | None = None) -> dict[str, Any]:
     """One match of the export. ``result`` is the extension point of issue 6 (the confirmed
     result and its scoresheet); it is null until results exist."""
     data = m.explanation if isinstance(m.explanation, dict) else {}
@@ -548,7 +584,7 @@ def _match_json(m: Match) -> dict[str, Any]:
         "bracket_slot": m.bracket_slot or None,
         "why": why,
         "overrides": list(data.get("overrides") or []),
-        "result": None,
+        "result": result,
     }
 
 
@@ -576,6 +612,7 @@ def export_event(event: Event) -> dict[str, Any]:
     entries = list(Entry.objects.filter(event=event).order_by("pk"))
     tables = list(Table.objects.filter(event=event).order_by("number"))
     rounds = list(Round.objects.filter(event=event).order_by("number"))
+    results = results_for_export(event)
     matches: dict[int, list[Match]] = defaultdict(list)
     for match in (
         Match.objects.filter(round__event=event)
@@ -614,7 +651,7 @@ def export_event(event: Event) -> dict[str, Any]:
                 "published_at": _iso(r.published_at),
                 "closed_at": _iso(r.closed_at),
                 "explanation": r.explanation,
-                "matches": [_match_json(m) for m in matches.get(r.pk, [])],
+                "matches": [_match_json(m, results.get(m.pk)) for m in matches.get(r.pk, [])],
             }
             for r in rounds
         ],

@@ -730,8 +730,19 @@ def start_round(*, round: Round, actor: Actor) -> Round:
 
 
 def ensure_round_can_close(rnd: Round) -> None:
-    """THE hook for closing (issue 6): raise ``Conflict(code="results_missing")`` while results
-    are missing. Today every published or in-play round may close."""
+    """Refuse to close a round while a match has no confirmed result.
+
+    The director settles a missing result first (an arbitral result, with a reason, from the
+    round's results page), so the standings never silently count a missing game as nothing.
+    """
+    from tournaments.services.results import round_results_complete
+
+    if not round_results_complete(rnd):
+        raise Conflict(
+            f"Round {rnd.number} still has matches without a confirmed result: confirm them or "
+            "enter an arbitral result for each before closing.",
+            code="results_missing",
+        )
 
 
 @transaction.atomic

@@ -179,6 +179,72 @@ def pair_round_one(ctx: DemoContext) -> str:
     return f"round {rnd.number} paired and published ({rnd.matches.count()} matches)"
 
 
+DEMO_ROUNDS_PLAYED = 3
+"""The demo plays this many rounds to the end; the next one is paired and half its tables in."""
+
+
+def _play_match(match: Any, *, confirm: bool = True) -> None:
+    """One table's game: a simulated sheet claimed by side 0, confirmed by side 1."""
+    from scoring.simulate import simulate
+    from tournaments.services import results as result_services
+
+    event = match.round.event
+    key = f"{event.salt}:demo:{match.round.number}:{match.table.number}".encode()
+    seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
+    sheet = next(simulate(rules=event.rules, players=4, seed=seed, count=1))
+    outcome = result_services.submit_claim(match=match, side=0, sheet=sheet)
+    if confirm:
+        result_services.confirm_claim(match=match, side=1, expected_version=outcome.claim.version)
+
+
+def _play_round(ctx: DemoContext, number: int, *, tables_in: int | None = None) -> str:
+    """Enter results for round ``number`` (every table, or the first ``tables_in``); close the
+    round when every table is in. Tables that already have a claim are left as they are."""
+    from tournaments.models import Claim, Match, Round
+    from tournaments.services import rounds as round_services
+
+    rnd = Round.objects.get(event=ctx.event, number=number)
+    if rnd.status == Round.Status.CLOSED:
+        return f"round {number} closed already"
+    if rnd.status == Round.Status.PUBLISHED:
+        rnd = round_services.start_round(round=rnd, actor=ctx.director)
+    claimed = set(Claim.objects.filter(match__round=rnd).values_list("match_id", flat=True))
+    games = Match.objects.filter(round=rnd, is_bye=False).select_related("round__event", "table")
+    played = 0
+    for match in games.order_by("table__number")[:tables_in]:
+        if match.pk not in claimed:
+            _play_match(match)
+            played += 1
+    if tables_in is None:
+        round_services.close_round(round=rnd, actor=ctx.director)
+        return f"round {number}: {played} results entered and confirmed; round closed"
+    return f"round {number}: {played} results entered and confirmed; round in play"
+
+
+def play_rounds(ctx: DemoContext) -> str:
+    """Play the first rounds to the end, pairing each next Swiss round from the results."""
+    from tournaments.models import Round
+    from tournaments.services import rounds as round_services
+
+    lines = []
+    for number in range(1, DEMO_ROUNDS_PLAYED + 1):
+        if not Round.objects.filter(event=ctx.event, number=number).exists():
+            round_services.generate_and_publish_round(event=ctx.event, actor=ctx.director)
+        lines.append(_play_round(ctx, number))
+    return "; ".join(lines)
+
+
+def round_in_play(ctx: DemoContext) -> str:
+    """Pair the next round and bring half of its tables' results in: a living event."""
+    from tournaments.models import Round
+    from tournaments.services import rounds as round_services
+
+    number = DEMO_ROUNDS_PLAYED + 1
+    if not Round.objects.filter(event=ctx.event, number=number).exists():
+        round_services.generate_and_publish_round(event=ctx.event, actor=ctx.director)
+    return _play_round(ctx, number, tables_in=6)
+
+
 def compute_standings(ctx: DemoContext) -> str:
     """The standings snapshot from the results so far (issue 8); nothing new if they are current."""
     from tournaments.services import live
@@ -218,6 +284,8 @@ STEPS: list[tuple[str, Callable[[DemoContext], str]]] = [
     ("register the partnerships", register_partnerships),
     ("check everyone in", check_in_everyone),
     ("pair round 1", pair_round_one),
+    ("play the first rounds", play_rounds),
+    ("a round in play", round_in_play),
     # Issue 8 (keep these last: they read the rounds and results the steps above make).
     ("standings", compute_standings),
     ("play-off seeding", seed_playoff),
