@@ -595,7 +595,8 @@ def export_event(event: Event) -> dict[str, Any]:
     (entries in seat order, byes, why each pairing was made, the director's overrides).
 
     Extension points: each match's ``result`` (issue 6) is null until it exists; the top-level
-    ``standings`` (issue 8) is the latest standings snapshot, null before the first. Six queries.
+    ``standings`` (issue 8) is the latest standings snapshot, null before the first. Seven
+    queries.
     """
     from django.utils import timezone
 
