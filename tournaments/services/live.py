@@ -6,8 +6,10 @@ The design (issue 8)
 sets ``dirty`` inside the transaction that confirms it (``services.results.note_results_changed``)
 and, once the transaction commits, asks for a recompute (:func:`request_recompute`). Pages say
 "updating" while ``dirty`` is set. A recompute clears ``dirty`` only if the generation it read is
-still the latest (a conditional ``UPDATE``), and records that generation in
-``StandingsRecompute.computed_generation``, a row only the recompute writes.
+still the latest (a conditional ``UPDATE``, in a statement of its own after the snapshot commits:
+holding the state row across that commit deadlocked with submissions, whose match lock also locks
+the event row that the snapshot's deferred foreign-key check waits on), and records that
+generation in ``StandingsRecompute.computed_generation``, a row only the recompute writes.
 
 *One recompute at a time, per event.* :func:`recompute_standings` holds a PostgreSQL session
 advisory lock on ``(LOCK_CLASS, event_id)`` (``pg_try_advisory_lock``) for the whole recompute. A
@@ -34,8 +36,13 @@ Running a recompute twice is therefore harmless.
 
 *Convergence.* Publishing never fails the caller (a broker outage is logged); a message can be lost
 and a worker can die. The periodic :func:`reconcile_standings` (Celery beat, every
-``SPINNER_RECONCILE_SECONDS``, 30 by default) recomputes every dirty event and every event whose
-latest snapshot is older than its latest confirmed result, so the standings always converge.
+``SPINNER_RECONCILE_SECONDS``, 30 by default) recomputes every dirty event and every event with a
+confirmed result newer than its latest recompute (a writer that bypassed the dirty mark), so the
+standings always converge. Tested with real workers on a Redis of the test's own: a worker killed
+mid-recompute, and Redis stopped during submissions (``tests/tournaments/test_live_worker.py``).
+
+*Pages.* Public pages read the latest snapshot only (``selectors.live``); its generation and the
+dirty mark make the ETag, so an unchanged page answers 304.
 """
 
 from __future__ import annotations
