@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import uuid
 from typing import Any
 
 import pytest
@@ -32,6 +33,17 @@ from tournaments.selectors import live as selectors
 from tournaments.services import live
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(settings: Any) -> None:
+    """A cache of this test's own (never the machine's Redis, shared with other runs)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"live-{uuid.uuid4()}",
+        }
+    }
 
 
 def latest(event_id: int) -> StandingsSnapshot:

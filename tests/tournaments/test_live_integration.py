@@ -3,6 +3,7 @@ them, the public round page shows each table's result."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
@@ -22,6 +23,17 @@ from tournaments.services import live
 from tournaments.services import rounds as round_services
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(settings: Any) -> None:
+    """A cache of this test's own (never the machine's Redis, shared with other runs)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"live-{uuid.uuid4()}",
+        }
+    }
 
 
 @pytest.fixture

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import uuid
 from typing import Any
 
 import pytest
@@ -21,6 +22,17 @@ from tests.tournaments.live_support import (
 from tournaments.models import Event, StandingsSnapshot, StandingsState
 
 pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(settings: Any) -> None:
+    """A cache of this test's own (never the machine's Redis, shared with other runs)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"live-{uuid.uuid4()}",
+        }
+    }
 
 
 @pytest.fixture
