@@ -3,6 +3,7 @@ chart, and the projector view."""
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,17 @@ from tests.tournaments.live_support import (
 )
 
 pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(settings: Any) -> None:
+    """A cache of this test's own (never the machine's Redis, shared with other runs)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": f"live-{uuid.uuid4()}",
+        }
+    }
 
 
 @pytest.mark.django_db(transaction=True)
