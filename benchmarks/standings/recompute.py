@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gc
 import datetime
+import gc
 import os
 import platform
 import pstats
