@@ -17,6 +17,7 @@ from tests.tournaments.live_support import (
     make_event,
     make_round,
 )
+from tournaments.errors import SpinnerError
 from tournaments.models import Entry, Round, StandingsState
 from tournaments.selectors import rounds as round_selectors
 from tournaments.services import live
@@ -166,3 +167,32 @@ def live_selectors_rows(event: Any) -> list[dict[str, Any]]:
     from tournaments.selectors import live as live_selectors
 
     return live_selectors.latest_standings(live_selectors.event_with_state(event.slug)).rows
+
+
+def test_a_job_seeds_the_playoff_from_the_final_standings(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from tournaments.models import BackgroundJob
+
+    event = make_event("seeded", swiss_rounds=1, playoff="single", playoff_qualifiers=2)
+    teams = make_entries(event, 4)
+    Entry.objects.filter(event=event).update(status=Entry.Status.CHECKED_IN)
+    director = make_director(event)
+    matches = make_round(event, 1, [(teams[0], teams[1]), (teams[2], teams[3])])
+    with django_capture_on_commit_callbacks(execute=True):
+        confirm(matches[0], 305, 100, director)  # Team 1 by 205
+        confirm(matches[1], 200, 305, director)  # Team 4 by 105
+    close_rounds(event)
+    with django_capture_on_commit_callbacks(execute=True):
+        job = live.start_playoff_seeding(event=event, actor=director)
+    job.refresh_from_db()  # tasks run eagerly here: the job is done at commit
+    assert job.status == BackgroundJob.Status.DONE, job.message
+    playoff = Round.objects.get(event=event, kind=Round.Kind.PLAYOFF)
+    (final,) = playoff.matches.all()
+    assert {final.entry_a_id, final.entry_b_id} == {teams[0].pk, teams[3].pk}
+    # A second run of the same job does nothing; a second seeding is refused.
+    assert live.run_job(job_id=job.pk).status == BackgroundJob.Status.DONE
+    assert Round.objects.filter(event=event, kind=Round.Kind.PLAYOFF).count() == 1
+    with pytest.raises(SpinnerError) as info:
+        live.check_can_seed(event)
+    assert info.value.code == "playoff_started"
