@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -144,9 +145,12 @@ else:
     }
 
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
-# The queue our tasks go to; the test suite sets a queue of its own so that its workers never
-# take work from (or give work to) a worker of a running Spinner on the same Redis.
-CELERY_TASK_DEFAULT_QUEUE = os.environ.get("SPINNER_QUEUE", "spinner")
+# The queue our tasks go to. A test run takes a queue of its own (pytest imports these settings
+# before any conftest runs, hence the check here), so that its workers never take work from, or
+# give work to, a running Spinner or another test run on the same Redis.
+CELERY_TASK_DEFAULT_QUEUE = os.environ.get("SPINNER_QUEUE") or (
+    f"spinner-test-{os.getpid()}" if "pytest" in sys.modules else "spinner"
+)
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True

@@ -22,8 +22,6 @@ ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "test-artifacts"
 CHROMIUM = os.environ.get("SPINNER_CHROMIUM", "/usr/bin/chromium")
 REQUIRE = os.environ.get("SPINNER_REQUIRE_SERVICES") == "1"
-# Read by spinner/settings.py, which pytest-django imports after this module.
-os.environ["SPINNER_QUEUE"] = f"spinner-test-{os.getpid()}"
 
 
 def missing(reason: str) -> None:
@@ -146,7 +144,9 @@ def celery_worker_process(redis_url: str, settings: Any) -> Iterator[Callable[[s
     db = settings.DATABASES["default"]
 
     def start(queue: str, *extra: str) -> subprocess.Popen[bytes]:
-        env = dict(os.environ, REDIS_URL=redis_url)
+        # The worker's own default queue is the test run's, so that what it enqueues itself
+        # (follow-up jobs) stays within this run too.
+        env = dict(os.environ, REDIS_URL=redis_url, SPINNER_QUEUE=queue)
         if db["ENGINE"] == "django.db.backends.postgresql":
             env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
         else:
