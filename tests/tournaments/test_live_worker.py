@@ -151,9 +151,8 @@ def worker(
 ) -> Starter:
     """Start a worker process on the run's queue, on the test's own Redis.
 
-    The worker's own default queue (``SPINNER_QUEUE``, for the tasks it sends itself) is set to
-    the queue it consumes: this process may have read its settings before tests/conftest.py set
-    that variable.
+    ``SPINNER_QUEUE`` is also set in this process's environment, for the beat process (started
+    by the ``beat`` fixture), so that its reconcile goes to this run's queue.
     """
     from spinner.celery import app
 
