@@ -233,3 +233,28 @@ def _flushable_audit_log(request: pytest.FixtureRequest) -> Iterator[None]:
             f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table} "
             "BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;"
         )
+
+
+@pytest.fixture
+def dead_broker() -> Iterator[str]:
+    """The project's Celery app publishing to a Redis URL where nothing listens (a broker
+    outage), tasks not eager; restored afterwards."""
+    from spinner.celery import app
+
+    saved = (app.conf.broker_url, app.conf.task_always_eager, app.conf.broker_transport_options)
+    url = f"redis://127.0.0.1:{free_port()}/0"
+
+    def reset_pools() -> None:
+        # Celery caches the producer pool bound to the first broker URL it used.
+        app._pool = None
+        app.amqp._producer_pool = None
+
+    app.conf.broker_url = url
+    app.conf.task_always_eager = False
+    app.conf.broker_transport_options = {**saved[2], "socket_connect_timeout": 0.3}
+    reset_pools()
+    try:
+        yield url
+    finally:
+        app.conf.broker_url, app.conf.task_always_eager, app.conf.broker_transport_options = saved
+        reset_pools()

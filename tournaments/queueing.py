@@ -9,6 +9,7 @@ is caught up by the periodic reconcile jobs (see ``tournaments/tasks.py``).
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from celery import Task
@@ -27,6 +28,20 @@ def send_task_safely(task: Task[Any, Any], *args: Any, **kwargs: Any) -> bool:
     return True
 
 
-def enqueue_after_commit(task: Task[Any, Any], *args: Any, **kwargs: Any) -> None:
-    """Send ``task`` once the current transaction commits (at once outside a transaction)."""
-    transaction.on_commit(lambda: send_task_safely(task, *args, **kwargs), robust=True)
+def enqueue_after_commit(
+    task: Task[Any, Any],
+    *args: Any,
+    on_failure: Callable[[], None] | None = None,
+    **kwargs: Any,
+) -> None:
+    """Send ``task`` once the current transaction commits (at once outside a transaction).
+
+    ``on_failure`` runs when the broker cannot take the message (for example, to mark a job a
+    person is waiting for as failed, so the page says so instead of waiting forever).
+    """
+
+    def send() -> None:
+        if not send_task_safely(task, *args, **kwargs) and on_failure is not None:
+            on_failure()
+
+    transaction.on_commit(send, robust=True)

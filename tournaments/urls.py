@@ -6,6 +6,7 @@ from tournaments.views import home
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("", include("tournaments.urls_phone")),
     path("", include("tournaments.urls_registration")),
     path("", include("tournaments.urls_rounds")),
     path("api/", include("tournaments.api.urls")),

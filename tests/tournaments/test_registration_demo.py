@@ -61,3 +61,12 @@ def test_the_demo_names_are_deterministic_and_distinct() -> None:
     assert first == second
     people = [p.key() for players, _ in first for p in players]
     assert len(people) == len(set(people)) == 48
+
+
+def test_the_demo_refuses_to_run_in_production(settings: object) -> None:
+    from django.core.management.base import CommandError
+
+    settings.PRODUCTION = True  # type: ignore[attr-defined]
+    with pytest.raises(CommandError, match="production"):
+        call_command("demo", stdout=StringIO())
+    assert not User.objects.filter(username="admin").exists()

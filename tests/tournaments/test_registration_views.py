@@ -448,3 +448,35 @@ def test_the_admin_is_read_only_for_staff(event: Event) -> None:
     assert "Ann &amp; Bob" in client.get("/admin/tournaments/entry/").content.decode()
     assert client.get("/admin/tournaments/entry/add/").status_code == 403
     assert client.get("/admin/tournaments/auditentry/").status_code == 200
+
+
+def test_import_reads_excels_utf16_unicode_text(client_for: Any, event: Event) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("e.csv", "Ann,X,,Bob\nCy,,,Di\n".encode("utf-16"), "text/csv")
+    response = client_for().post(
+        f"/director/events/{event.slug}/import/", {"action": "preview", "file": upload}
+    )
+    assert response.status_code == 200
+    assert "Preview: 2 entries to create" in response.content.decode()
+
+
+def test_import_of_a_binary_file_names_its_lines_and_saves_nothing(
+    client_for: Any, event: Event
+) -> None:
+    text = "Ann,X,,Bob\nC\x00y,,,Di\n"
+    html = client_for().post(
+        f"/director/events/{event.slug}/import/", {"action": "preview", "text": text}
+    )
+    assert html.status_code == 200
+    body = html.content.decode()
+    assert "Line 2:" in body and "NUL character" in body
+    assert not Entry.objects.exists()
+
+
+def test_a_nul_in_the_entry_search_is_ignored(client_for: Any, event: Event) -> None:
+    add(event, "Ann Lee", "Bob Ray")
+    url = f"/director/events/{event.slug}/entries/"
+    response = client_for().get(url, {"q": "An\x00n"})
+    assert response.status_code == 200
+    assert "Ann Lee" in response.content.decode()

@@ -122,6 +122,6 @@ def test_the_table_page_opens_with_the_link_and_only_with_it() -> None:
     page = Client().get(path)
     assert page.status_code == 200
     html = page.content.decode()
-    assert "table 2" in html and match_at(rnd, 2).entry_a.name in html
+    assert "Table 2" in html and match_at(rnd, 2).entry_a.name in html
     assert page["Referrer-Policy"] == "no-referrer" and "no-store" in page["Cache-Control"]
     assert Client().get("/t/1.2.nonsense-token-of-some-length/").status_code == 401

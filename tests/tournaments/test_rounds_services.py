@@ -498,3 +498,20 @@ def test_round_robin_schedule_ignores_late_check_ins_and_covers_withdrawals() ->
     assert any("not in the round robin schedule" in n for n in second.explanation["notes"])
     findings = selectors.check_round_record(second)
     assert all(not v.is_violation for v in findings), findings
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_generation_the_broker_refuses_fails_at_once_and_may_be_retried(
+    dead_broker: str,
+) -> None:
+    event = make_event()
+    boss = make_director(event)
+    make_field(event, 4)
+    job = services.start_round_generation(event=event, actor=boss)
+    job.refresh_from_db()
+    assert job.status == BackgroundJob.Status.FAILED
+    assert "could not be reached" in job.message
+    assert not Round.objects.filter(event=event).exists()
+    # The failed job does not block the director's next try.
+    again = services.start_round_generation(event=event, actor=boss)
+    assert again.pk != job.pk

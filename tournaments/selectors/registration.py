@@ -60,7 +60,7 @@ def list_entries(*, event: Event, query: str = "", status: str = "") -> list[Ent
     """The event's entries with their players, filtered by a search on the entry's name or a
     player's name (case-insensitive substring) and by status. Two queries."""
     entries: QuerySet[Entry] = Entry.objects.filter(event=event)
-    query = query.strip()
+    query = query.replace("\x00", "").strip()  # PostgreSQL refuses NUL in text
     if query:
         matching = EntryPlayer.objects.filter(event=event, player__name__icontains=query)
         entries = entries.filter(Q(name__icontains=query) | Q(pk__in=matching.values("entry_id")))

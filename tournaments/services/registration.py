@@ -501,6 +501,19 @@ def preview_import(*, event: Event, text: str) -> ImportPreview:
     columns = import_columns(event)
     preview = ImportPreview(columns=columns)
     lines = _read_csv(text)
+    # A NUL byte means the text is not the CSV it looks like (UTF-16 read as bytes, a binary
+    # file): say so per line instead of failing further down (PostgreSQL refuses NUL in text).
+    garbled = [line for line, cells in lines if any("\x00" in cell for cell in cells)]
+    if garbled:
+        for line in garbled[:20]:
+            preview.errors.append(
+                ImportProblem(
+                    line,
+                    "This line holds a NUL character: the file is not plain text CSV. Save it "
+                    "as CSV (UTF-8) and upload it again, or paste the lines.",
+                )
+            )
+        return preview
     if lines and lines[0][1] and lines[0][1][0].lower() in columns:
         header_line, header = lines[0]
         names = [h.lower() for h in header]

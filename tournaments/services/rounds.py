@@ -154,6 +154,8 @@ def start_round_generation(*, event: Event, actor: Actor) -> BackgroundJob:
     from tournaments import tasks
     from tournaments.queueing import enqueue_after_commit
 
+    # One generation at a time per event: two clicks (or two directors) queue here.
+    event = Event.objects.select_for_update().get(pk=event.pk)
     number = ensure_can_generate(event)
     recent = timezone.now() - JOB_STALE_AFTER
     running = (
@@ -186,8 +188,19 @@ def start_round_generation(*, event: Event, actor: Actor) -> BackgroundJob:
         obj=job,
         after={"round": number, "job": job.pk},
     )
-    enqueue_after_commit(tasks.generate_round, job.pk)
+    enqueue_after_commit(tasks.generate_round, job.pk, on_failure=lambda: _job_not_sent(job.pk))
     return job
+
+
+def _job_not_sent(job_id: int) -> None:
+    """The broker refused the job: fail it at once so the page says so and a retry is allowed."""
+    from tournaments.services.jobs import update_job
+
+    update_job(
+        job_id=job_id,
+        status=BackgroundJob.Status.FAILED,
+        message="The job queue could not be reached: nothing was paired. Try again in a moment.",
+    )
 
 
 def run_generate_round_job(*, job_id: int) -> BackgroundJob:

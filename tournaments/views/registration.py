@@ -462,6 +462,8 @@ def _read_upload(request: HttpRequest) -> str:
     if upload is None:
         return request.POST.get("text", "")
     raw: bytes = upload.read(services.MAX_IMPORT_LINES * 400)
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # Excel's "Unicode text" is UTF-16
+        return raw.decode("utf-16", errors="replace")
     try:
         return raw.decode("utf-8-sig")
     except UnicodeDecodeError:

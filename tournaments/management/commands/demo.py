@@ -305,6 +305,14 @@ class Command(BaseCommand):
     help = "Build (or complete) the demo event, slug 'demo'. Safe to run again."
 
     def handle(self, *args: Any, **options: Any) -> None:
+        from django.conf import settings
+        from django.core.management.base import CommandError
+
+        if getattr(settings, "PRODUCTION", False):
+            # The demo creates accounts with well-known passwords: never on a real server.
+            raise CommandError(
+                "The demo is for a local machine: refused with SPINNER_ENV=production."
+            )
         ctx, lines = build_demo()
         for line in lines:
             self.stdout.write(f"  {line}")

@@ -1,0 +1,138 @@
+"""Makers for the phone and table-card tests: an event with a round in play, matches at tables,
+the partnerships' players, and the table links (derived by the results service)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import connection, connections
+
+from tests.conftest import poll
+from tournaments.models import (
+    Entry,
+    EntryPlayer,
+    Event,
+    Match,
+    Partnership,
+    Player,
+    Round,
+    RoundSeat,
+    Table,
+)
+from tournaments.services.table_links import table_link_path
+
+
+@dataclass
+class Setup:
+    event: Event
+    round: Round
+    matches: list[Match]
+    director: User
+
+    def path(self, i: int = 0) -> str:
+        """The entry path of match ``i``'s table."""
+        table = self.matches[i].table
+        assert table is not None
+        return table_link_path(round_=self.round, table=table)
+
+
+def make_entry(event: Event, label: str) -> Entry:
+    if event.entry_kind == Event.EntryKind.SINGLE:
+        player = Player.objects.create(name=f"{label} Solo")
+        entry = Entry.objects.create(event=event, player=player, name=label)
+        EntryPlayer.objects.create(event=event, entry=entry, player=player)
+        return entry
+    one = Player.objects.create(name=f"{label} One")
+    two = Player.objects.create(name=f"{label} Two")
+    pair = Partnership.objects.create(player_a=one, player_b=two)
+    entry = Entry.objects.create(event=event, partnership=pair, name=label)
+    EntryPlayer.objects.create(event=event, entry=entry, player=one)
+    EntryPlayer.objects.create(event=event, entry=entry, player=two)
+    return entry
+
+
+def make_setup(slug: str = "cup", *, tables: int = 1, bye: bool = False, **fields: Any) -> Setup:
+    """An event (running) with round 1 in play: ``tables`` matches at tables 1.., and a bye."""
+    day = datetime.date(2026, 12, 5)
+    defaults: dict[str, Any] = {"name": f"{slug.title()} Open", "status": Event.Status.RUNNING}
+    defaults.update(fields)
+    event = Event.objects.create(slug=slug, start_date=day, end_date=day, **defaults)
+    director = User.objects.create_user(f"dir-{slug}", password="pw-director-1")
+    event.directors.add(director)
+    round_ = Round.objects.create(event=event, number=1, status=Round.Status.IN_PLAY)
+    matches = []
+    letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+    for t in range(tables):
+        table = Table.objects.create(event=event, number=t + 1)
+        a = make_entry(event, f"Team {letters[2 * t]}")
+        b = make_entry(event, f"Team {letters[2 * t + 1]}")
+        match = Match.objects.create(round=round_, table=table, entry_a=a, entry_b=b)
+        RoundSeat.objects.create(round=round_, entry=a, match=match, side=0)
+        RoundSeat.objects.create(round=round_, entry=b, match=match, side=1)
+        matches.append(match)
+    if bye:
+        e = make_entry(event, "Team Bye")
+        m = Match.objects.create(round=round_, entry_a=e, is_bye=True)
+        RoundSeat.objects.create(round=round_, entry=e, match=m, side=0)
+    return Setup(event, round_, matches, director)
+
+
+AUDIT = "tournaments_auditentry"
+T = TypeVar("T")
+
+
+def orm(work: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """Run database work from a browser test's body, then let go of the connection.
+
+    Beside Playwright's event loop the test body gets its own (context-local) Django
+    connection, which nothing else closes; with persistent connections (CONN_MAX_AGE) it
+    would stay open and keep PostgreSQL from dropping the test database at the end of the run.
+    """
+    try:
+        return work(*args, **kwargs)
+    finally:
+        connections.close_all()
+
+
+@pytest.fixture
+def audit_flush(transactional_db: None) -> Iterator[None]:
+    """Let a browser test's database be flushed after it, and dropped at the end of the run.
+
+    Requested (``usefixtures``) before the test's ``phone``, so its teardown runs after the page
+    is closed and before the database is flushed:
+
+    - PostgreSQL: waits, polling with a deadline, until no other connection to the test
+      database is left (the live server's close with their requests; the test body's own go
+      through ``orm``), so that the test database can be dropped at the end of the run;
+    - SQLite: the flush deletes every row and the audit log's append-only trigger refuses, so
+      the log is emptied with its delete trigger lifted for that moment (PostgreSQL truncates,
+      and its row triggers do not fire).
+    """
+    yield
+    if connection.vendor == "postgresql":
+
+        def idle() -> bool:
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT count(*) FROM pg_stat_activity "
+                    "WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+                row = cursor.fetchone()
+            return bool(row and row[0] == 0)
+
+        poll(idle, timeout=15)
+        return
+    if connection.vendor != "sqlite":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(f"DROP TRIGGER IF EXISTS {AUDIT}_no_delete")
+        cursor.execute(f"DELETE FROM {AUDIT}")
+        cursor.execute(
+            f"CREATE TRIGGER {AUDIT}_no_delete BEFORE DELETE ON {AUDIT} "
+            "BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;"
+        )

@@ -1,0 +1,223 @@
+"""Table cards and the pairings sheet of a round: what the director prints and lays on the tables.
+
+A *table card* is one sheet per table per round: the event, the round, the table, the match (side
+A against side B), the seats (seats 0 and 2 are side A's players, 1 and 3 side B's; head to head,
+seat 0 is side A, seat 1 side B), and the QR code of the table's private entry link, with the link
+in text beside it. The *pairings sheet* lists every match of the round (byes last).
+
+Reading only: nothing here writes. ``table_cards`` and ``pairings_rows`` run a fixed number of
+queries whatever the round's size. QR codes are SVG (the ``qrcode`` package's path factory), so
+they print sharp at any size and need no image files.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import qrcode
+import qrcode.constants
+import qrcode.image.svg
+
+from tournaments.models import Entry, EntryPlayer, Event, Match, Round
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One chair at a table: its number (0..3, clockwise), its side (``"A"`` or ``"B"``) and who
+    sits there (empty when the entry's players are not known; ``player_id`` None then)."""
+
+    number: int
+    side: str
+    player: str
+    player_id: int | None = None
+
+
+Players = dict[int, list[tuple[int, str]]]
+"""An entry id -> its players as ``(player id, name)``, in the entry's own order."""
+
+
+@dataclass(frozen=True)
+class TableCard:
+    """Everything printed on one table card. ``url`` is the absolute entry link of the table;
+    ``qr_svg`` the QR code of exactly that link, as an inline ``<svg>`` element."""
+
+    event: str
+    round_number: int
+    table_number: int
+    side_a: str
+    side_b: str
+    seats: tuple[Seat, ...]
+    url: str
+    qr_svg: str
+    first_leader: Seat | None = None
+
+
+@dataclass(frozen=True)
+class PairingRow:
+    """One line of the pairings sheet: a match at a table, or a bye (``table_number`` None)."""
+
+    table_number: int | None
+    side_a: str
+    side_b: str
+    seats: tuple[Seat, ...] = field(default=())
+    is_bye: bool = False
+
+    @property
+    def seats_a(self) -> tuple[Seat, ...]:
+        """Side A's seats (0 and 2; head to head, 0)."""
+        return tuple(s for s in self.seats if s.side == "A")
+
+    @property
+    def seats_b(self) -> tuple[Seat, ...]:
+        """Side B's seats (1 and 3; head to head, 1)."""
+        return tuple(s for s in self.seats if s.side == "B")
+
+
+def qr_svg(data: str) -> str:
+    """The QR code of ``data`` as an inline SVG element (one unit per module, a 4-module quiet
+    zone, medium error correction), sized by CSS (``width``/``height`` attributes removed).
+
+    >>> svg = qr_svg("https://example.org/t/abc/")
+    >>> svg.startswith("<svg") and 'viewBox="0 0 ' in svg
+    True
+    """
+    code = qrcode.QRCode(
+        error_correction=qrcode.constants.ERROR_CORRECT_M,
+        border=4,
+        image_factory=qrcode.image.svg.SvgPathImage,
+    )
+    code.add_data(data)
+    code.make(fit=True)
+    image = code.make_image()
+    text = image.to_string(encoding="unicode")
+    assert isinstance(text, str)
+    # Drop the fixed millimetre size: the print CSS sizes the code; the viewBox keeps its shape.
+    text = re.sub(r'\s(width|height)="[^"]*mm"', "", text, count=2)
+    return text.replace("<svg ", '<svg role="img" class="qr" aria-label="QR code of the link" ', 1)
+
+
+def seats_for(match: Match, players: Players, *, head_to_head: bool) -> tuple[Seat, ...]:
+    """The seats of a match in clockwise order (see ``Players``).
+
+    Partnerships: seat 0 = side A's first player, 1 = side B's first, 2 = side A's second,
+    3 = side B's second. Head to head: seat 0 = side A, seat 1 = side B.
+    """
+    a = players.get(match.entry_a_id, [])
+    b = players.get(match.entry_b_id, []) if match.entry_b_id else []
+
+    def seat(number: int, side: str, names: list[tuple[int, str]], i: int, fallback: str) -> Seat:
+        if i < len(names):
+            return Seat(number, side, names[i][1], names[i][0])
+        return Seat(number, side, fallback)
+
+    if head_to_head:
+        return (
+            seat(0, "A", a, 0, match.entry_a.name),
+            seat(1, "B", b, 0, match.entry_b.name if match.entry_b else ""),
+        )
+    return (
+        seat(0, "A", a, 0, ""),
+        seat(1, "B", b, 0, ""),
+        seat(2, "A", a, 1, ""),
+        seat(3, "B", b, 1, ""),
+    )
+
+
+def first_leader(match: Match, seats: tuple[Seat, ...]) -> Seat | None:
+    """The seat of the first hand's leader, as the round's draw chose it by lot (recorded in
+    the match's explanation by the rounds service), or None where no draw is recorded."""
+    drawn = match.explanation.get("first_leader") if isinstance(match.explanation, dict) else None
+    player = drawn.get("player") if isinstance(drawn, dict) else None
+    for seat in seats:
+        if player is not None and seat.player_id == player:
+            return seat
+    return None
+
+
+def players_by_entry(event: Event, entry_ids: set[int]) -> Players:
+    """Each entry's players in the entry's order: the partnership's player A then B, or the
+    single player; falls back to the EntryPlayer rows. One query for entries, one for rows."""
+    found: Players = {}
+    entries = Entry.objects.filter(pk__in=entry_ids).select_related(
+        "partnership__player_a", "partnership__player_b", "player"
+    )
+    for entry in entries:
+        if entry.partnership_id is not None and entry.partnership is not None:
+            pa, pb = entry.partnership.player_a, entry.partnership.player_b
+            found[entry.pk] = [(pa.pk, pa.name), (pb.pk, pb.name)]
+        elif entry.player is not None:
+            found[entry.pk] = [(entry.player.pk, entry.player.name)]
+    missing = entry_ids - set(found)
+    if missing:
+        for row in (
+            EntryPlayer.objects.filter(event=event, entry_id__in=missing)
+            .select_related("player")
+            .order_by("pk")
+        ):
+            found.setdefault(row.entry_id, []).append((row.player.pk, row.player.name))
+    return found
+
+
+def _matches(round_: Round) -> list[Match]:
+    return list(
+        Match.objects.filter(round=round_)
+        .select_related("table", "entry_a", "entry_b")
+        .order_by("is_bye", "table__number", "pk")
+    )
+
+
+def table_cards(round_: Round, *, url_for: Callable[[Match], str]) -> list[TableCard]:
+    """One card per table of the round, in table order (byes get no card).
+
+    ``url_for(match)`` gives the absolute entry link of the match's table (the results service
+    derives the token; the view makes it absolute for the request's host).
+    """
+    event = round_.event
+    matches = [m for m in _matches(round_) if not m.is_bye and m.table is not None]
+    ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
+    players = players_by_entry(event, ids)
+    h2h = event.entry_kind == Event.EntryKind.SINGLE
+    cards = []
+    for match in matches:
+        assert match.table is not None and match.entry_b is not None
+        url = url_for(match)
+        seats = seats_for(match, players, head_to_head=h2h)
+        cards.append(
+            TableCard(
+                event=event.name,
+                round_number=round_.number,
+                table_number=match.table.number,
+                side_a=match.entry_a.name,
+                side_b=match.entry_b.name,
+                seats=seats,
+                url=url,
+                qr_svg=qr_svg(url),
+                first_leader=first_leader(match, seats),
+            )
+        )
+    return cards
+
+
+def pairings_rows(round_: Round) -> list[PairingRow]:
+    """Every match of the round for the pairings sheet: tables in order, then the byes."""
+    event = round_.event
+    matches = _matches(round_)
+    ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
+    players = players_by_entry(event, ids)
+    h2h = event.entry_kind == Event.EntryKind.SINGLE
+    rows = []
+    for match in matches:
+        if match.is_bye or match.table is None or match.entry_b is None:
+            rows.append(PairingRow(None, match.entry_a.name, "", is_bye=True))
+            continue
+        rows.append(
+            PairingRow(
+                match.table.number,
+                match.entry_a.name,
+                match.entry_b.name,
+                seats_for(match, players, head_to_head=h2h),
+            )
+        )
+    return rows

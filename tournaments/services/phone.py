@@ -1,0 +1,175 @@
+"""Move entry's helper for the phone page: the table so far and where a tile may go.
+
+Reads only; nothing is stored. The engine does all the work: the hand's plays are replayed on a
+``scoring.Layout``, each legal placement of the chosen tile is tried on a copy, and the engine's
+end total and placement score are returned; the drawing comes from ``scoring.geometry``. The
+page shows the score and the entrant confirms it: the phone never counts.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from scoring import IllegalPlacement, Layout, Tile, TileError, score_of_total
+from scoring import geometry as engine_geometry
+from tournaments.errors import ValidationFailed
+
+
+class PositionError(ValidationFailed):
+    """The request cannot be answered: no such hand, a tile that is not one, a play that does
+    not fit the table (the verifier names the fault; this only refuses to draw it)."""
+
+    code = "position_invalid"
+
+
+def _tile(text: Any, where: str) -> Tile:
+    try:
+        return Tile.parse(str(text))
+    except (TileError, ValueError) as exc:
+        raise PositionError(
+            f"{where}: {text!r} is not a tile (write it like 3-5).", details={"field": where}
+        ) from exc
+
+
+def replay_hand(rules: str, hand: Any) -> Layout:
+    """The layout after every play of one move-form hand (draws and passes change nothing on
+    the table). Raises ``PositionError`` where a play does not fit."""
+    layout = Layout(rules)
+    moves = hand.get("moves") if isinstance(hand, dict) else None
+    if not isinstance(moves, list):
+        return layout
+    for j, move in enumerate(moves):
+        if not isinstance(move, dict) or "play" not in move:
+            continue
+        tile = _tile(move["play"], f"turn {j + 1}")
+        on = _tile(move["on"], f"turn {j + 1}") if move.get("on") is not None else None
+        try:
+            layout.place(tile, on)
+        except IllegalPlacement as exc:
+            raise PositionError(
+                f"Turn {j + 1} cannot be drawn: {exc}.", details={"move": j}
+            ) from exc
+    return layout
+
+
+def drawing(picture: Any, total: int) -> dict[str, Any]:
+    """The drawing of a position, from the engine's ``scoring.geometry.picture``, in the page's
+    units (one unit per tile half; the engine's grid has two):
+
+    - ``tiles``: ``{tile, a, b, x, y, w, h, spinner}`` with ``(x, y)`` the centre, ``a``/``b``
+      the values of the left/top and right/bottom halves;
+    - ``counted``: the counted ends as filled numbers ``{x, y, value}`` (a terminal double's
+      two pips x its value once, on its first free line side), and ``ports``: the open ports
+      that are not counted, as hollow dots ``{x, y}`` (seed 000's drawing convention);
+    - ``total``: the end total; ``overlaps``: tiles the engine could not lay without overlap.
+    """
+    tiles = [
+        {
+            "tile": t.tile,
+            "a": t.first,
+            "b": t.second,
+            "x": (t.x + t.w / 2) / 2,
+            "y": (t.y + t.h / 2) / 2,
+            "w": t.w / 2,
+            "h": t.h / 2,
+            "spinner": t.spinner,
+        }
+        for t in picture.tiles
+    ]
+    contribution = {(c.tile, c.side): c.contribution for c in picture.counted}
+    counted: list[dict[str, Any]] = []
+    ports: list[dict[str, Any]] = []
+    labelled: set[tuple[str, str]] = set()
+    for port in picture.ports:
+        # A dot just outside the tile's edge, on the side where the next tile would go.
+        x, y = (port.x + port.dx * 0.6) / 2, (port.y + port.dy * 0.6) / 2
+        key = (port.tile, port.side)
+        if port.counted and key in contribution and (port.side != "line" or key not in labelled):
+            labelled.add(key)
+            value = contribution[key] if port.side == "line" else port.value
+            counted.append({"tile": port.tile, "x": x, "y": y, "value": value})
+        elif not port.counted:
+            ports.append({"tile": port.tile, "x": x, "y": y, "value": port.value})
+    return {
+        "tiles": tiles,
+        "counted": counted,
+        "ports": ports,
+        "total": total,
+        "overlaps": list(picture.overlaps),
+    }
+
+
+def _target(ports: Any, tile: Tile, on: Tile | None) -> tuple[float, float] | tuple[None, None]:
+    """Where to draw the tap target of ``tile`` placed on ``on``: one unit beyond the first
+    open port of ``on`` that has one of the tile's values (the opening: the centre)."""
+    if on is None:
+        return (0.0, 0.0)
+    for port in ports:
+        if port.tile == str(on) and port.value in (tile.low, tile.high):
+            return ((port.x + port.dx * 2) / 2, (port.y + port.dy * 2) / 2)
+    return (None, None)
+
+
+def position(body: Any, *, rules: str) -> dict[str, Any]:
+    """Answer ``{"sheet": {...}, "hand": i, "tile": "a-b" | null}``: the drawing of hand ``i``
+    after its plays, and for ``tile`` every legal placement ``{"on", "total", "score"}`` with the
+    engine's end total and placement score (``on`` null: the tile opens the hand)."""
+    if not isinstance(body, dict):
+        raise PositionError("Send a JSON object with sheet, hand and tile.")
+    sheet = body.get("sheet")
+    hands = sheet.get("hands") if isinstance(sheet, dict) else None
+    index = body.get("hand")
+    if not isinstance(hands, list) or type(index) is not int or not 0 <= index < len(hands):
+        raise PositionError("No such hand on the sheet.", details={"field": "hand"})
+    layout = replay_hand(rules, hands[index])
+    picture = engine_geometry.picture(layout)
+    answer = drawing(picture, layout.total)
+    if body.get("tile") is not None:
+        tile = _tile(body["tile"], "tile")
+        placements = []
+        for on in layout.legal_placements(tile):
+            trial = layout.copy()
+            total = trial.place(tile, on)
+            x, y = _target(picture.ports, tile, on)
+            placements.append(
+                {
+                    "on": str(on) if on is not None else None,
+                    "total": total,
+                    "score": score_of_total(total),
+                    "x": x,
+                    "y": y,
+                }
+            )
+        answer["tile"] = str(tile)
+        answer["placements"] = placements
+    return answer
+
+
+def hand_lines(sheet: Any) -> list[str]:
+    """A claim's hands in a line each, for the other side to check before confirming: the
+    leader, the form, what was scored, and how the hand ended (taken from the stored sheet)."""
+    if not isinstance(sheet, dict) or not isinstance(sheet.get("hands"), list):
+        return []
+    lines = []
+    for i, hand in enumerate(sheet["hands"]):
+        if not isinstance(hand, dict):
+            continue
+        scored = 0
+        entries = hand.get("tally") if "tally" in hand else hand.get("moves")
+        form = "tally" if "tally" in hand else "move by move"
+        for item in entries if isinstance(entries, list) else []:
+            if isinstance(item, dict) and isinstance(item.get("score"), int) and item["score"] > 0:
+                scored += 1
+        end = hand.get("end")
+        how = (
+            f"seat {hand.get('finisher')} dominoed"
+            if end == "domino"
+            else "blocked"
+            if end == "blocked"
+            else "ended at the target"
+        )
+        lines.append(
+            f"Hand {i + 1}: seat {hand.get('leader')} led, {form}, "
+            f"{scored} scoring play{'s' if scored != 1 else ''}, {how}"
+        )
+    return lines
