@@ -178,7 +178,17 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "interval_max": 0.5,
 }
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {}
+# Live standings converge even when a message is lost or a worker dies: the reconcile recomputes
+# every event whose standings lag its results (tournaments/services/live.py). Each message expires
+# after one interval, so a beat running while no worker does never piles them up.
+SPINNER_RECONCILE_SECONDS = float(os.environ.get("SPINNER_RECONCILE_SECONDS", "30"))
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
+    "reconcile-standings": {
+        "task": "tournaments.reconcile_standings",
+        "schedule": SPINNER_RECONCILE_SECONDS,
+        "options": {"expires": SPINNER_RECONCILE_SECONDS},
+    },
+}
 
 # --- Auth, i18n, static ---------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

@@ -612,3 +612,61 @@ class StandingsState(models.Model):
 
     def __str__(self) -> str:
         return f"standings of {self.event_id}: {'dirty' if self.dirty else 'clean'}"
+
+
+# --- Live standings (issue 8, area ``live``): snapshots and the recompute's bookkeeping --------
+
+
+class StandingsRecompute(models.Model):
+    """The recompute side of an event's standings (its writer is the recompute alone, so results
+    confirmed meanwhile never wait on this row).
+
+    ``computed_generation`` is the ``StandingsState.results_generation`` the latest recompute read
+    *before* loading the results: the latest snapshot covers at least that generation.
+    ``last_started_at`` spaces recomputes (at most one every 2 s).
+    """
+
+    event = models.OneToOneField(
+        Event, primary_key=True, on_delete=models.CASCADE, related_name="standings_recompute"
+    )
+    computed_generation = models.PositiveIntegerField(default=0)
+    last_started_at = models.DateTimeField(null=True, blank=True)
+    last_finished_at = models.DateTimeField(null=True, blank=True)
+    last_duration_ms = models.PositiveIntegerField(null=True, blank=True)
+    last_status = models.CharField(max_length=16, blank=True)
+    recomputes = models.PositiveIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"recompute of {self.event_id}: generation {self.computed_generation}"
+
+
+class StandingsSnapshot(models.Model):
+    """One computed standings table of an event (area ``live``): pages read the latest one.
+
+    ``data`` is the canonical serialisation (the same results give the same bytes), ``digest``
+    its SHA-256: a recompute that yields the same bytes adds no generation. ``computed_from`` is
+    the SHA-256 of the input records (entries, results, points, tiebreaks); ``results_generation``
+    the ``StandingsState.results_generation`` it covers.
+    """
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="standings_snapshots")
+    generation = models.PositiveIntegerField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    results_generation = models.PositiveIntegerField(default=0)
+    computed_from = models.CharField(max_length=64)
+    digest = models.CharField(max_length=64)
+    data = models.TextField()
+
+    class Meta:
+        ordering = ["event", "-generation"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "generation"], name="standings_generation_per_event"
+            ),
+            models.CheckConstraint(
+                condition=Q(generation__gte=1), name="standings_generation_gte_1"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"standings of {self.event_id} #{self.generation}"

@@ -26,8 +26,37 @@ def generate_round(job_id: int) -> None:
 def request_standings_recompute(event_id: int) -> None:
     """A confirmed or corrected result asks for the event's standings to be recomputed.
 
-    For now it records the event as dirty (issue 8 builds the recompute on that record).
+    Makes sure the event is marked dirty (idempotent), then asks for a coalesced recompute
+    (``tournaments.services.live.request_recompute``: at most one waiting task per event).
     """
-    from tournaments.services import results
+    from tournaments.services import live, results
 
     results.mark_standings_dirty(event_id=event_id)
+    live.request_recompute(event_id=event_id)
+
+
+# --- live standings (area ``live``): thin; every one is safe to run twice ----------------------
+
+
+@shared_task(name="tournaments.recompute_event_standings")
+def recompute_event_standings(event_id: int) -> str:
+    """Recompute an event's standings, coalesced (see ``tournaments.services.live``)."""
+    from tournaments.services import live
+
+    return live.run_requested_recompute(event_id=event_id).status
+
+
+@shared_task(name="tournaments.reconcile_standings")
+def reconcile_standings() -> dict[int, str]:
+    """Periodic (beat): recompute every event whose standings lag its results."""
+    from tournaments.services import live
+
+    return live.reconcile_standings()
+
+
+@shared_task(name="tournaments.run_live_job")
+def run_live_job(job_id: int) -> None:
+    """Propose a tiebreak round or seed the play-off (a ``BackgroundJob`` the director waits on)."""
+    from tournaments.services import live
+
+    live.run_job(job_id=job_id)

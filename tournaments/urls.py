@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("tournaments.urls_rounds")),
     path("api/", include("tournaments.api.urls")),
     path("", include("tournaments.urls_results")),
+    path("", include("tournaments.urls_live")),
 ]

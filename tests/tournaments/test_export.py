@@ -86,10 +86,10 @@ def test_the_command_refuses_an_unknown_event() -> None:
 
 def test_the_export_reads_in_fixed_queries(django_assert_num_queries: Any) -> None:
     event, _ = event_with_rounds()
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         selectors.export_event(event)
     make_field(event, 4)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         selectors.export_event(event)
 
 

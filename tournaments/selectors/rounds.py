@@ -594,12 +594,14 @@ def export_event(event: Event) -> dict[str, Any]:
     contact details), the entries, the tables, and every round with its matches in table order
     (entries in seat order, byes, why each pairing was made, the director's overrides).
 
-    Extension points: each match's ``result`` (issue 6) and the top-level ``standings``
-    (issue 8) are null until those exist. Six queries.
+    Extension points: each match's ``result`` (issue 6) is null until it exists; the top-level
+    ``standings`` (issue 8) is the latest standings snapshot, null before the first. Seven
+    queries.
     """
     from django.utils import timezone
 
     from tournaments.models import Table
+    from tournaments.selectors import live as live_selectors
 
     members = list(
         EntryPlayer.objects.filter(event=event).select_related("player").order_by("entry_id", "pk")
@@ -654,6 +656,6 @@ def export_event(event: Event) -> dict[str, Any]:
             }
             for r in rounds
         ],
-        # Issue 8 adds the latest standings snapshot here, with every tiebreak value.
-        "standings": None,
+        # The latest standings snapshot, with every tiebreak value (issue 8).
+        "standings": live_selectors.standings_for_export(event),
     }

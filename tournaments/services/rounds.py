@@ -343,8 +343,14 @@ def pair_round(*, event: Event, kind: str, inputs: selectors.PairingInputs) -> R
             method=method,  # type: ignore[arg-type]
             round_no=inputs.round_no,
         )
+    from tournaments.services import live  # issue 8: rank by the standings' full tiebreak list
+
     return pair_swiss(
-        list(inputs.entries), list(inputs.history), round_no=inputs.round_no, salt=event.salt
+        list(inputs.entries),
+        list(inputs.history),
+        round_no=inputs.round_no,
+        salt=event.salt,
+        key=live.pairing_key(event),
     )
 
 

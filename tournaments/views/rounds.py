@@ -16,6 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments.errors import SpinnerError, ValidationFailed
 from tournaments.models import BackgroundJob, Event, Round
 from tournaments.permissions import can_direct, can_see, director_required
+from tournaments.selectors import live as live_selectors
 from tournaments.selectors import rounds as selectors
 from tournaments.services import rounds as services
 
@@ -225,6 +226,12 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "total": view.size,
         "rounds": selectors.list_public_rounds(event),
         "director": can_direct(request.user, event),
+        # Issue 8: each table's confirmed result, where the event shows results.
+        "results": (
+            live_selectors.round_results(rnd.pk)
+            if can_see(request.user, event, "results")
+            else None
+        ),
     }
     if _is_htmx(request) and request.headers.get("HX-Target") == "pairings":
         return render(request, "tournaments/rounds/_public_tables.html", context)

@@ -245,6 +245,39 @@ def round_in_play(ctx: DemoContext) -> str:
     return _play_round(ctx, number, tables_in=6)
 
 
+def compute_standings(ctx: DemoContext) -> str:
+    """The standings snapshot from the results so far (issue 8); nothing new if they are current."""
+    from tournaments.services import live
+
+    outcome = live.recompute_standings(event_id=ctx.event.pk)
+    return f"standings {outcome.status} (update {outcome.generation})"
+
+
+def seed_playoff(ctx: DemoContext) -> str:
+    """Once the Swiss rounds are closed, seed the play-off bracket from the final standings
+    (issue 8); a tie across the cut gets a tiebreak round proposed first."""
+    from tournaments.errors import SpinnerError
+    from tournaments.models import Round
+    from tournaments.selectors import live as live_selectors
+    from tournaments.services import live
+
+    if Round.objects.filter(event=ctx.event, kind=Round.Kind.PLAYOFF).exists():
+        return "the play-off bracket is seeded"
+    progress = live_selectors.main_rounds_progress(ctx.event)
+    if not progress.complete:
+        return f"waits for the Swiss rounds ({progress.closed} of {progress.expected} closed)"
+    try:
+        rnd = live.seed_playoff(event=ctx.event, actor=ctx.director)
+    except SpinnerError as exc:
+        if exc.code != "tied_at_cut":
+            return f"not seeded: {exc.message}"
+        if Round.objects.filter(event=ctx.event, kind=Round.Kind.TIEBREAK).exists():
+            return "waits for the tiebreak round"
+        tiebreak = live.propose_tiebreak_round(event=ctx.event, actor=ctx.director)
+        return f"tied across the cut: tiebreak round {tiebreak.number} proposed"
+    return f"play-off round {rnd.number} seeded"
+
+
 #: The demo's steps, in order. Later issues add theirs here (each idempotent), e.g.
 #: ("pair round 1", pair_round_one), ("enter round 1 results", ...), ("standings", ...).
 STEPS: list[tuple[str, Callable[[DemoContext], str]]] = [
@@ -253,6 +286,9 @@ STEPS: list[tuple[str, Callable[[DemoContext], str]]] = [
     ("pair round 1", pair_round_one),
     ("play the first rounds", play_rounds),
     ("a round in play", round_in_play),
+    # Issue 8 (keep these last: they read the rounds and results the steps above make).
+    ("standings", compute_standings),
+    ("play-off seeding", seed_playoff),
 ]
 
 

@@ -1,0 +1,274 @@
+"""Live standings pages: the public standings (live, with ETags), its CSV, team and match pages,
+and the director's standings page (tiebreak rounds, seeding).
+
+Every public page reads the latest snapshot; none computes standings.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+from typing import Any
+
+from django.contrib import messages
+from django.core.cache import cache
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
+from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
+from django.views.decorators.http import require_GET, require_http_methods
+
+from tournaments.errors import SpinnerError
+from tournaments.models import Entry, Event
+from tournaments.permissions import can_direct, can_see, director_required
+from tournaments.selectors import live as selectors
+
+POLL_SECONDS = 5
+ROWS_CACHE_SECONDS = 600
+
+
+def _event(request: HttpRequest, slug: str, page: str) -> Event:
+    try:
+        event = selectors.event_with_state(slug)
+    except Event.DoesNotExist:
+        raise Http404("No such event.") from None
+    if not can_see(request.user, event, page):
+        raise Http404("No such event.")
+    return event
+
+
+def _etag_matches(request: HttpRequest, etag: str) -> bool:
+    header = request.headers.get("If-None-Match", "")
+    if not header:
+        return False
+    tags = [t.strip().removeprefix("W/") for t in header.split(",")]
+    return "*" in tags or etag in tags
+
+
+def _not_modified(etag: str) -> HttpResponse:
+    response = HttpResponseNotModified()
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+def _finish(response: HttpResponse, etag: str, *, vary_cookie: bool) -> HttpResponse:
+    response["ETag"] = etag
+    # Browsers may keep the page but must ask again each time (a 304 when nothing changed).
+    response["Cache-Control"] = "no-cache"
+    if vary_cookie:
+        response["Vary"] = "Cookie"
+    return response
+
+
+def _page_etag(request: HttpRequest, meta: selectors.SnapshotMeta, variant: str) -> str:
+    # The full page shows who is logged in: its tag says for whom (the rows fragment does not).
+    who = request.user.pk if request.user.is_authenticated else 0
+    return f"{meta.etag[:-1]}-{variant}-{who}{meta.etag[-1]}"
+
+
+def _rows_key(meta: selectors.SnapshotMeta, projector: bool) -> str:
+    # Content-addressed by the snapshot's digest: a cached table is never stale.
+    return f"live:rows:{meta.event.slug}:{meta.digest}:{'p' if projector else 'n'}"
+
+
+def _live_context(
+    event: Event, projector: bool, meta: selectors.SnapshotMeta | None = None
+) -> dict[str, Any]:
+    """The live part's context: the status and the rendered table.
+
+    The table is rendered once per snapshot and kept in the (fail-open) cache, so a request
+    reads the snapshot's bytes only on a cache miss: two queries on a hit (the event, the latest
+    generation), three on a miss.
+    """
+    if meta is None:
+        meta = selectors.snapshot_meta(event)
+    html = cache.get(_rows_key(meta, projector)) if meta.generation else None
+    if html is None:
+        data = selectors.latest_standings(event)
+        meta = data.meta
+        html = render_to_string(
+            "tournaments/live/_standings_table.html",
+            {"event": event, "standings": data, "projector": projector},
+        )
+        if meta.generation:
+            cache.set(_rows_key(meta, projector), html, ROWS_CACHE_SECONDS)
+    return {
+        "event": event,
+        "meta": meta,
+        "rows_html": str(html),
+        "columns": selectors.tiebreak_columns(selectors.tiebreak_list(event)),
+        "projector": projector,
+        "poll_seconds": POLL_SECONDS,
+    }
+
+
+@require_GET
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """``/events/<slug>/standings/``: the latest snapshot, refreshed every few seconds in place."""
+    event = _event(request, slug, "standings")
+    projector = request.GET.get("projector") == "1"
+    variant = "p" if projector else "n"
+    meta = selectors.snapshot_meta(event)
+    etag = _page_etag(request, meta, variant)
+    if _etag_matches(request, etag):
+        return _not_modified(etag)
+    context = _live_context(event, projector, meta)
+    etag = _page_etag(request, context["meta"], variant)
+    context["can_direct"] = can_direct(request.user, event)
+    response = render(request, "tournaments/live/standings.html", context)
+    return _finish(response, etag, vary_cookie=True)
+
+
+@require_GET
+def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The live part of the standings page (htmx polls it): 304 while nothing changed."""
+    event = _event(request, slug, "standings")
+    projector = request.GET.get("projector") == "1"
+
+    def tag(meta: selectors.SnapshotMeta) -> str:
+        return f"{meta.etag[:-1]}-live-{'p' if projector else 'n'}{meta.etag[-1]}"
+
+    meta = selectors.snapshot_meta(event)
+    if _etag_matches(request, tag(meta)):
+        return _not_modified(tag(meta))
+    context = _live_context(event, projector, meta)
+    response = render(request, "tournaments/live/_standings_live.html", context)
+    return _finish(response, tag(context["meta"]), vary_cookie=False)
+
+
+@require_GET
+def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
+    """``/events/<slug>/standings.csv``: every row with every tiebreak value, exactly."""
+    event = _event(request, slug, "standings")
+
+    def tag(meta: selectors.SnapshotMeta) -> str:
+        return f"{meta.etag[:-1]}-csv{meta.etag[-1]}"
+
+    if request.headers.get("If-None-Match"):
+        etag = tag(selectors.snapshot_meta(event))
+        if _etag_matches(request, etag):
+            return _not_modified(etag)
+    data = selectors.latest_standings(event)
+    meta = data.meta
+    etag = tag(meta)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(selectors.csv_header(data))
+    writer.writerows(selectors.csv_rows(data))
+    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = (
+        f'attachment; filename="{event.slug}-standings-{meta.generation}.csv"'
+    )
+    return _finish(response, etag, vary_cookie=False)
+
+
+def progress_chart(
+    progress: list[list[Any]], rounds: list[int], *, width: int = 320, height: int = 160
+) -> dict[str, Any]:
+    """Coordinates for the inline SVG of an entry's match points after each round.
+
+    ``progress`` is ``[[round, cumulative points as exact text], ...]``; ``rounds`` every counted
+    round of the event (the x axis). Returns the polyline's points, the dots (with their labels)
+    and the axis ticks, in a ``width`` x ``height`` box with margins for the labels.
+    """
+    left, right, top, bottom = 28, 10, 10, 24
+    xs = sorted(set(rounds) | {int(r) for r, _ in progress}) or [1]
+    values = [(int(r), Fraction(str(v))) for r, v in progress]
+    top_value = max([v for _, v in values] + [Fraction(1)])
+    span_x = max(len(xs) - 1, 1)
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x_of(number: int) -> float:
+        return round(left + plot_w * xs.index(number) / span_x, 1)
+
+    def y_of(value: Fraction) -> float:
+        return round(top + plot_h * (1 - float(value / top_value)), 1)
+
+    dots = [{"x": x_of(r), "y": y_of(v), "round": r, "value": str(v)} for r, v in values]
+    step = max(1, int(top_value) // 4) if top_value >= 4 else 1
+    y_ticks = [{"y": y_of(Fraction(t)), "label": t} for t in range(0, int(top_value) + 1, step)]
+    x_ticks = [{"x": x_of(r), "label": r} for r in xs]
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - right,
+        "top": top,
+        "bottom": height - bottom,
+        "points": " ".join(f"{d['x']},{d['y']}" for d in dots),
+        "dots": dots,
+        "x_ticks": x_ticks,
+        "y_ticks": y_ticks,
+        "label_y": height - 6,
+    }
+
+
+@require_GET
+def team(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    """``/events/<slug>/teams/<entry_id>/``: the entry's place, match history and progression."""
+    event = _event(request, slug, "standings")
+    try:
+        entry = selectors.event_entry(event, entry_id)
+    except Entry.DoesNotExist:
+        raise Http404("No such team in this event.") from None
+    data = selectors.latest_standings(event)
+    row = selectors.standings_row(data, entry.pk)
+    history = selectors.team_history(event, entry.pk)
+    chart = progress_chart(row["progress"], data.document.get("rounds", [])) if row else None
+    context = {
+        "event": event,
+        "entry": entry,
+        "row": row,
+        "standings": data,
+        "meta": data.meta,
+        "history": history,
+        "chart": chart,
+        # Every tiebreak value after match points, labelled.
+        "values": list(zip(data.columns[1:], row["values"][1:], strict=True)) if row else [],
+        "show_results": can_see(request.user, event, "results"),
+    }
+    return render(request, "tournaments/live/team.html", context)
+
+
+@require_GET
+def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
+    """``/events/<slug>/matches/<match_id>/``: the match, its confirmed result and its hands."""
+    event = _event(request, slug, "results")
+    detail = selectors.match_detail(event, match_id)
+    if detail is None:
+        raise Http404("No such match in this event.")
+    return render(request, "tournaments/live/match.html", {"event": event, **detail})
+
+
+@require_http_methods(["GET", "POST"])
+@director_required
+def director_standings(request: HttpRequest, event: Event) -> HttpResponse:
+    """``/director/events/<slug>/standings/``: unbroken ties at the places that matter, the
+    tiebreak round proposed for them (approve it), and seeding the play-off."""
+    from tournaments.services import live as services
+
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            if action == "propose":
+                services.start_tiebreak_proposal(event=event, actor=request.user)
+                messages.info(request, "Proposing a tiebreak round: it appears here when ready.")
+            elif action == "approve":
+                round_ = services.approve_tiebreak_round(
+                    event=event, round_id=int(request.POST.get("round_id", "0")), actor=request.user
+                )
+                messages.success(request, f"Tiebreak round {round_.number} published.")
+            elif action == "seed":
+                services.start_playoff_seeding(event=event, actor=request.user)
+                messages.info(request, "Seeding the play-off bracket from the final standings.")
+            elif action == "recompute":
+                services.request_recompute(event_id=event.pk)
+                messages.info(request, "Recompute requested.")
+            else:
+                messages.error(request, "Unknown action.")
+        except SpinnerError as exc:
+            messages.error(request, exc.message)
+        return redirect("live-director-standings", slug=event.slug)
+    context = selectors.director_standings(event)
+    return render(request, "tournaments/live/director_standings.html", context)
