@@ -258,3 +258,33 @@ def test_a_match_page_draws_each_hand_from_the_engine_geometry(
     # The team page links this match, and the standings reflect it.
     team = client.get(url(event, f"teams/{teams[0].pk}/")).content.decode()
     assert f"/events/{event.slug}/matches/{match.pk}/" in team
+
+
+def test_the_standings_api_reads_the_snapshot_with_etags(
+    client: Client, played: Any, django_assert_num_queries: Any
+) -> None:
+    event = played["event"]
+    api = f"/api/events/{event.slug}/standings/"
+    with django_assert_num_queries(3):  # the event with its state, the generation, the snapshot
+        first = client.get(api)
+    assert first.status_code == 200
+    body = first.json()
+    assert body["generation"] == StandingsSnapshot.objects.filter(event=event).count()
+    assert body["updating"] is False
+    rows = body["snapshot"]["standings"]["rows"]
+    names = [r["name"] for r in rows]
+    assert names.index("Team 5") < names.index("Team 4") < names.index("Team 1")
+    with django_assert_num_queries(2):  # no snapshot bytes are read for a 304
+        again = client.get(api, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304 and again["ETag"] == first["ETag"]
+
+
+def test_the_standings_api_follows_the_events_public_pages(client: Client, played: Any) -> None:
+    event = played["event"]
+    api = f"/api/events/{event.slug}/standings/"
+    Event.objects.filter(pk=event.pk).update(public_standings=False)
+    hidden = client.get(api)
+    assert hidden.status_code == 404 and hidden.json()["code"] == "not_found"
+    client.force_login(played["director"])
+    assert client.get(api).status_code == 200
+    assert client.get("/api/events/nope/standings/").status_code == 404
