@@ -36,6 +36,7 @@ from django.utils import timezone
 
 from tournaments.errors import Conflict, ValidationFailed
 from tournaments.models import Entry, EntryPlayer, Event, Partnership, Player
+from tournaments.services import results as results_service
 from tournaments.services.audit import record, snapshot
 
 ENTRY_FIELDS = ["status", "seed", "late", "pinned_table", "checked_in_at", "withdrawn_at"]
@@ -249,12 +250,22 @@ def register_late_entry(
     """Register an entry after rounds exist (``late=True``); it plays from the next round.
 
     Same rules as ``register_entry``; refused before any round exists (``no_rounds_yet``).
+    Marks the event's standings dirty and asks for a recompute after commit (a new row).
     """
     locked = _lock_event(event)
     _check_open(locked, late=True)
-    return _create_entry(
+    entry = _create_entry(
         actor=actor, event=locked, players=players, team_name=team_name, seed=seed, late=True
     )
+    _standings_changed(locked.pk)
+    return entry
+
+
+def _standings_changed(event_id: int) -> None:
+    """The entries the standings list changed (a withdrawal, a reinstatement, a late entry):
+    mark the event's standings dirty and ask for a coalesced recompute after commit, exactly as
+    a confirmed result does (``results.note_results_changed``)."""
+    results_service.note_results_changed(event_id=event_id)
 
 
 def _lock_entry(entry: Entry) -> Entry:
@@ -315,32 +326,42 @@ def undo_check_in(*, actor: User | None, entry: Entry) -> Entry:
 
 @transaction.atomic
 def withdraw_entry(*, actor: User | None, entry: Entry, reason: str = "") -> Entry:
-    """Withdraw an entry: it is paired in no later round (``already_withdrawn``)."""
+    """Withdraw an entry: it is paired in no later round (``already_withdrawn``).
+
+    Marks the event's standings dirty and asks for a recompute after commit (they show it).
+    """
     locked = _lock_entry(entry)
     if locked.status == Entry.Status.WITHDRAWN:
         raise Conflict(f"{locked.name} has already withdrawn.", code="already_withdrawn")
-    return _set_status(
+    changed = _set_status(
         actor=actor,
         entry=locked,
         status=Entry.Status.WITHDRAWN,
         action="entry.withdraw",
         reason=reason,
     )
+    _standings_changed(locked.event_id)
+    return changed
 
 
 @transaction.atomic
 def reinstate_entry(*, actor: User | None, entry: Entry, reason: str = "") -> Entry:
-    """Undo a withdrawal: the entry is registered again, not checked in (``not_withdrawn``)."""
+    """Undo a withdrawal: the entry is registered again, not checked in (``not_withdrawn``).
+
+    Marks the event's standings dirty and asks for a recompute after commit.
+    """
     locked = _lock_entry(entry)
     if locked.status != Entry.Status.WITHDRAWN:
         raise Conflict(f"{locked.name} has not withdrawn.", code="not_withdrawn")
-    return _set_status(
+    changed = _set_status(
         actor=actor,
         entry=locked,
         status=Entry.Status.REGISTERED,
         action="entry.reinstate",
         reason=reason,
     )
+    _standings_changed(locked.event_id)
+    return changed
 
 
 @transaction.atomic
