@@ -90,12 +90,14 @@ def test_the_export_has_the_standings_with_every_tiebreak_value(round_one: Any) 
 def test_the_public_round_page_shows_results(client: Client, round_one: Any) -> None:
     event = round_one["event"]
     body = client.get(f"/events/{event.slug}/rounds/1/").content.decode()
-    assert "300 – 100" in body and "50 – 0" in body
+    # Five-up: displayed points (raw / 5): 300-100 raw is 60-20, 50-0 is 10-0.
+    assert "60 – 20" in body and "10 – 0" in body
+    assert "points (5 pips = 1)" in body
     assert f"/events/{event.slug}/matches/{round_one['matches'][0].pk}/" in body
     event.public_results = False
     event.save()
     body = client.get(f"/events/{event.slug}/rounds/1/").content.decode()
-    assert "300 – 100" not in body
+    assert "60 – 20" not in body and "points (5 pips = 1)" not in body
 
 
 def test_an_open_round_shows_tables_without_results(client: Client, round_one: Any) -> None:

@@ -127,8 +127,10 @@ def test_the_csv_has_every_tiebreak_value(client: Client, played: Any) -> None:
     assert [r["name"] for r in rows] == ["Team 5", "Team 4", "Team 1", "Team 2", "Team 3"]
     team1 = rows[2]
     assert (team1["rank"], team1["match_points"], team1["buchholz"]) == ("3", "2", "0")
-    assert (team1["spread"], team1["opponents_win_rate"]) == ("50", "0")
-    assert (team1["points_for"], team1["points_against"]) == ("100", "50")
+    # Game points stay raw pips in the CSV (five-up displays raw / 5), and the columns say so.
+    assert "spread" not in team1 and "points_for" not in team1
+    assert (team1["spread_raw"], team1["opponents_win_rate"]) == ("50", "0")
+    assert (team1["points_for_raw"], team1["points_against_raw"]) == ("100", "50")
     assert rows[3]["opponents_win_rate"] == "1"
     assert rows[0]["byes"] == "1"
 
@@ -143,7 +145,7 @@ def test_the_csv_keeps_halves_exact(
         csv.DictReader(io.StringIO(client.get(url(event, "standings.csv")).content.decode()))
     )
     team1 = next(r for r in rows if r["name"] == "Team 1")
-    assert (team1["points_for"], team1["spread"]) == ("100.5", "50.5")
+    assert (team1["points_for_raw"], team1["spread_raw"]) == ("100.5", "50.5")
 
 
 def test_no_standings_yet(client: Client) -> None:
@@ -182,7 +184,9 @@ def test_a_team_page_has_its_history_and_a_chart(
     assert "<svg" in body and "<polyline" in body
     assert body.count('class="dot"') == 2  # after round 1 (2 points) and round 2 (4 points)
     assert "Round 1: 2" in body and "Round 2: 4" in body
-    assert "won 100–50" in body and "won 100–90" in body
+    # Five-up: displayed points (raw / 5), 100-50 raw is 20-10.
+    assert "won 20–10" in body and "won 20–18" in body
+    assert "points (5 pips = 1)" in body
     assert f"/events/{event.slug}/matches/{matches[0].pk}/" in body
     assert client.get(url(event, "teams/999999/")).status_code == 404
 
@@ -192,7 +196,8 @@ def test_a_match_page_shows_its_result(client: Client, played: Any) -> None:
     response = client.get(url(event, f"matches/{match.pk}/"))
     assert response.status_code == 200
     body = response.content.decode()
-    assert "100 – 50" in body and "Won by <strong>Team 1</strong>" in body
+    assert "20 – 10" in body and "Won by <strong>Team 1</strong>" in body  # 100-50 raw, five-up
+    assert "points (5 pips = 1)" in body
     assert client.get(url(event, "matches/999999/")).status_code == 404
 
 

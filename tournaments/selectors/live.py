@@ -57,6 +57,10 @@ RECORD_COLUMNS = (
 )
 """Every row's record, after its rank and tiebreak values (in the page's and the CSV's order)."""
 
+SCORE_COLUMNS = frozenset({"points_for", "points_against", "spread"})
+"""Columns (records or tiebreaks) holding game points: raw pips in the snapshot and the CSV; the
+pages show them as displayed points (``tournaments.templatetags.live.displayed_points``)."""
+
 TIEBREAK_LABELS = {
     "match_points": "Match points",
     "wins": "Wins",
@@ -115,24 +119,32 @@ class LiveStandings:
         return names
 
     @property
-    def columns(self) -> list[dict[str, str]]:
-        """The tiebreak columns, in order: name, label and short label."""
+    def columns(self) -> list[dict[str, Any]]:
+        """The tiebreak columns, in order: name, label, short label and ``score`` (game points)."""
         return tiebreak_columns(self.tiebreaks)
+
+    @property
+    def shows_scores(self) -> bool:
+        """True when a tiebreak column holds game points (the page then says how it counts)."""
+        return any(name in SCORE_COLUMNS for name in self.tiebreaks)
 
     @property
     def rows(self) -> list[dict[str, Any]]:
         """Display rows, best first: rank, entry_id, name, ``tied`` (shares its rank), ``values``
         (aligned with :attr:`tiebreaks`, as exact text, "" where a group tiebreak did not apply),
         every :data:`RECORD_COLUMNS` value, ``settlement``, ``match_ids``, ``progress``,
-        ``withdrawn``."""
+        ``withdrawn``, and ``cells``: the ``values`` again as ``{"value", "score"}`` (``score``:
+        a game-points column, raw, for the page to show as displayed points)."""
         raw = self.document.get("standings", {}).get("rows", [])
         extra = self.document.get("extra", {})
         ranks: dict[int, int] = {}
         for r in raw:
             ranks[r["rank"]] = ranks.get(r["rank"], 0) + 1
+        scores = [name in SCORE_COLUMNS for name in self.tiebreaks]
         rows = []
         for r in raw:
             more = extra.get(str(r["entry_id"]), {})
+            values = [_text(v) for v in r["values"]]
             rows.append(
                 {
                     "rank": r["rank"],
@@ -140,7 +152,11 @@ class LiveStandings:
                     "name": r["name"],
                     "tied": ranks[r["rank"]] > 1,
                     "match_points": _text(r["match_points"]),
-                    "values": [_text(v) for v in r["values"]],
+                    "values": values,
+                    "cells": [
+                        {"value": v, "score": score}
+                        for v, score in zip(values, scores, strict=True)
+                    ],
                     "played": r["played"],
                     "wins": r["wins"],
                     "draws": r["draws"],
@@ -165,12 +181,22 @@ class LiveStandings:
         return ties
 
 
-def tiebreak_columns(names: list[str]) -> list[dict[str, str]]:
-    """Tiebreak columns, in order: name, label and short label."""
+def tiebreak_columns(names: list[str]) -> list[dict[str, Any]]:
+    """Tiebreak columns, in order: name, label, short label and ``score`` (a game-points column)."""
     return [
-        {"name": n, "label": TIEBREAK_LABELS.get(n, n), "short": TIEBREAK_SHORT.get(n, n)}
+        {
+            "name": n,
+            "label": TIEBREAK_LABELS.get(n, n),
+            "short": TIEBREAK_SHORT.get(n, n),
+            "score": n in SCORE_COLUMNS,
+        }
         for n in names
     ]
+
+
+def csv_column(name: str) -> str:
+    """A CSV column's name: game-points columns say they are raw pips (``points_for_raw``)."""
+    return f"{name}_raw" if name in SCORE_COLUMNS else name
 
 
 def _text(value: Any) -> str:
@@ -243,13 +269,16 @@ def standings_row(standings: LiveStandings, entry_id: int) -> dict[str, Any] | N
 
 
 def csv_header(standings: LiveStandings) -> list[str]:
-    """The CSV's columns: rank, entry, name, every tiebreak value, the record, the settlement."""
+    """The CSV's columns: rank, entry, name, every tiebreak value, the record, the settlement.
+
+    Game points stay raw pips (as everywhere in data), and their columns say so: ``*_raw``.
+    """
     return [
         "rank",
         "entry_id",
         "name",
-        *standings.tiebreaks,
-        *RECORD_COLUMNS,
+        *(csv_column(name) for name in standings.tiebreaks),
+        *(csv_column(name) for name in RECORD_COLUMNS),
         "tiebreak_rounds",
         "tied",
         "withdrawn",

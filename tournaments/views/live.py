@@ -68,8 +68,9 @@ def _page_etag(request: HttpRequest, meta: selectors.SnapshotMeta, variant: str)
 
 
 def _rows_key(meta: selectors.SnapshotMeta, projector: bool) -> str:
-    # Content-addressed by the snapshot's digest: a cached table is never stale.
-    return f"live:rows:{meta.event.slug}:{meta.digest}:{'p' if projector else 'n'}"
+    # Content-addressed by the snapshot's digest: a cached table is never stale. ``v2``: the
+    # table shows displayed points (five-up: raw / 5), so tables cached before are not reused.
+    return f"live:rows:v2:{meta.event.slug}:{meta.digest}:{'p' if projector else 'n'}"
 
 
 def _live_context(
