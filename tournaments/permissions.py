@@ -107,9 +107,12 @@ def _event_guard(
         event = get_object_or_404(Event, slug=slug)
         if not can_oversee(request.user, event):
             raise Http404("No such event among yours.")
+        directs = can_direct(request.user, event)
         reading = request.method in SAFE_METHODS and staff_reads
-        if not reading and not can_direct(request.user, event):
+        if not reading and not directs:
             return read_only_staff_response(request, event)
+        # Templates may say so and hide the actions: ``request.spinner_read_only``.
+        request.spinner_read_only = not directs  # type: ignore[attr-defined]
         return view(request, *args, event=event, **kwargs)
 
     return wrapper
@@ -120,7 +123,8 @@ def director_required(
 ) -> Callable[..., HttpResponse]:
     """For views taking ``slug``: log in first; 404 unless the user may oversee that event;
     a change (any method but GET/HEAD/OPTIONS) by read-only staff answers 403
-    ``read_only_staff`` without calling the view.
+    ``read_only_staff`` without calling the view. Sets ``request.spinner_read_only`` (True for
+    read-only staff) for templates that hide the actions.
 
     The event is passed to the view as ``event`` in place of ``slug``. GET must not change
     anything in the views this guards.

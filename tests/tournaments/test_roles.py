@@ -119,6 +119,14 @@ def test_staff_read_every_director_page_of_an_event_they_do_not_direct() -> None
     board = client.get(f"/director/events/{event.slug}/rounds/1/results/").content.decode()
     assert "/t/" not in board  # the tables' links are not shown to read-only staff
     assert READ_ONLY_STAFF_MESSAGE in board
+    dashboard = client.get(f"/director/events/{event.slug}/").content.decode()
+    assert 'data-code="read_only_staff"' in dashboard and "Add director" not in dashboard
+
+
+def test_a_director_sees_the_actions_and_no_read_only_notice() -> None:
+    event, boss = _world()
+    dashboard = _login(boss).get(f"/director/events/{event.slug}/").content.decode()
+    assert "read_only_staff" not in dashboard and "Add director" in dashboard
 
 
 @pytest.mark.parametrize("index", range(9))
