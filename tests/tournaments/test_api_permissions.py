@@ -2,7 +2,9 @@
 
 Roles: anonymous, table A's token (the match's own table), table B's token (another table of the
 same round), the same table's token for another round of the event, a table token of another
-event, a director of another event, the event's director. The match is table A's in round 1.
+event, a director of another event, the event's director, a staff user who directs no event (reads
+every event's director endpoints, changes nothing: 403 ``read_only_staff``), a superuser (a
+director of every event). The match is table A's in round 1.
 Claims and confirmations are the tables' alone: a director gets 403 ``table_link_required``.
 """
 
@@ -28,7 +30,7 @@ from tests.tournaments.results_support import (
     match_at,
     sheet,
 )
-from tournaments.models import Event, Match, Round
+from tournaments.models import AuditEntry, Event, Match, MatchResult, Round
 from tournaments.services import results
 
 pytestmark = pytest.mark.django_db
@@ -41,8 +43,11 @@ ROLES = (
     "table_other_event",
     "other_director",
     "director",
+    "staff",
+    "superuser",
 )
 TABLE_ONLY = "table_link_required"
+READ_ONLY = "read_only_staff"
 # The error code of a 403 cell where it is not "forbidden".
 CODES = {
     ("table", "other_director"): TABLE_ONLY,
@@ -51,6 +56,17 @@ CODES = {
     ("claims_submit", "director"): TABLE_ONLY,
     ("confirm", "other_director"): TABLE_ONLY,
     ("confirm", "director"): TABLE_ONLY,
+    ("table", "staff"): TABLE_ONLY,
+    ("claims_submit", "staff"): TABLE_ONLY,
+    ("confirm", "staff"): TABLE_ONLY,
+    ("table", "superuser"): TABLE_ONLY,
+    ("claims_submit", "superuser"): TABLE_ONLY,
+    ("confirm", "superuser"): TABLE_ONLY,
+    ("verify", "staff"): READ_ONLY,
+    ("resolve", "staff"): READ_ONLY,
+    ("override", "staff"): READ_ONLY,
+    ("correct", "staff"): READ_ONLY,
+    ("revoke_links", "staff"): READ_ONLY,
 }
 
 
@@ -242,6 +258,27 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
 }
 
 
+# Staff (not a director of the event, not a superuser): every read, no change. A superuser
+# answers as the event's director does.
+STAFF = {
+    "table": 403,
+    "match_detail": 200,
+    "verify": 403,  # a POST: refused to read-only staff like every other
+    "claims_list": 200,
+    "claims_submit": 403,
+    "confirm": 403,
+    "resolve": 403,
+    "override": 403,
+    "correct": 403,
+    "round_matches": 200,
+    "round_claims": 200,
+    "revoke_links": 403,
+}
+for _name, (_setup, _call, _expected) in ENDPOINTS.items():
+    _expected["staff"] = STAFF[_name]
+    _expected["superuser"] = _expected["director"]
+
+
 def _client(role: str, rnd: Round, director: User, stranger: User) -> APIClient:
     if role == "anonymous":
         return APIClient()
@@ -255,6 +292,10 @@ def _client(role: str, rnd: Round, director: User, stranger: User) -> APIClient:
         return table_client(make_round(Event.objects.get(slug="away")), 1)
     if role == "other_director":
         return user_client(stranger)
+    if role == "staff":
+        return user_client(User.objects.create_user(username="staff", is_staff=True))
+    if role == "superuser":
+        return user_client(User.objects.create_superuser(username="root"))
     return user_client(director)
 
 
@@ -280,10 +321,27 @@ def test_role_endpoint_matrix(endpoint: str, role: str) -> None:
         assert body["code"] == wanted_code, (endpoint, role, body)
 
 
-def test_a_staff_user_directs_every_event() -> None:
+def _state(match: Match) -> tuple[list[tuple[Any, ...]], int]:
+    """The match's results (every field) and the audit log's length."""
+    rows = list(MatchResult.objects.filter(match=match).values_list())
+    return rows, AuditEntry.objects.count()
+
+
+def test_staff_read_every_event_but_change_nothing_through_the_api() -> None:
     event = make_event()
     rnd = make_round(event)
+    match = match_at(rnd, 1)
+    _conflict(match)
+    before = _state(match)
     staff = User.objects.create_user(username="staff", is_staff=True)
-    response = user_client(staff).get(f"/api/events/{event.slug}/rounds/1/matches/")
+    client = user_client(staff)
+    response = client.get(f"/api/events/{event.slug}/rounds/1/matches/")
     assert response.status_code == 200 and len(response.json()) == 2
-    assert match_at(rnd, 1).pk in {m["id"] for m in response.json()}
+    assert match.pk in {m["id"] for m in response.json()}
+    refused = post(client, f"/api/matches/{match.pk}/resolve/", {"side": 0, "reason": "ok"})
+    assert refused.status_code == 403
+    body = refused.json()
+    assert body["code"] == READ_ONLY
+    assert body["message"] == "Staff can see this event; only its directors change it."
+    assert body["details"] == {"event": event.slug}
+    assert _state(match) == before

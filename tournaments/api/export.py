@@ -16,7 +16,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.models import Event
-from tournaments.permissions import can_direct
+from tournaments.permissions import can_oversee
 from tournaments.selectors import rounds as selectors
 
 
@@ -37,7 +37,7 @@ class EventExportApi(APIView):
     )
     def get(self, request: Request, slug: str) -> Response:
         event = Event.objects.filter(slug=slug).first()
-        if event is None or not can_direct(request.user, event):
+        if event is None or not can_oversee(request.user, event):
             raise exceptions.NotFound("No such event among yours.")
         document: dict[str, Any] = selectors.export_event(event)
         response = Response(document)

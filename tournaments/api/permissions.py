@@ -1,8 +1,10 @@
 """Who may call what: object-level checks, on writes as on reads.
 
-A table token acts on its own table's match in its own round; a director (or staff) on the
-matches of the events they direct. Views call ``check_object_permissions`` with the match (or
-round) before doing anything, creates included.
+A table token acts on its own table's match in its own round; a director (or a superuser) on
+the matches of the events they direct. Staff read every event's director endpoints (GET,
+HEAD, OPTIONS: ``can_oversee``) and change none they do not direct: 403 ``read_only_staff``.
+Views call ``check_object_permissions`` with the match (or round) before doing anything,
+creates included.
 """
 
 from __future__ import annotations
@@ -14,7 +16,22 @@ from rest_framework.request import Request
 
 from tournaments.api.authentication import table_access
 from tournaments.models import Match, Round
-from tournaments.permissions import can_direct
+from tournaments.permissions import can_direct, can_oversee, read_only_staff_error
+
+
+def may_act(request: Request, event: Any) -> bool:
+    """Reads for those who oversee the event, changes for its directors.
+
+    Raises ``ReadOnlyStaff`` (403 ``read_only_staff``) for a change by staff who may only
+    oversee it; False (the permission's own 403) for anyone else.
+    """
+    if request.method in permissions.SAFE_METHODS:
+        return can_oversee(request.user, event)
+    if can_direct(request.user, event):
+        return True
+    if can_oversee(request.user, event):
+        raise read_only_staff_error(event)
+    return False
 
 
 def _event_of(obj: Any) -> Any:
@@ -44,11 +61,11 @@ class OwnTableOrDirector(IsTableOrUser):
         access = table_access(request)
         if access is not None:
             return isinstance(obj, Match) and access.may_act_on(obj)
-        return can_direct(request.user, _event_of(obj))
+        return may_act(request, _event_of(obj))
 
 
 class DirectorOnly(permissions.BasePermission):
-    """A logged-in director of the object's event (or staff). Table tokens never."""
+    """A logged-in director of the object's event (staff: reads only). Table tokens never."""
 
     message = "Only the event's directors may do this."
 
@@ -58,7 +75,7 @@ class DirectorOnly(permissions.BasePermission):
         )
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
-        return can_direct(request.user, _event_of(obj))
+        return may_act(request, _event_of(obj))
 
 
 class TableOnly(permissions.BasePermission):

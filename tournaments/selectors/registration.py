@@ -15,13 +15,14 @@ from django.utils import timezone
 
 from tournaments.errors import NotFound
 from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Round
-from tournaments.permissions import can_direct, can_see
+from tournaments.permissions import can_oversee, can_see, is_staff
 
 
 def list_director_events(user: AbstractBaseUser | AnonymousUser) -> list[Event]:
-    """The events this user directs (staff: every event), newest first. One query."""
+    """The events this user directs (staff and superusers: every event, which staff may only
+    see), newest first. One query."""
     events = Event.objects.all()
-    if not getattr(user, "is_staff", False):
+    if not is_staff(user):
         if not user.is_authenticated:
             return []
         events = events.filter(directors__id=user.pk or 0)
@@ -150,9 +151,9 @@ def list_public_entries(event: Event) -> list[PublicEntry]:
 
 
 def list_visible_rounds(event: Event, user: AbstractBaseUser | AnonymousUser) -> list[Round]:
-    """The event's rounds; drafts only for its directors. One query."""
+    """The event's rounds; drafts only for those who oversee it (directors, staff). One query."""
     rounds = Round.objects.filter(event=event).order_by("number")
-    if not can_direct(user, event):
+    if not can_oversee(user, event):
         rounds = rounds.exclude(status=Round.Status.DRAFT)
     return list(rounds)
 

@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from tournaments.errors import SpinnerError
 from tournaments.models import Entry, Event
-from tournaments.permissions import can_direct, can_see, director_required
+from tournaments.permissions import can_oversee, can_see, director_required
 from tournaments.selectors import live as selectors
 
 POLL_SECONDS = 5
@@ -116,7 +116,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         return _not_modified(etag)
     context = _live_context(event, projector, meta)
     etag = _page_etag(request, context["meta"], variant)
-    context["can_direct"] = can_direct(request.user, event)
+    context["can_direct"] = can_oversee(request.user, event)
     response = render(request, "tournaments/live/standings.html", context)
     return _finish(response, etag, vary_cookie=True)
 

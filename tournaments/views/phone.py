@@ -21,7 +21,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.errors import NotFound, SpinnerError
 from tournaments.models import Event, Match, Round
-from tournaments.permissions import director_required
+from tournaments.permissions import director_required, directors_only
 from tournaments.selectors.results import match_board
 from tournaments.services import cards as cards_service
 from tournaments.services import phone as phone_service
@@ -239,7 +239,7 @@ def _round(event: Event, number: int) -> Round:
     return get_object_or_404(Round.objects.select_related("event"), event=event, number=number)
 
 
-@director_required
+@directors_only  # the cards carry each table's link: staff who only oversee do not get them
 def table_cards(request: HttpRequest, number: int, *, event: Event) -> HttpResponse:
     """Print-ready table cards of round ``number``: one per table."""
     round_ = _round(event, number)

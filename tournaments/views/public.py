@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tournaments.errors import NotFound
-from tournaments.permissions import can_direct, can_see
+from tournaments.permissions import can_oversee, can_see
 from tournaments.selectors import registration as selectors
 
 
@@ -38,6 +38,6 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "rules": selectors.describe_rules(event),
             "entries": selectors.list_public_entries(event) if show_entries else None,
             "rounds": selectors.list_visible_rounds(event, request.user),
-            "is_director": can_direct(request.user, event),
+            "is_director": can_oversee(request.user, event),
         },
     )

@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.errors import SpinnerError
 from tournaments.models import Event, Match, Round, Table
-from tournaments.permissions import director_required
+from tournaments.permissions import can_direct, director_required
 from tournaments.selectors import results as selectors
 from tournaments.services import results as services
 from tournaments.services import table_links
@@ -93,7 +93,8 @@ def round_results(request: HttpRequest, number: int, *, event: Event) -> HttpRes
     }
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/results/_board.html", context)
-    context["links"] = _links(round_)
+    # The links let a table enter results: only for those who may change the event.
+    context["links"] = _links(round_) if can_direct(request.user, event) else None
     context["revoke_form"] = ReasonForm()
     return render(request, "tournaments/results/round.html", context)
 

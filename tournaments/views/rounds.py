@@ -15,7 +15,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.errors import SpinnerError, ValidationFailed
 from tournaments.models import BackgroundJob, Event, Round
-from tournaments.permissions import can_direct, can_see, director_required
+from tournaments.permissions import can_oversee, can_see, director_required
 from tournaments.selectors import live as live_selectors
 from tournaments.selectors import rounds as selectors
 from tournaments.services import rounds as services
@@ -225,7 +225,7 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "query": query,
         "total": view.size,
         "rounds": selectors.list_public_rounds(event),
-        "director": can_direct(request.user, event),
+        "director": can_oversee(request.user, event),
         # Issue 8: each table's confirmed result, where the event shows results.
         "results": (
             live_selectors.round_results(rnd.pk)
