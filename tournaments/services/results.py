@@ -503,26 +503,34 @@ def _check_open(round_: Round) -> None:
         )
 
 
-def _check_version(current: Claim | None, expected_version: int | None) -> None:
+def _check_expected_version(
+    current: int | None, expected: int | None, *, missing: str, required: str, changed: str
+) -> None:
+    """If-Match for claims and results alike: ``current`` is the stored version (None while
+    nothing is stored), ``expected`` the version the client says it changes."""
     if current is None:
-        if expected_version not in (None, 0):
+        if expected not in (None, 0):
             raise StaleVersion(
-                "This side has no claim yet: submit without a version.",
-                details={"current_version": None, "given_version": expected_version},
+                missing, details={"current_version": None, "given_version": expected}
             )
         return
-    if expected_version is None:
-        raise VersionRequired(
-            f"This side already has claim version {current.version}: "
-            "say which version you change (If-Match).",
-            details={"current_version": current.version},
-        )
-    if expected_version != current.version:
-        raise StaleVersion(
-            f"This claim has changed (now version {current.version}): "
-            "reload it and make your change again.",
-            details={"current_version": current.version, "given_version": expected_version},
-        )
+    if expected is None:
+        raise VersionRequired(required, details={"current_version": current})
+    if expected != current:
+        raise StaleVersion(changed, details={"current_version": current, "given_version": expected})
+
+
+def _check_version(current: Claim | None, expected_version: int | None) -> None:
+    version = current.version if current is not None else None
+    _check_expected_version(
+        version,
+        expected_version,
+        missing="This side has no claim yet: submit without a version.",
+        required=f"This side already has claim version {version}: "
+        "say which version you change (If-Match).",
+        changed=f"This claim has changed (now version {version}): "
+        "reload it and make your change again.",
+    )
 
 
 @transaction.atomic
@@ -839,7 +847,7 @@ def override_result(
     _check_not_bye(match)
     found = _director_assessment(match.round.event, sheet=sheet, final_score=final_score)
     locked = _lock(match)
-    _check_result_version(current_result(locked), expected_version, required=False)
+    _check_result_version(current_result(locked), expected_version)
     return _write_result(
         locked,
         source=MatchResult.Source.ARBITRAL,
@@ -875,7 +883,7 @@ def correct_result(
         raise ValidationFailed(
             "This match has no confirmed result to correct.", code="not_confirmed"
         )
-    _check_result_version(current, expected_version, required=True)
+    _check_result_version(current, expected_version)
     return _write_result(
         locked,
         source=MatchResult.Source.CORRECTION,
@@ -887,27 +895,15 @@ def correct_result(
     )
 
 
-def _check_result_version(
-    current: MatchResult | None, expected_version: int | None, *, required: bool
-) -> None:
-    if current is None:
-        if expected_version not in (None, 0):
-            raise StaleVersion(
-                "This match has no confirmed result yet.",
-                details={"current_version": None, "given_version": expected_version},
-            )
-        return
-    if expected_version is None:
-        raise VersionRequired(
-            f"This match has result version {current.version}: say which version you change.",
-            details={"current_version": current.version},
-        )
-    if expected_version != current.version:
-        raise StaleVersion(
-            f"The result has changed (now version {current.version}): reload it.",
-            details={"current_version": current.version, "given_version": expected_version},
-        )
-    del required
+def _check_result_version(current: MatchResult | None, expected_version: int | None) -> None:
+    version = current.version if current is not None else None
+    _check_expected_version(
+        version,
+        expected_version,
+        missing="This match has no confirmed result yet.",
+        required=f"This match has result version {version}: say which version you change.",
+        changed=f"The result has changed (now version {version}): reload it.",
+    )
 
 
 # --- Standings and the round --------------------------------------------------------------
