@@ -617,14 +617,23 @@ class ResultOverrideApi(ResultResolveApi):
         tags=["director"],
     )
     def post(self, request: Request, match_id: int) -> Response:
+        return self.enter(request, match_id, services.override_result)
+
+    def enter(
+        self, request: Request, match_id: int, service: Any, *, version_required: bool = False
+    ) -> Response:
+        """Validate a director's result (sheet or final score, and a reason), then call
+        ``service`` (override or correct) once per idempotency key."""
         match = self.get_match(request, match_id)
         data = ResultEntryInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
         expected = parse_version(request)
+        if version_required and expected is None:
+            raise services.VersionRequired("Say which result version you correct (If-Match).")
 
-        def override() -> Response:
-            result = services.override_result(
+        def write() -> Response:
+            result = service(
                 match=match,
                 sheet=values.get("sheet"),
                 final_score=_final(values.get("final_score")),
@@ -634,10 +643,10 @@ class ResultOverrideApi(ResultResolveApi):
             )
             return self.answer(match, result)
 
-        return run_idempotent(request, override, required=False)
+        return run_idempotent(request, write, required=False)
 
 
-class ResultCorrectApi(ResultResolveApi):
+class ResultCorrectApi(ResultOverrideApi):
     @extend_schema(
         operation_id="result_correct",
         summary="Director: correct a confirmed result (a new version; the old one is kept)",
@@ -647,26 +656,7 @@ class ResultCorrectApi(ResultResolveApi):
         tags=["director"],
     )
     def post(self, request: Request, match_id: int) -> Response:
-        match = self.get_match(request, match_id)
-        data = ResultEntryInputSerializer(data=request.data)
-        data.is_valid(raise_exception=True)
-        values = data.validated_data
-        expected = parse_version(request)
-        if expected is None:
-            raise services.VersionRequired("Say which result version you correct (If-Match).")
-
-        def correct() -> Response:
-            result = services.correct_result(
-                match=match,
-                sheet=values.get("sheet"),
-                final_score=_final(values.get("final_score")),
-                reason=values["reason"],
-                actor=request.user,
-                expected_version=expected,
-            )
-            return self.answer(match, result)
-
-        return run_idempotent(request, correct, required=False)
+        return self.enter(request, match_id, services.correct_result, version_required=True)
 
 
 class RoundApi(DirectorApi):

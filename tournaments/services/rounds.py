@@ -688,6 +688,34 @@ def discard_draft_round(*, round: Round, reason: str, actor: Actor) -> None:
 # --- The status flow ---------------------------------------------------------------------------
 
 
+_STATUS_ACTIONS: dict[str, str] = {
+    Round.Status.PUBLISHED: "round.publish",
+    Round.Status.IN_PLAY: "round.start",
+    Round.Status.CLOSED: "round.close",
+}
+
+
+def _move_round(rnd: Round, status: str, *, actor: Actor, stamp: str = "") -> Round:
+    """Set a locked round's status (and its timestamp field, if any) and audit the move; the
+    caller has checked that the move is allowed."""
+    before = rnd.status
+    rnd.status = status
+    fields = ["status"]
+    if stamp:
+        setattr(rnd, stamp, timezone.now())
+        fields.append(stamp)
+    rnd.save(update_fields=fields)
+    audit.record(
+        event=rnd.event,
+        actor=actor,
+        action=_STATUS_ACTIONS[status],
+        obj=rnd,
+        before={"status": before},
+        after={"status": rnd.status},
+    )
+    return rnd
+
+
 @transaction.atomic
 def publish_round(*, round: Round, actor: Actor) -> Round:
     """Publish a draft: its pairings become public (where the event shows pairings).
@@ -704,18 +732,7 @@ def publish_round(*, round: Round, actor: Actor) -> Round:
             code="round_has_violations",
             details={"violations": [str(v) for v in problems]},
         )
-    rnd.status = Round.Status.PUBLISHED
-    rnd.published_at = timezone.now()
-    rnd.save(update_fields=["status", "published_at"])
-    audit.record(
-        event=rnd.event,
-        actor=actor,
-        action="round.publish",
-        obj=rnd,
-        before={"status": Round.Status.DRAFT},
-        after={"status": rnd.status},
-    )
-    return rnd
+    return _move_round(rnd, Round.Status.PUBLISHED, actor=actor, stamp="published_at")
 
 
 @transaction.atomic
@@ -729,17 +746,7 @@ def start_round(*, round: Round, actor: Actor) -> Round:
             code="round_not_published",
             details={"round": rnd.number, "status": rnd.status},
         )
-    rnd.status = Round.Status.IN_PLAY
-    rnd.save(update_fields=["status"])
-    audit.record(
-        event=rnd.event,
-        actor=actor,
-        action="round.start",
-        obj=rnd,
-        before={"status": Round.Status.PUBLISHED},
-        after={"status": rnd.status},
-    )
-    return rnd
+    return _move_round(rnd, Round.Status.IN_PLAY, actor=actor)
 
 
 def ensure_round_can_close(rnd: Round) -> None:
@@ -770,19 +777,7 @@ def close_round(*, round: Round, actor: Actor) -> Round:
             details={"round": rnd.number, "status": rnd.status},
         )
     ensure_round_can_close(rnd)
-    before = rnd.status
-    rnd.status = Round.Status.CLOSED
-    rnd.closed_at = timezone.now()
-    rnd.save(update_fields=["status", "closed_at"])
-    audit.record(
-        event=rnd.event,
-        actor=actor,
-        action="round.close",
-        obj=rnd,
-        before={"status": before},
-        after={"status": rnd.status},
-    )
-    return rnd
+    return _move_round(rnd, Round.Status.CLOSED, actor=actor, stamp="closed_at")
 
 
 def generate_and_publish_round(*, event: Event, actor: Actor) -> Round:
