@@ -1,0 +1,144 @@
+"""The game an event plays, as the engine says it: the one home of the rules on the Django side.
+
+Everything here is read from :mod:`scoring` (``find_ruleset(...)``), never restated: the match
+options of an event's tables (players, partnerships, target, hand size), the seats at a table, the
+displayed-points divisor and the conversions between the two units a score is kept in.
+
+Units. The engine, the database and the documented exports keep **raw** points (pips counted, as
+the scoresheet has them). A person types and reads **displayed points**: raw / the rule set's
+``displayed_divisor`` (``five-up`` and ``five-up-7``: 5 pips = 1 point, so 305 raw is 61;
+``all-fives`` counts its own points, divisor 1). :func:`displayed_from_raw` and
+:func:`raw_from_displayed` are the only conversions; :func:`format_displayed` is the only way
+a page writes a score.
+
+This module imports the models for their choices only; it reads no rows and writes nothing.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import scoring
+from scoring import MatchOptions, OptionError, RuleSet
+from tournaments.models import Event
+from tournaments.standings.serialise import format_number
+
+Number = int | Fraction
+
+
+def ruleset(event_or_rules: Any) -> RuleSet:
+    """The engine's rule set of an event (or of a rule-set name)."""
+    name = getattr(event_or_rules, "rules", event_or_rules)
+    return scoring.find_ruleset(str(name))
+
+
+def seats_per_table(entry_kind: str) -> int:
+    """Players at one table: four in a partnership event (two partnerships), two head to head."""
+    return 4 if entry_kind == Event.EntryKind.PARTNERSHIP else 2
+
+
+def plays_in_partnerships(entry_kind: str) -> bool:
+    """Whether the players at a table play as two partnerships (a partnership event)."""
+    return entry_kind == Event.EntryKind.PARTNERSHIP
+
+
+def options_for(
+    *, rules: str, entry_kind: str, target: int | None, hand_size: int | None
+) -> MatchOptions:
+    """The engine's validated options for one table of these settings; raises the engine's
+    :class:`scoring.OptionError` (or :class:`scoring.UnknownRuleSet`) for what cannot apply."""
+    return scoring.find_ruleset(rules).options(
+        seats_per_table(entry_kind),
+        target=target,
+        hand_size=hand_size,
+        partnerships=plays_in_partnerships(entry_kind),
+    )
+
+
+def match_options(event: Event) -> MatchOptions:
+    """The engine's options for the event's tables (its target and hand size, or the rule set's
+    defaults where the event leaves them)."""
+    return options_for(
+        rules=event.rules,
+        entry_kind=event.entry_kind,
+        target=event.target,
+        hand_size=event.hand_size,
+    )
+
+
+def option_problems(*, rules: str, entry_kind: str, target: Any, hand_size: Any) -> dict[str, str]:
+    """The engine's objections to these settings, by field (``target``, ``hand_size``, ``rules``):
+    empty when the engine accepts them. Messages are the engine's own :class:`OptionError` text."""
+    try:
+        ruleset(rules)
+    except scoring.UnknownRuleSet as exc:
+        return {"rules": str(exc)}
+    problems: dict[str, str] = {}
+    for field, kwargs in (
+        ("target", {"target": target, "hand_size": None}),
+        ("hand_size", {"target": None, "hand_size": hand_size}),
+    ):
+        try:
+            options_for(rules=rules, entry_kind=entry_kind, **kwargs)
+        except OptionError as exc:
+            problems[field] = str(exc)
+    return problems
+
+
+def expected_game(event: Event) -> dict[str, Any]:
+    """The game an event's sheets must describe, in the scoresheet's own field names:
+    ``rules``, ``players``, ``partnerships``, ``target`` and ``hand_size`` (raw)."""
+    options = match_options(event)
+    return {
+        "rules": options.rules.name,
+        "players": options.players,
+        "partnerships": options.partnerships,
+        "target": options.target,
+        "hand_size": options.hand_size,
+    }
+
+
+def displayed_divisor(event_or_rules: Any) -> int:
+    """Raw points per displayed point (the rule set's ``displayed_divisor``)."""
+    return ruleset(event_or_rules).displayed_divisor
+
+
+def displayed_from_raw(raw: Any, event_or_rules: Any) -> Fraction:
+    """A raw score as displayed points, exactly (``305`` -> 61 in ``five-up``). ``raw`` is a
+    number or its exact text (``"2.5"``, ``"1/3"``); raises ``ValueError`` for anything else."""
+    if isinstance(raw, bool):
+        raise ValueError(f"not a score: {raw!r}")
+    return Fraction(str(raw).strip()) / displayed_divisor(event_or_rules)
+
+
+def raw_from_displayed(points: Any, event_or_rules: Any) -> Fraction:
+    """Displayed points (what a person types: ``61``, ``60.4``) as a raw score, exactly
+    (``61`` -> 305 in ``five-up``); raises ``ValueError`` for what is not a number."""
+    if isinstance(points, bool):
+        raise ValueError(f"not a score: {points!r}")
+    return Fraction(str(points).strip()) * displayed_divisor(event_or_rules)
+
+
+def format_displayed(raw: Any, event_or_rules: Any) -> str:
+    """The text of a raw score in displayed points (``302`` -> ``"60.4"`` in ``five-up``).
+
+    A list or tuple gives its values joined by ``", "``; ``None`` and ``""`` give ``""``; what is
+    not a number comes back as text, untouched (a page shows it, never fails on it).
+    """
+    if raw is None or raw == "":
+        return ""
+    if isinstance(raw, list | tuple):
+        return ", ".join(format_displayed(value, event_or_rules) for value in raw)
+    if isinstance(raw, bool):
+        return str(raw)
+    try:
+        return format_number(displayed_from_raw(raw, event_or_rules))
+    except (ValueError, ZeroDivisionError):
+        return str(raw)
+
+
+def unit_label(event_or_rules: Any) -> str:
+    """How a score is counted, for a label: ``"points (5 pips = 1)"`` or ``"points"``."""
+    divisor = displayed_divisor(event_or_rules)
+    return "points" if divisor == 1 else f"points ({divisor} pips = 1)"
