@@ -34,7 +34,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Final
 
-from scoring.layout import BRANCH, HIGH, LINE, LOW, PORT_NAMES, Layout
+from scoring.layout import BRANCH, HIGH, LINE, LOW, PORT_NAMES, Layout, Placement
 from scoring.sheet import PLAY, parse_sheet
 from scoring.tiles import Tile
 
@@ -161,118 +161,131 @@ def _halves(tile: Tile, near: int, d: Vec) -> tuple[int, int]:
     return (near, far) if d[0] + d[1] > 0 else (far, near)
 
 
+PortMap = dict[tuple[int, int, int], tuple[Vec, Vec]]
+"""Where each tile's ports are: (tile index, port kind, slot) -> (position, direction)."""
+
+
 def picture(layout: Layout) -> Picture:
     """The geometry of a position: each tile's place, the open ports and the counted ends."""
     rects: list[Rect] = []
     places: list[TilePlace] = []
-    ports: dict[tuple[int, int, int], tuple[Vec, Vec]] = {}
+    ports: PortMap = {}
     overlaps: list[str] = []
     for order, p in enumerate(layout.placements):
-        t = p.tile
-        spinner = layout.is_spinner(t)
         if p.on is None:
-            if t.is_double:
-                rect = Rect(-1, -2, 2, 4)
-                ports[(t.index, LINE, 0)] = ((1, 0), (1, 0))
-                ports[(t.index, LINE, 1)] = ((-1, 0), (-1, 0))
-                ports[(t.index, BRANCH, 0)] = ((0, -2), (0, -1))
-                ports[(t.index, BRANCH, 1)] = ((0, 2), (0, 1))
-                places.append(
-                    TilePlace(str(t), -1, -2, 2, 4, False, t.low, t.high, True, spinner, False, 0)
-                )
-            else:
-                rect = Rect(-2, -1, 4, 2)
-                ports[(t.index, LOW, 0)] = ((-2, 0), (-1, 0))
-                ports[(t.index, HIGH, 0)] = ((2, 0), (1, 0))
-                places.append(
-                    TilePlace(str(t), -2, -1, 4, 2, True, t.low, t.high, False, False, False, 0)
-                )
-            rects.append(rect)
-            continue
-        start, d = ports[(p.on.index, p.port, p.slot)]
-        v = p.on.high if p.port == HIGH else p.on.low
-        if t.is_double:
-            centre = _add(start, d)
-            e = _right(d)
-            rect = _rect_from(_add(start, e, 2), _add(_add(start, d, 2), e, -2))
-            if any(rect.overlaps(r) for r in rects):
-                overlaps.append(str(t))
-            ports[(t.index, LINE, 1)] = (_add(start, d, 2), d)
-            ports[(t.index, BRANCH, 0)] = (_add(centre, _left(d), 2), _left(d))
-            ports[(t.index, BRANCH, 1)] = (_add(centre, e, 2), e)
-            rects.append(rect)
-            places.append(
-                TilePlace(
-                    str(t),
-                    rect.x,
-                    rect.y,
-                    rect.w,
-                    rect.h,
-                    d[1] != 0,
-                    v,
-                    v,
-                    True,
-                    spinner,
-                    False,
-                    order,
-                )
-            )
-            continue
-        near_square = _add(start, d)  # centre of the touching half
-        options: list[tuple[Rect, Vec, Vec]] = []
-        for e in (d, _left(d), _right(d)):
-            if e == d:
-                rect = _rect_from(_add(start, _right(d)), _add(_add(start, d, 4), _left(d)))
-                options.append((rect, _add(start, d, 4), d))
-            else:
-                # A corner: the touching half stays just beyond the port, the other turns.
-                back = (-e[0], -e[1])
-                rect = _rect_from(
-                    _add(_add(near_square, back), d, -1), _add(_add(near_square, e, 3), d, 1)
-                )
-                options.append((rect, _add(near_square, e, 3), e))
-        # First choice: a direction that also leaves room ahead for a crosswise double; else
-        # any direction where the tile itself fits.
-        chosen: tuple[Rect, Vec, Vec] | None = None
-        for look_ahead in (True, False):
-            for rect, pp, pd in options:
-                if any(rect.overlaps(r) for r in rects):
-                    continue
-                if look_ahead:
-                    room = _rect_from(
-                        _add(pp, _right(pd), 2), _add(_add(pp, pd, AHEAD), _left(pd), 2)
-                    )
-                    if any(room.overlaps(r) for r in rects):
-                        continue
-                chosen = (rect, pp, pd)
-                break
-            if chosen is not None:
-                break
-        if chosen is None:
-            overlaps.append(str(t))
+            place = _place_opening(p.tile, layout.is_spinner(p.tile), ports)
+        elif p.tile.is_double:
+            place = _place_double(p, layout.is_spinner(p.tile), order, ports, rects, overlaps)
+        else:
+            place = _place_single(p, order, ports, rects, overlaps)
+        rects.append(Rect(place.x, place.y, place.w, place.h))
+        places.append(place)
+    counted = tuple(Counted(str(t), PORT_NAMES[k], c) for t, k, c in layout.counted_ends())
+    return Picture(
+        layout.rules.name, tuple(places), tuple(_open_ports(layout, ports)), counted,
+        layout.total, _bounds(rects), tuple(overlaps),
+    )  # fmt: skip
+
+
+def _place_opening(t: Tile, spinner: bool, ports: PortMap) -> TilePlace:
+    """The opening tile, centred on the origin: a double stands crosswise, a single lies along."""
+    if t.is_double:
+        ports[(t.index, LINE, 0)] = ((1, 0), (1, 0))
+        ports[(t.index, LINE, 1)] = ((-1, 0), (-1, 0))
+        ports[(t.index, BRANCH, 0)] = ((0, -2), (0, -1))
+        ports[(t.index, BRANCH, 1)] = ((0, 2), (0, 1))
+        return TilePlace(str(t), -1, -2, 2, 4, False, t.low, t.high, True, spinner, False, 0)
+    ports[(t.index, LOW, 0)] = ((-2, 0), (-1, 0))
+    ports[(t.index, HIGH, 0)] = ((2, 0), (1, 0))
+    return TilePlace(str(t), -2, -1, 4, 2, True, t.low, t.high, False, False, False, 0)
+
+
+def _place_double(
+    p: Placement,
+    spinner: bool,
+    order: int,
+    ports: PortMap,
+    rects: list[Rect],
+    overlaps: list[str],
+) -> TilePlace:
+    """A double played on a port: crosswise to the line, its branch ports to either side."""
+    t, on = p.tile, p.on
+    assert on is not None
+    start, d = ports[(on.index, p.port, p.slot)]
+    v = on.high if p.port == HIGH else on.low
+    centre = _add(start, d)
+    e = _right(d)
+    rect = _rect_from(_add(start, e, 2), _add(_add(start, d, 2), e, -2))
+    if any(rect.overlaps(r) for r in rects):
+        overlaps.append(str(t))
+    ports[(t.index, LINE, 1)] = (_add(start, d, 2), d)
+    ports[(t.index, BRANCH, 0)] = (_add(centre, _left(d), 2), _left(d))
+    ports[(t.index, BRANCH, 1)] = (_add(centre, e, 2), e)
+    return TilePlace(
+        str(t), rect.x, rect.y, rect.w, rect.h, d[1] != 0, v, v, True, spinner, False, order
+    )
+
+
+def _single_options(start: Vec, d: Vec) -> list[tuple[Rect, Vec, Vec]]:
+    """Where a single tile on the port at ``start`` facing ``d`` may lie: straight on, or
+    turning a corner either way (the touching half stays just beyond the port)."""
+    near_square = _add(start, d)  # centre of the touching half
+    options: list[tuple[Rect, Vec, Vec]] = []
+    for e in (d, _left(d), _right(d)):
+        if e == d:
             rect = _rect_from(_add(start, _right(d)), _add(_add(start, d, 4), _left(d)))
-            chosen = (rect, _add(start, d, 4), d)
-        rect, pp, pd = chosen
-        free_port = HIGH if t.low == v else LOW
-        ports[(t.index, free_port, 0)] = (pp, pd)
-        first, second = _halves(t, v, pd)
-        rects.append(rect)
-        places.append(
-            TilePlace(
-                str(t),
-                rect.x,
-                rect.y,
-                rect.w,
-                rect.h,
-                pd[1] == 0,
-                first,
-                second,
-                False,
-                False,
-                pd != d,
-                order,
+            options.append((rect, _add(start, d, 4), d))
+        else:
+            back = (-e[0], -e[1])
+            rect = _rect_from(
+                _add(_add(near_square, back), d, -1), _add(_add(near_square, e, 3), d, 1)
             )
-        )
+            options.append((rect, _add(near_square, e, 3), e))
+    return options
+
+
+def _choose(
+    options: list[tuple[Rect, Vec, Vec]], rects: list[Rect]
+) -> tuple[Rect, Vec, Vec] | None:
+    """First choice: a direction that also leaves room ahead for a crosswise double; else any
+    direction where the tile itself fits; None where none does."""
+    for look_ahead in (True, False):
+        for rect, pp, pd in options:
+            if any(rect.overlaps(r) for r in rects):
+                continue
+            if look_ahead:
+                room = _rect_from(_add(pp, _right(pd), 2), _add(_add(pp, pd, AHEAD), _left(pd), 2))
+                if any(room.overlaps(r) for r in rects):
+                    continue
+            return rect, pp, pd
+    return None
+
+
+def _place_single(
+    p: Placement, order: int, ports: PortMap, rects: list[Rect], overlaps: list[str]
+) -> TilePlace:
+    """A single tile played on a port: straight on where it fits, else round a corner."""
+    t, on = p.tile, p.on
+    assert on is not None
+    start, d = ports[(on.index, p.port, p.slot)]
+    v = on.high if p.port == HIGH else on.low
+    chosen = _choose(_single_options(start, d), rects)
+    if chosen is None:
+        overlaps.append(str(t))
+        rect = _rect_from(_add(start, _right(d)), _add(_add(start, d, 4), _left(d)))
+        chosen = (rect, _add(start, d, 4), d)
+    rect, pp, pd = chosen
+    free_port = HIGH if t.low == v else LOW
+    ports[(t.index, free_port, 0)] = (pp, pd)
+    first, second = _halves(t, v, pd)
+    return TilePlace(
+        str(t), rect.x, rect.y, rect.w, rect.h, pd[1] == 0, first, second, False, False,
+        pd != d, order,
+    )  # fmt: skip
+
+
+def _open_ports(layout: Layout, ports: PortMap) -> list[Port]:
+    """Every port a tile may still be played on, in placement order."""
     out_ports: list[Port] = []
     counts = layout.rules.internal_branches_count
     for p in layout.placements:
@@ -293,19 +306,16 @@ def picture(layout: Layout) -> Picture:
             for slot in (0, 1)[2 - branch :]:
                 (x, y), (dx, dy) = ports[(t.index, BRANCH, slot)]
                 out_ports.append(Port(str(t), "branch", t.low, x, y, dx, dy, counts))
-    counted = tuple(Counted(str(t), PORT_NAMES[k], c) for t, k, c in layout.counted_ends())
-    if rects:
-        x0 = min(r.x for r in rects)
-        y0 = min(r.y for r in rects)
-        bounds = Rect(
-            x0, y0, max(r.x + r.w for r in rects) - x0, max(r.y + r.h for r in rects) - y0
-        )
-    else:
-        bounds = Rect(0, 0, 0, 0)
-    return Picture(
-        layout.rules.name, tuple(places), tuple(out_ports), counted, layout.total, bounds,
-        tuple(overlaps),
-    )  # fmt: skip
+    return out_ports
+
+
+def _bounds(rects: list[Rect]) -> Rect:
+    """The smallest rectangle holding every tile (empty at the origin for no tile)."""
+    if not rects:
+        return Rect(0, 0, 0, 0)
+    x0 = min(r.x for r in rects)
+    y0 = min(r.y for r in rects)
+    return Rect(x0, y0, max(r.x + r.w for r in rects) - x0, max(r.y + r.h for r in rects) - y0)
 
 
 def position_after(sheet: dict[str, Any], hand: int, move: int | None) -> Layout:

@@ -192,6 +192,22 @@ def parse_sheet(sheet: object) -> Sheet:
     for key in sheet:
         if key not in _SHEET_KEYS:
             raise FormatFault(f"unknown field {json_repr(key)} in the sheet")
+    options = _parse_options(sheet)
+    if "hands" not in sheet:
+        raise FormatFault('the field "hands" is missing')
+    raw_hands = sheet["hands"]
+    if not isinstance(raw_hands, list):
+        raise FormatFault('"hands" must be a list of hands')
+    hands = tuple(_parse_hand(h, i, options) for i, h in enumerate(raw_hands))
+    time_called, policy = (
+        _parse_time(sheet["time"], len(hands)) if "time" in sheet else (None, None)
+    )
+    result = _parse_result(sheet["result"], options) if "result" in sheet else None
+    return Sheet(options, hands, time_called, policy, result, frozenset(sheet))
+
+
+def _parse_options(sheet: dict[str, Any]) -> MatchOptions:
+    """The sheet's game: format, rule set, players, partnerships, target and hand size."""
     if "format" not in sheet:
         raise FormatFault('the field "format" is missing (it must be "fives-scoresheet/1")')
     if sheet["format"] != FORMAT:
@@ -229,57 +245,47 @@ def parse_sheet(sheet: object) -> Sheet:
             f"players, not {json_repr(hand_size)}"
         )
     try:
-        options = rules.options(
-            players, target=target, hand_size=hand_size, partnerships=partnerships
-        )
+        return rules.options(players, target=target, hand_size=hand_size, partnerships=partnerships)
     except OptionError as exc:  # pragma: no cover - every case is caught above
         raise FormatFault(str(exc)) from None
-    if "hands" not in sheet:
-        raise FormatFault('the field "hands" is missing')
-    raw_hands = sheet["hands"]
-    if not isinstance(raw_hands, list):
-        raise FormatFault('"hands" must be a list of hands')
-    hands = tuple(_parse_hand(h, i, options) for i, h in enumerate(raw_hands))
-    time_called: int | None = None
-    policy: str | None = None
-    if "time" in sheet:
-        t = sheet["time"]
-        if not isinstance(t, dict) or set(t) != {"called_in_hand", "policy"}:
-            raise FormatFault('"time" must be {"called_in_hand": hand index, "policy": ...}')
-        called = t["called_in_hand"]
-        if not _is_int(called) or not 0 <= called < len(hands):
-            raise FormatFault(
-                f'"time.called_in_hand" must be the index of a hand of "hands", '
-                f"not {json_repr(called)}"
-            )
-        if t["policy"] not in _POLICIES:
-            raise FormatFault(
-                f'"time.policy" must be "finish-hand" or "one-more-hand", '
-                f"not {json_repr(t['policy'])}"
-            )
-        time_called, policy = called, t["policy"]
-    result: tuple[tuple[Score, ...], int | None] | None = None
-    if "result" in sheet:
-        r = sheet["result"]
-        if not isinstance(r, dict) or set(r) != {"scores", "winner"}:
-            raise FormatFault('"result" must be {"scores": [...], "winner": entity or null}')
-        sc = r["scores"]
-        n = options.entities
-        if not isinstance(sc, list) or len(sc) != n:
-            raise FormatFault(f'"result.scores" must list {n} scores, one per scoring entity')
-        scores: list[Score] = []
-        for v in sc:
-            h = _half(v)
-            if h is None:
-                raise FormatFault(f'"result.scores" holds {json_repr(v)}, not a score')
-            scores.append(h)
-        w = r["winner"]
-        if w is not None and (not _is_int(w) or not 0 <= w < n):
-            raise FormatFault(
-                f'"result.winner" must be a scoring entity 0 to {n - 1} or null, not {json_repr(w)}'
-            )
-        result = (tuple(scores), w)
-    return Sheet(options, hands, time_called, policy, result, frozenset(sheet))
+
+
+def _parse_time(t: object, hands: int) -> tuple[int, str]:
+    """The sheet's ``time``: the hand in which time was called, and the policy applied."""
+    if not isinstance(t, dict) or set(t) != {"called_in_hand", "policy"}:
+        raise FormatFault('"time" must be {"called_in_hand": hand index, "policy": ...}')
+    called = t["called_in_hand"]
+    if not _is_int(called) or not 0 <= called < hands:
+        raise FormatFault(
+            f'"time.called_in_hand" must be the index of a hand of "hands", not {json_repr(called)}'
+        )
+    if t["policy"] not in _POLICIES:
+        raise FormatFault(
+            f'"time.policy" must be "finish-hand" or "one-more-hand", not {json_repr(t["policy"])}'
+        )
+    return called, t["policy"]
+
+
+def _parse_result(r: object, options: MatchOptions) -> tuple[tuple[Score, ...], int | None]:
+    """The sheet's claimed ``result``: a score per scoring entity and the winner (or null)."""
+    if not isinstance(r, dict) or set(r) != {"scores", "winner"}:
+        raise FormatFault('"result" must be {"scores": [...], "winner": entity or null}')
+    sc = r["scores"]
+    n = options.entities
+    if not isinstance(sc, list) or len(sc) != n:
+        raise FormatFault(f'"result.scores" must list {n} scores, one per scoring entity')
+    scores: list[Score] = []
+    for v in sc:
+        h = _half(v)
+        if h is None:
+            raise FormatFault(f'"result.scores" holds {json_repr(v)}, not a score')
+        scores.append(h)
+    w = r["winner"]
+    if w is not None and (not _is_int(w) or not 0 <= w < n):
+        raise FormatFault(
+            f'"result.winner" must be a scoring entity 0 to {n - 1} or null, not {json_repr(w)}'
+        )
+    return tuple(scores), w
 
 
 def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
@@ -294,41 +300,8 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
     leader = h["leader"]
     if type(leader) is not int or not 0 <= leader < players:
         leader = _seat(leader, players, '"leader"', i, None)
-    deal = None
-    if "deal" in h:
-        d = h["deal"]
-        if type(d) is not dict or len(d) != 2 or "hands" not in d or "boneyard" not in d:
-            raise FormatFault(
-                f'hand {i + 1}: "deal" must be {{"hands": [...], "boneyard": [...]}}', i
-            )
-        dh = d["hands"]
-        if not isinstance(dh, list):
-            raise FormatFault(
-                f'hand {i + 1}: "deal.hands" must be a list of tile lists, one per seat', i
-            )
-        deal = (
-            tuple([_tile_list(x, '"deal.hands"', i, None) for x in dh]),
-            _tile_list(d["boneyard"], '"deal.boneyard"', i, None),
-        )
-    has_moves, has_tally = "moves" in h, "tally" in h
-    if has_moves == has_tally:
-        raise FormatFault(
-            f'hand {i + 1}: give exactly one of "moves" and "tally"'
-            + (" (both are given)" if has_moves else " (neither is given)"),
-            i,
-        )
-    moves = None
-    tally = None
-    if has_moves:
-        raw = h["moves"]
-        if not isinstance(raw, list):
-            raise FormatFault(f'hand {i + 1}: "moves" must be a list of moves', i)
-        moves = _parse_moves(raw, i, players, deal is not None)
-    else:
-        raw = h["tally"]
-        if not isinstance(raw, list):
-            raise FormatFault(f'hand {i + 1}: "tally" must be a list of scores', i)
-        tally = tuple(_parse_tally(t, i, j, options) for j, t in enumerate(raw))
+    deal = _parse_deal(h["deal"], i) if "deal" in h else None
+    moves, tally = _parse_plays(h, i, options, deal is not None)
     end = h.get("end")
     if "end" in h and end not in ("domino", "blocked"):
         raise FormatFault(
@@ -343,50 +316,87 @@ def _parse_hand(h: object, i: int, options: MatchOptions) -> Hand:
         raise FormatFault(f'hand {i + 1}: "finisher" is missing (the seat that dominoed)', i)
     remaining = None
     if "remaining" in h:
-        r = h["remaining"]
-        if not isinstance(r, list) or len(r) != players:
-            raise FormatFault(
-                f'hand {i + 1}: "remaining" must have one entry per seat ({players})', i
-            )
-        rem: list[tuple[Tile, ...] | int] = []
-        for s, x in enumerate(r):
-            if type(x) is int:
-                if x < 0:
-                    raise FormatFault(
-                        f'hand {i + 1}: "remaining" of seat {s} is {x}, below zero', i
-                    )
-                rem.append(x)
-            elif isinstance(x, list):
-                rem.append(_tile_list(x, f'"remaining" of seat {s}', i, None))
-            else:
-                raise FormatFault(
-                    f'hand {i + 1}: "remaining" of seat {s} must be a list of tiles or a pip'
-                    f" total, not {json_repr(x)}",
-                    i,
-                )
-        remaining = tuple(rem)
+        remaining = _parse_remaining(h["remaining"], i, players)
     elif end is not None and deal is None:
         raise FormatFault(
             f'hand {i + 1}: "remaining" is missing (what each seat still held at the end)', i
         )
-    settlement = None
-    if "settlement" in h:
-        st = h["settlement"]
-        n = options.entities
-        if not isinstance(st, list) or len(st) != n:
-            raise FormatFault(
-                f'hand {i + 1}: "settlement" must list {n} changes, one per scoring entity', i
-            )
-        vals: list[Score] = []
-        for x in st:
-            v = x if type(x) is int else _half(x)
-            if v is None:
-                raise FormatFault(
-                    f'hand {i + 1}: "settlement" holds {json_repr(x)}, not a score', i
-                )
-            vals.append(v)
-        settlement = tuple(vals)
+    settlement = _parse_settlement(h["settlement"], i, options) if "settlement" in h else None
     return Hand(leader, deal, moves, tally, end, finisher, remaining, settlement)
+
+
+def _parse_deal(d: object, i: int) -> tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]:
+    """A hand's ``deal``: each seat's tiles and the boneyard in drawing order."""
+    if type(d) is not dict or len(d) != 2 or "hands" not in d or "boneyard" not in d:
+        raise FormatFault(f'hand {i + 1}: "deal" must be {{"hands": [...], "boneyard": [...]}}', i)
+    dh = d["hands"]
+    if not isinstance(dh, list):
+        raise FormatFault(
+            f'hand {i + 1}: "deal.hands" must be a list of tile lists, one per seat', i
+        )
+    return (
+        tuple([_tile_list(x, '"deal.hands"', i, None) for x in dh]),
+        _tile_list(d["boneyard"], '"deal.boneyard"', i, None),
+    )
+
+
+def _parse_plays(
+    h: dict[str, Any], i: int, options: MatchOptions, with_deal: bool
+) -> tuple[tuple[Move, ...] | None, tuple[TallyEntry, ...] | None]:
+    """A hand's ``moves`` or its ``tally`` (exactly one of them)."""
+    has_moves, has_tally = "moves" in h, "tally" in h
+    if has_moves == has_tally:
+        raise FormatFault(
+            f'hand {i + 1}: give exactly one of "moves" and "tally"'
+            + (" (both are given)" if has_moves else " (neither is given)"),
+            i,
+        )
+    if has_moves:
+        raw = h["moves"]
+        if not isinstance(raw, list):
+            raise FormatFault(f'hand {i + 1}: "moves" must be a list of moves', i)
+        return _parse_moves(raw, i, options.players, with_deal), None
+    raw = h["tally"]
+    if not isinstance(raw, list):
+        raise FormatFault(f'hand {i + 1}: "tally" must be a list of scores', i)
+    return None, tuple(_parse_tally(t, i, j, options) for j, t in enumerate(raw))
+
+
+def _parse_remaining(r: object, i: int, players: int) -> tuple[tuple[Tile, ...] | int, ...]:
+    """A hand's ``remaining``: per seat, the tiles still held or their pip total."""
+    if not isinstance(r, list) or len(r) != players:
+        raise FormatFault(f'hand {i + 1}: "remaining" must have one entry per seat ({players})', i)
+    rem: list[tuple[Tile, ...] | int] = []
+    for s, x in enumerate(r):
+        if type(x) is int:
+            if x < 0:
+                raise FormatFault(f'hand {i + 1}: "remaining" of seat {s} is {x}, below zero', i)
+            rem.append(x)
+        elif isinstance(x, list):
+            rem.append(_tile_list(x, f'"remaining" of seat {s}', i, None))
+        else:
+            raise FormatFault(
+                f'hand {i + 1}: "remaining" of seat {s} must be a list of tiles or a pip'
+                f" total, not {json_repr(x)}",
+                i,
+            )
+    return tuple(rem)
+
+
+def _parse_settlement(st: object, i: int, options: MatchOptions) -> tuple[Score, ...]:
+    """A hand's ``settlement``: the change per scoring entity."""
+    n = options.entities
+    if not isinstance(st, list) or len(st) != n:
+        raise FormatFault(
+            f'hand {i + 1}: "settlement" must list {n} changes, one per scoring entity', i
+        )
+    vals: list[Score] = []
+    for x in st:
+        v = x if type(x) is int else _half(x)
+        if v is None:
+            raise FormatFault(f'hand {i + 1}: "settlement" holds {json_repr(x)}, not a score', i)
+        vals.append(v)
+    return tuple(vals)
 
 
 def _parse_moves(raw: list[Any], i: int, players: int, with_deal: bool) -> tuple[Move, ...]:

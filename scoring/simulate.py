@@ -93,85 +93,18 @@ def play_match(
         raise ValueError(f"unknown bot {bot!r} (known: {', '.join(BOTS)})")
     rules = options.rules
     players = options.players
-    entity_of = options.entity_of
-    target = options.target
     scores: list[Score] = [0] * options.entities
     hands_out: list[dict[str, Any]] = []
     leader = rng.randrange(players)
     winner: int | None = None
     for _ in range(max_hands):
-        seats, boneyard = deal(rng, players, options.hand_size)
-        record: dict[str, Any] = {
-            "leader": leader,
-            "deal": {
-                "hands": [[str(t) for t in h] for h in seats],
-                "boneyard": [str(t) for t in boneyard],
-            },
-        }
-        moves: list[dict[str, Any]] = []
-        record["moves"] = moves
+        record, domino, ended_on_target = _play_hand(options, rng, bot, leader, scores)
         hands_out.append(record)
-        layout = Layout(rules)
-        bone = 0
-        seat = leader
-        domino: int | None = None
-        ended_on_target = False
-        while True:
-            hand = seats[seat]
-            choice = _choose(bot, rng, layout, hand, None)
-            if choice is None:
-                drawn: list[Tile] = []
-                while bone < len(boneyard):
-                    t = boneyard[bone]
-                    bone += 1
-                    drawn.append(t)
-                    hand.append(t)
-                    if layout.playable_mask() >> t.index & 1:
-                        break
-                if drawn:
-                    moves.append({"seat": seat, "draw": [str(t) for t in drawn]})
-                    choice = _choose(bot, rng, layout, hand, drawn[-1])
-                if choice is None:
-                    moves.append({"seat": seat, "pass": True})
-            if choice is not None:
-                tile, on = choice
-                total = layout.place(tile, on)
-                score = total if total > 0 and total % 5 == 0 else 0
-                move: dict[str, Any] = {"seat": seat, "play": str(tile)}
-                if on is not None:
-                    move["on"] = str(on)
-                move["score"] = score
-                moves.append(move)
-                hand.remove(tile)
-                if score:
-                    scores[entity_of[seat]] += score
-                    if rules.ends_at_once:
-                        winner = target_winner(scores, target)
-                        if winner is not None:
-                            ended_on_target = True
-                            break
-                if not hand:
-                    domino = seat
-                    break
-            if bone == len(boneyard):
-                playable = layout.playable_mask()
-                if not any(playable >> t.index & 1 for h in seats for t in h):
-                    break  # blocked
-            seat = seat + 1 if seat + 1 < players else 0
         if ended_on_target:
+            winner = target_winner(scores, options.target)
             break
-        record["end"] = "domino" if domino is not None else "blocked"
-        if domino is not None:
-            record["finisher"] = domino
-        record["remaining"] = [[str(t) for t in h] for h in seats]
-        change = rules.settle(
-            [sum(t.pips for t in h) for h in seats], entity_of, len(scores), domino
-        )
-        record["settlement"] = [_json_score(v) for v in change]
-        for e, v in enumerate(change):
-            new = scores[e] + v
-            scores[e] = new.numerator if new.denominator == 1 else new
-        winner = target_winner(scores, target)
+        _settle(options, record, domino, scores)
+        winner = target_winner(scores, options.target)
         if winner is not None:
             break
         leader = domino if domino is not None else rng.randrange(players)
@@ -191,6 +124,109 @@ def play_match(
     assert winner == uniquely_highest(scores)
     sheet["result"] = {"scores": [_json_score(v) for v in scores], "winner": winner}
     return sheet
+
+
+def _draw(
+    layout: Layout, hand: list[Tile], boneyard: list[Tile], bone: int
+) -> tuple[list[Tile], int]:
+    """Draw from the boneyard until a playable tile comes (or it runs out): the tiles drawn, in
+    order, and the boneyard's new position."""
+    drawn: list[Tile] = []
+    while bone < len(boneyard):
+        t = boneyard[bone]
+        bone += 1
+        drawn.append(t)
+        hand.append(t)
+        if layout.playable_mask() >> t.index & 1:
+            break
+    return drawn, bone
+
+
+def _play_hand(
+    options: MatchOptions, rng: random.Random, bot: str, leader: int, scores: list[Score]
+) -> tuple[dict[str, Any], int | None, bool]:
+    """Deal and play one hand from ``leader``, adding its plays' scores to ``scores``.
+
+    Returns the hand's sheet record (without its end), the seat that dominoed (None: blocked, or
+    the match ended on the target mid-hand) and whether the match ended on the target mid-hand.
+    """
+    seats, boneyard = deal(rng, options.players, options.hand_size)
+    moves: list[dict[str, Any]] = []
+    record: dict[str, Any] = {
+        "leader": leader,
+        "deal": {
+            "hands": [[str(t) for t in h] for h in seats],
+            "boneyard": [str(t) for t in boneyard],
+        },
+        "moves": moves,
+    }
+    layout = Layout(options.rules)
+    bone = 0
+    seat = leader
+    while True:
+        hand = seats[seat]
+        choice = _choose(bot, rng, layout, hand, None)
+        if choice is None:
+            drawn, bone = _draw(layout, hand, boneyard, bone)
+            if drawn:
+                moves.append({"seat": seat, "draw": [str(t) for t in drawn]})
+                choice = _choose(bot, rng, layout, hand, drawn[-1])
+            if choice is None:
+                moves.append({"seat": seat, "pass": True})
+        if choice is not None:
+            score = _play(layout, seat, hand, choice, moves)
+            if score:
+                scores[options.entity_of[seat]] += score
+                if options.rules.ends_at_once and target_winner(scores, options.target) is not None:
+                    return record, None, True
+            if not hand:
+                record["remaining"] = seats
+                return record, seat, False
+        if bone == len(boneyard):
+            playable = layout.playable_mask()
+            if not any(playable >> t.index & 1 for h in seats for t in h):
+                record["remaining"] = seats
+                return record, None, False  # blocked
+        seat = seat + 1 if seat + 1 < options.players else 0
+
+
+def _play(
+    layout: Layout,
+    seat: int,
+    hand: list[Tile],
+    choice: tuple[Tile, Tile | None],
+    moves: list[dict[str, Any]],
+) -> int:
+    """Play the chosen tile, record the move and return what it scored."""
+    tile, on = choice
+    total = layout.place(tile, on)
+    score = total if total > 0 and total % 5 == 0 else 0
+    move: dict[str, Any] = {"seat": seat, "play": str(tile)}
+    if on is not None:
+        move["on"] = str(on)
+    move["score"] = score
+    moves.append(move)
+    hand.remove(tile)
+    return score
+
+
+def _settle(
+    options: MatchOptions, record: dict[str, Any], domino: int | None, scores: list[Score]
+) -> None:
+    """Close a hand's record (its end, finisher, remaining tiles, settlement) and add the
+    settlement to ``scores``."""
+    seats: list[list[Tile]] = record.pop("remaining")
+    record["end"] = "domino" if domino is not None else "blocked"
+    if domino is not None:
+        record["finisher"] = domino
+    record["remaining"] = [[str(t) for t in h] for h in seats]
+    change = options.rules.settle(
+        [sum(t.pips for t in h) for h in seats], options.entity_of, len(scores), domino
+    )
+    record["settlement"] = [_json_score(v) for v in change]
+    for e, v in enumerate(change):
+        new = scores[e] + v
+        scores[e] = new.numerator if new.denominator == 1 else new
 
 
 def simulate(

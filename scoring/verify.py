@@ -96,6 +96,18 @@ class Verdict:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class _HandEnd:
+    """The state of a hand in move form after its last move, for the end checks."""
+
+    domino: int | None  # the seat that placed its last tile
+    bone_left: int  # tiles left to draw
+    on_table: int  # mask of the tiles on the table
+    ports: list[int]  # open ports per value
+    masks: list[int] | None  # with a deal: every tile each seat has held
+    counts: list[int]  # tiles each seat holds
+
+
 class _Stop(Exception):
     """Raised inside the replay after a fault that ends verification."""
 
@@ -332,29 +344,7 @@ class _Replay:
         deal = hand.deal
         # Every tile each seat has held in this hand (dealt or drawn); what it holds now is
         # that less the table, so a play costs no update here.
-        masks: list[int] = []
-        boneyard: tuple[Tile, ...] = ()
-        if deal is not None:
-            seen = 0
-            ok = len(deal[0]) == players and len(deal[1]) == o.boneyard_size
-            for seat_tiles in deal[0]:
-                sm = mask_of(seat_tiles)
-                if seen & sm or len(seat_tiles) != hs or sm.bit_count() != hs:
-                    ok = False
-                seen |= sm
-                masks.append(sm)
-            bm = mask_of(deal[1])
-            if seen & bm or bm.bit_count() != len(deal[1]):
-                ok = False
-            if not ok:
-                self.stop(
-                    "tile",
-                    i,
-                    None,
-                    f"hand {i + 1}: the deal is not one full set with {hs} tiles a seat"
-                    f" and {o.boneyard_size} in the boneyard",
-                )
-            boneyard = deal[1]
+        masks, boneyard = self._check_deal(i, deal) if deal is not None else ([], ())
         with_deal = deal is not None
         bone_left = len(boneyard) if with_deal else o.boneyard_size
         counts = [hs] * players
@@ -639,55 +629,106 @@ class _Replay:
         if over:
             self.no_claims_after_target(i, hand)
             return None
+        end = _HandEnd(domino, bone_left, on_table, ports, masks if with_deal else None, counts)
+        return self._check_end(i, hand, last, end)
+
+    def _check_deal(
+        self, i: int, deal: tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]
+    ) -> tuple[list[int], tuple[Tile, ...]]:
+        """Check a hand's deal is one full set; return each seat's tiles as a mask, and the
+        boneyard."""
+        o = self.o
+        hs = o.hand_size
+        masks: list[int] = []
+        seen = 0
+        ok = len(deal[0]) == self.players and len(deal[1]) == o.boneyard_size
+        for seat_tiles in deal[0]:
+            sm = mask_of(seat_tiles)
+            if seen & sm or len(seat_tiles) != hs or sm.bit_count() != hs:
+                ok = False
+            seen |= sm
+            masks.append(sm)
+        bm = mask_of(deal[1])
+        if seen & bm or bm.bit_count() != len(deal[1]):
+            ok = False
+        if not ok:
+            self.stop(
+                "tile",
+                i,
+                None,
+                f"hand {i + 1}: the deal is not one full set with {hs} tiles a seat"
+                f" and {o.boneyard_size} in the boneyard",
+            )
+        return masks, deal[1]
+
+    def _check_end(self, i: int, hand: Hand, last: bool, end: _HandEnd) -> int | None:
+        """After the last move of a hand in move form: check its claimed end against the play,
+        then settle it; return the seat that dominoed (None if blocked or still being played)."""
+        domino, bone_left, on_table, ports, masks = (
+            end.domino, end.bone_left, end.on_table, end.ports, end.masks,
+        )  # fmt: skip
         blocked = False
-        if with_deal and domino is None and bone_left == 0 and on_table:
+        if masks is not None and domino is None and bone_left == 0 and on_table:
             playable = _playable(ports, on_table)
             blocked = not any(mk & playable for mk in masks)
         if hand.end is None:
             self.missing_end(i, hand, last, over=domino is not None or blocked)
             return None
         if hand.end == "domino":
-            if domino is None:
-                self.stop(
-                    "end",
-                    i,
-                    None,
-                    f"hand {i + 1} is claimed dominoed but no seat has placed its last tile",
-                )
-            if hand.finisher is not None and hand.finisher != domino:
-                self.stop(
-                    "end",
-                    i,
-                    None,
-                    f"hand {i + 1}: seat {domino} dominoed, not seat {hand.finisher}",
-                )
+            self._check_domino(i, hand, domino)
         else:
-            if hand.finisher is not None:
-                self.stop("end", i, None, f"hand {i + 1} is claimed blocked but names a finisher")
-            if domino is not None:
-                self.stop(
-                    "end", i, None, f"hand {i + 1} is claimed blocked but seat {domino} dominoed"
-                )
-            if bone_left > 0:
-                self.stop(
-                    "end",
-                    i,
-                    None,
-                    f"hand {i + 1} is claimed blocked but {bone_left} tiles are left to draw",
-                )
-            if with_deal and not blocked:
-                playable = _playable(ports, on_table)
-                s = next(s for s in range(players) if masks[s] & playable)
-                self.stop(
-                    "end",
-                    i,
-                    None,
-                    f"hand {i + 1} is claimed blocked but seat {s} can still place a tile",
-                )
+            self._check_blocked(i, hand, end, blocked)
+        pips = self._remaining_pips(i, hand, end)
+        self.settle(i, hand, pips, domino)
+        return domino
+
+    def _check_domino(self, i: int, hand: Hand, domino: int | None) -> None:
+        if domino is None:
+            self.stop(
+                "end",
+                i,
+                None,
+                f"hand {i + 1} is claimed dominoed but no seat has placed its last tile",
+            )
+        if hand.finisher is not None and hand.finisher != domino:
+            self.stop(
+                "end",
+                i,
+                None,
+                f"hand {i + 1}: seat {domino} dominoed, not seat {hand.finisher}",
+            )
+
+    def _check_blocked(self, i: int, hand: Hand, end: _HandEnd, blocked: bool) -> None:
+        if hand.finisher is not None:
+            self.stop("end", i, None, f"hand {i + 1} is claimed blocked but names a finisher")
+        if end.domino is not None:
+            self.stop(
+                "end", i, None, f"hand {i + 1} is claimed blocked but seat {end.domino} dominoed"
+            )
+        if end.bone_left > 0:
+            self.stop(
+                "end",
+                i,
+                None,
+                f"hand {i + 1} is claimed blocked but {end.bone_left} tiles are left to draw",
+            )
+        if end.masks is not None and not blocked:
+            playable = _playable(end.ports, end.on_table)
+            s = next(s for s in range(self.players) if end.masks[s] & playable)
+            self.stop(
+                "end",
+                i,
+                None,
+                f"hand {i + 1} is claimed blocked but seat {s} can still place a tile",
+            )
+
+    def _remaining_pips(self, i: int, hand: Hand, end: _HandEnd) -> list[int]:
+        """Each seat's pips left at the end, from the deal (checking the claimed remaining
+        tiles against it) or from the claimed remaining tiles (checked against the play)."""
         rem = hand.remaining
-        pips: list[int]
-        if with_deal:
-            masks = [mk & ~on_table for mk in masks]
+        on_table = end.on_table
+        if end.masks is not None:
+            masks = [mk & ~on_table for mk in end.masks]
             pips = [mask_pips(mk) for mk in masks]
             if rem is not None:
                 for s, r in enumerate(rem):
@@ -704,32 +745,32 @@ class _Replay:
                             f"hand {i + 1}: the remaining tiles of seat {s} do not match the deal",
                         )
                         break
-        else:
-            assert rem is not None
-            pips = []
-            bad_seat = -1
-            for s, r in enumerate(rem):
-                if isinstance(r, int):
-                    pips.append(r)
-                    if counts[s] == 0 and r != 0 and bad_seat < 0:
-                        bad_seat = s
-                else:
-                    pips.append(sum(t.pips for t in r))
-                    if bad_seat < 0 and (
-                        len(r) != counts[s] or any(on_table >> t.index & 1 for t in r)
-                    ):
-                        bad_seat = s
-            if bad_seat >= 0:
-                self.fault(
-                    "settlement",
-                    i,
-                    None,
-                    f"hand {i + 1}: the remaining tiles of seat {bad_seat} do not match the"
-                    f" play (seat {bad_seat} should hold {counts[bad_seat]} tiles, none on"
-                    " the table)",
-                )
-        self.settle(i, hand, pips, domino)
-        return domino
+            return pips
+        assert rem is not None
+        counts = end.counts
+        pips = []
+        bad_seat = -1
+        for s, r in enumerate(rem):
+            if isinstance(r, int):
+                pips.append(r)
+                if counts[s] == 0 and r != 0 and bad_seat < 0:
+                    bad_seat = s
+            else:
+                pips.append(sum(t.pips for t in r))
+                if bad_seat < 0 and (
+                    len(r) != counts[s] or any(on_table >> t.index & 1 for t in r)
+                ):
+                    bad_seat = s
+        if bad_seat >= 0:
+            self.fault(
+                "settlement",
+                i,
+                None,
+                f"hand {i + 1}: the remaining tiles of seat {bad_seat} do not match the"
+                f" play (seat {bad_seat} should hold {counts[bad_seat]} tiles, none on"
+                " the table)",
+            )
+        return pips
 
     @staticmethod
     def _no_fit(i: int, j: int, tile: Tile, on: Tile, free: int, branch: int) -> str:
