@@ -328,38 +328,308 @@ class _Replay:
 
     def move_hand(self, i: int, hand: Hand, last: bool) -> int | None:
         """Replay one hand in move form; return the seat that dominoed (None if blocked, still
-        being played, or ended on the target)."""
+        being played, or ended on the target).
+
+        The hot path of the engine. The layout's state is kept in local lists indexed by tile
+        (the same representation as :class:`scoring.layout.Layout`, inlined to save a method
+        call and an object per placement): ``free`` (a non-double's free halves as bits 0 and
+        1; a double's free line sides), ``branch`` (a spinner's free branch sides), ``ports``
+        (open ports per value), ``on_table`` (bitmask) and ``total`` (the end total).
+        """
         moves = hand.moves
         assert moves is not None
+        o = self.o
+        players = self.players
+        hs = o.hand_size
         deal = hand.deal
+        # Every tile each seat has held in this hand (dealt or drawn); what it holds now is
+        # that less the table, so a play costs no update here.
         masks, boneyard = self._check_deal(i, deal) if deal is not None else ([], ())
-        h = _HandPlay(self, i, hand, masks, boneyard, deal is not None)
-        h.last_move = len(moves) - 1
-        play_kind, draw_kind = PLAY, DRAW
+        with_deal = deal is not None
+        bone_left = len(boneyard) if with_deal else o.boneyard_size
+        counts = [hs] * players
+        free = [0] * 28
+        branch = [0] * 28
+        ports = [0] * 7
+        on_table = 0
+        total = 0
+        branch_counts = self.rules.internal_branches_count
+        first_only = self.rules.spinners == "first"
+        seen_double = False
+        turn = hand.leader
+        pending = -1  # the seat that has drawn this turn
+        pending_tile: Tile | None = None
+        drawn_known = 0  # tiles listed as drawn
+        domino: int | None = None
+        entity_of = self.entity_of
+        scores = self.scores
+        at_once = self.at_once
+        over = self.over
+        low_of = _LOW
+        high_of = _HIGH
         j = -1
+        last_move = len(moves) - 1
+        next_seat = tuple((s + 1) % players for s in range(players))
+        # The result check (a move after the match ended) and the end check (a move after the
+        # domino) come first in a move; they are made at the placement that ends the match or
+        # the hand, against the move after it, so that the loop does not test them every move.
+        play_kind, draw_kind = PLAY, DRAW
         for kind, seat, tile, on, claimed, drawn, k in moves:
             j += 1
-            if seat != h.turn:
+            # turn
+            if seat != turn:
                 self.stop(
                     "turn",
                     i,
                     j,
-                    f"{_loc(i, j)}: it is seat {h.turn}'s turn, not seat {seat}'s"
-                    + (" (after a draw the same seat places or passes)" if h.pending >= 0 else ""),
+                    f"{_loc(i, j)}: it is seat {turn}'s turn, not seat {seat}'s"
+                    + (" (after a draw the same seat places or passes)" if pending >= 0 else ""),
                 )
             if kind == play_kind:
                 assert tile is not None
-                h.play(j, seat, tile, on, claimed)
+                ti = tile.index
+                bit = 1 << ti
+                # tile
+                if on_table & bit:
+                    self.stop("tile", i, j, f"{_loc(i, j)}: {tile} is already on the table")
+                if with_deal and not masks[seat] & bit:
+                    self.stop("tile", i, j, f"{_loc(i, j)}: seat {seat} does not hold {tile}")
+                # draw
+                if pending >= 0 and pending_tile is not None and tile is not pending_tile:
+                    self.stop(
+                        "draw",
+                        i,
+                        j,
+                        f"{_loc(i, j)}: after drawing, seat {seat} must place {pending_tile},"
+                        f" the tile just drawn, not {tile}",
+                    )
+                # placement, and the new end total
+                xl = low_of[ti]
+                xh = high_of[ti]
+                if not on_table:
+                    if on is not None:
+                        self.stop(
+                            "placement",
+                            i,
+                            j,
+                            f'{_loc(i, j)}: {tile} opens the hand, so it has no "on"',
+                        )
+                    if xl != xh:
+                        free[ti] = 3
+                        ports[xl] += 1
+                        ports[xh] += 1
+                        total = xl + xh
+                    else:
+                        free[ti] = 2
+                        if first_only and seen_double:
+                            branch[ti] = 0
+                        else:
+                            branch[ti] = 2
+                            seen_double = True
+                        ports[xl] += 2
+                        total = 2 * xl
+                else:
+                    if on is None:
+                        self.stop(
+                            "placement",
+                            i,
+                            j,
+                            f'{_loc(i, j)}: say which tile {tile} is placed on ("on")',
+                        )
+                    assert on is not None
+                    oj = on.index
+                    if not on_table >> oj & 1:
+                        self.stop("placement", i, j, f"{_loc(i, j)}: {on} is not on the table")
+                    a = low_of[oj]
+                    if a != high_of[oj]:
+                        f = free[oj]
+                        if f & 1 and (xl == a or xh == a):
+                            free[oj] = f & 2
+                            v = a
+                        else:
+                            v = high_of[oj]
+                            if f & 2 and (xl == v or xh == v):
+                                free[oj] = f & 1
+                            else:
+                                self.stop("placement", i, j, self._no_fit(i, j, tile, on, f, 0))
+                        ports[v] -= 1
+                        total -= v
+                    else:
+                        v = a
+                        f = free[oj]
+                        if (xl != v and xh != v) or not (f or branch[oj]):
+                            self.stop(
+                                "placement", i, j, self._no_fit(i, j, tile, on, f, branch[oj])
+                            )
+                        ports[v] -= 1
+                        if f:
+                            f -= 1
+                            free[oj] = f
+                            if not f:
+                                # The double turns internal: it stops counting 2v, and a
+                                # spinner's branch sides open.
+                                br = branch[oj]
+                                total -= 2 * v
+                                ports[v] += br
+                                if branch_counts:
+                                    total += v * br
+                        else:
+                            branch[oj] -= 1
+                            if branch_counts:
+                                total -= v
+                    if xl != xh:
+                        if xl == v:
+                            free[ti] = 2
+                            ports[xh] += 1
+                            total += xh
+                        else:
+                            free[ti] = 1
+                            ports[xl] += 1
+                            total += xl
+                    else:
+                        free[ti] = 1
+                        if first_only and seen_double:
+                            branch[ti] = 0
+                        else:
+                            branch[ti] = 2
+                            seen_double = True
+                        ports[xl] += 1
+                        total += 2 * xl
+                on_table |= bit
+                # score
+                true = total if total % 5 == 0 else 0
+                if claimed != true:
+                    self.fault(
+                        "score",
+                        i,
+                        j,
+                        f"{_loc(i, j)}: {tile} makes the ends total {total}, which scores"
+                        f" {true}, not {claimed}",
+                    )
+                if true:
+                    scores[entity_of[seat]] += true
+                    if at_once:
+                        self.check_target()
+                        over = self.over
+                        if over and j < last_move:
+                            self.stop(
+                                "result", i, j + 1, f"{_loc(i, j + 1)}: the match was already over"
+                            )
+                c = counts[seat] - 1
+                counts[seat] = c
+                if not c:
+                    domino = seat
+                    if j < last_move:
+                        self.stop(
+                            "end",
+                            i,
+                            j + 1,
+                            f"{_loc(i, j + 1)}: seat {seat} has already dominoed this hand",
+                        )
+                pending = -1
+                pending_tile = None
+                turn = next_seat[seat]
             elif kind == draw_kind:
-                h.draw(j, seat, drawn, k)
-            else:
-                h.pass_(j, seat)
-        if self.over:
+                if not on_table:
+                    self.stop("draw", i, j, f"{_loc(i, j)}: nobody draws before the opening tile")
+                if pending >= 0:
+                    self.stop(
+                        "draw", i, j, f"{_loc(i, j)}: seat {seat} has already drawn this turn"
+                    )
+                playable = _playable(ports, on_table)
+                if with_deal and masks[seat] & playable:
+                    self.stop(
+                        "draw",
+                        i,
+                        j,
+                        f"{_loc(i, j)}: seat {seat} holds a tile that can be placed"
+                        " and may not draw",
+                    )
+                if k > bone_left:
+                    self.stop(
+                        "draw",
+                        i,
+                        j,
+                        f"{_loc(i, j)}: seat {seat} draws {k} but only {bone_left} tiles are"
+                        " left to draw",
+                    )
+                if drawn is not None:
+                    if with_deal:
+                        pos = len(boneyard) - bone_left
+                        expect = boneyard[pos : pos + k]
+                        if drawn != expect:
+                            self.stop(
+                                "draw",
+                                i,
+                                j,
+                                f"{_loc(i, j)}: the boneyard gives {' '.join(map(str, expect))},"
+                                f" not {' '.join(map(str, drawn))}",
+                            )
+                    for n_, t in enumerate(drawn):
+                        tbit = 1 << t.index
+                        if (on_table | drawn_known) & tbit:
+                            self.stop(
+                                "draw",
+                                i,
+                                j,
+                                f"{_loc(i, j)}: {t} cannot be drawn: it is already on the table"
+                                " or drawn",
+                            )
+                        drawn_known |= tbit
+                        if n_ < k - 1 and playable & tbit:
+                            self.stop(
+                                "draw",
+                                i,
+                                j,
+                                f"{_loc(i, j)}: {t} can be placed, so drawing stops there",
+                            )
+                    last_ok = playable >> drawn[-1].index & 1
+                    if not last_ok and bone_left - k > 0:
+                        self.stop(
+                            "draw",
+                            i,
+                            j,
+                            f"{_loc(i, j)}: nothing placeable was drawn and tiles are left,"
+                            " so drawing goes on",
+                        )
+                    if with_deal:
+                        for t in drawn:
+                            masks[seat] |= 1 << t.index
+                    pending_tile = drawn[-1] if last_ok else None
+                else:
+                    pending_tile = None
+                bone_left -= k
+                counts[seat] += k
+                pending = seat
+            else:  # PASS
+                if not on_table:
+                    self.stop("draw", i, j, f"{_loc(i, j)}: nobody passes before the opening tile")
+                if bone_left > 0:
+                    self.stop(
+                        "draw",
+                        i,
+                        j,
+                        f"{_loc(i, j)}: seat {seat} passes while {bone_left} tiles are left to"
+                        " draw",
+                    )
+                if with_deal and masks[seat] & _playable(ports, on_table):
+                    self.stop(
+                        "draw", i, j, f"{_loc(i, j)}: seat {seat} passes but can place a tile"
+                    )
+                if pending_tile is not None:
+                    self.stop(
+                        "draw",
+                        i,
+                        j,
+                        f"{_loc(i, j)}: seat {seat} passes but can place {pending_tile},"
+                        " the tile just drawn",
+                    )
+                pending = -1
+                turn = next_seat[seat]
+        if over:
             self.no_claims_after_target(i, hand)
             return None
-        end = _HandEnd(
-            h.domino, h.bone_left, h.on_table, h.ports, masks if h.with_deal else None, h.counts
-        )
+        end = _HandEnd(domino, bone_left, on_table, ports, masks if with_deal else None, counts)
         return self._check_end(i, hand, last, end)
 
     def _check_deal(
@@ -608,303 +878,3 @@ def first_divergence(
     if len(ha) != len(hb):
         return min(len(ha), len(hb)), None
     return None, None
-
-
-class _HandPlay:
-    """One hand in move form being replayed: the layout (free sides, branch sides, ports per
-    value, the on-table mask, the end total) and the turn, and a method per kind of move."""
-
-    __slots__ = (
-        "bone_left",
-        "boneyard",
-        "branch",
-        "branch_counts",
-        "counts",
-        "domino",
-        "drawn_known",
-        "first_only",
-        "free",
-        "i",
-        "last_move",
-        "masks",
-        "next_seat",
-        "on_table",
-        "pending",
-        "pending_tile",
-        "ports",
-        "r",
-        "seen_double",
-        "total",
-        "turn",
-        "with_deal",
-    )  # fmt: skip
-
-    def __init__(
-        self,
-        r: _Replay,
-        i: int,
-        hand: Hand,
-        masks: list[int],
-        boneyard: tuple[Tile, ...],
-        with_deal: bool,
-    ) -> None:
-        players = r.players
-        self.r = r
-        self.i = i
-        self.masks = masks
-        self.boneyard = boneyard
-        self.with_deal = with_deal
-        self.bone_left = len(boneyard) if with_deal else r.o.boneyard_size
-        self.counts = [r.o.hand_size] * players
-        self.free = [0] * 28
-        self.branch = [0] * 28
-        self.ports = [0] * 7
-        self.on_table = 0
-        self.total = 0
-        self.branch_counts = r.rules.internal_branches_count
-        self.first_only = r.rules.spinners == "first"
-        self.seen_double = False
-        self.turn = hand.leader
-        self.pending = -1
-        self.pending_tile: Tile | None = None
-        self.drawn_known = 0
-        self.domino: int | None = None
-        self.last_move = 0
-        self.next_seat = tuple((s + 1) % players for s in range(players))
-
-    def play(self, j: int, seat: int, tile: Tile, on: Tile | None, claimed: int) -> None:
-        r, i = self.r, self.i
-        ti = tile.index
-        bit = 1 << ti
-        on_table = self.on_table
-        if on_table & bit:
-            r.stop("tile", i, j, f"{_loc(i, j)}: {tile} is already on the table")
-        if self.with_deal and not self.masks[seat] & bit:
-            r.stop("tile", i, j, f"{_loc(i, j)}: seat {seat} does not hold {tile}")
-        pending_tile = self.pending_tile
-        if self.pending >= 0 and pending_tile is not None and tile is not pending_tile:
-            r.stop(
-                "draw",
-                i,
-                j,
-                f"{_loc(i, j)}: after drawing, seat {seat} must place {pending_tile},"
-                f" the tile just drawn, not {tile}",
-            )
-        if not on_table:
-            self._open(j, tile, on)
-        else:
-            self._place(j, tile, on)
-        self.on_table = on_table | bit
-        self._score(j, seat, tile, claimed)
-        c = self.counts[seat] - 1
-        self.counts[seat] = c
-        if not c:
-            self.domino = seat
-            if j < self.last_move:
-                r.stop(
-                    "end", i, j + 1, f"{_loc(i, j + 1)}: seat {seat} has already dominoed this hand"
-                )
-        self.pending = -1
-        self.pending_tile = None
-        self.turn = self.next_seat[seat]
-
-    def _open(self, j: int, tile: Tile, on: Tile | None) -> None:
-        if on is not None:
-            self.r.stop(
-                "placement",
-                self.i,
-                j,
-                f'{_loc(self.i, j)}: {tile} opens the hand, so it has no "on"',
-            )
-        ti = tile.index
-        xl, xh = _LOW[ti], _HIGH[ti]
-        ports = self.ports
-        if xl != xh:
-            self.free[ti] = 3
-            ports[xl] += 1
-            ports[xh] += 1
-            self.total = xl + xh
-        else:
-            self.free[ti] = 2
-            self._spin(ti)
-            ports[xl] += 2
-            self.total = 2 * xl
-
-    def _spin(self, ti: int) -> None:
-        if self.first_only and self.seen_double:
-            self.branch[ti] = 0
-        else:
-            self.branch[ti] = 2
-            self.seen_double = True
-
-    def _place(self, j: int, tile: Tile, on: Tile | None) -> None:
-        r, i = self.r, self.i
-        if on is None:
-            r.stop("placement", i, j, f'{_loc(i, j)}: say which tile {tile} is placed on ("on")')
-        assert on is not None
-        oj = on.index
-        if not self.on_table >> oj & 1:
-            r.stop("placement", i, j, f"{_loc(i, j)}: {on} is not on the table")
-        ti = tile.index
-        xl, xh = _LOW[ti], _HIGH[ti]
-        free, branch, ports = self.free, self.branch, self.ports
-        total = self.total
-        a = _LOW[oj]
-        if a != _HIGH[oj]:
-            f = free[oj]
-            if f & 1 and (xl == a or xh == a):
-                free[oj] = f & 2
-                v = a
-            else:
-                v = _HIGH[oj]
-                if f & 2 and (xl == v or xh == v):
-                    free[oj] = f & 1
-                else:
-                    r.stop("placement", i, j, r._no_fit(i, j, tile, on, f, 0))
-            ports[v] -= 1
-            total -= v
-        else:
-            v = a
-            f = free[oj]
-            if (xl != v and xh != v) or not (f or branch[oj]):
-                r.stop("placement", i, j, r._no_fit(i, j, tile, on, f, branch[oj]))
-            ports[v] -= 1
-            if f:
-                f -= 1
-                free[oj] = f
-                if not f:
-                    br = branch[oj]
-                    total -= 2 * v
-                    ports[v] += br
-                    if self.branch_counts:
-                        total += v * br
-            else:
-                branch[oj] -= 1
-                if self.branch_counts:
-                    total -= v
-        if xl != xh:
-            if xl == v:
-                free[ti] = 2
-                ports[xh] += 1
-                total += xh
-            else:
-                free[ti] = 1
-                ports[xl] += 1
-                total += xl
-        else:
-            free[ti] = 1
-            self._spin(ti)
-            ports[xl] += 1
-            total += 2 * xl
-        self.total = total
-
-    def _score(self, j: int, seat: int, tile: Tile, claimed: int) -> None:
-        r, i = self.r, self.i
-        total = self.total
-        true = total if total % 5 == 0 else 0
-        if claimed != true:
-            r.fault(
-                "score",
-                i,
-                j,
-                f"{_loc(i, j)}: {tile} makes the ends total {total}, which scores"
-                f" {true}, not {claimed}",
-            )
-        if true:
-            r.scores[r.entity_of[seat]] += true
-            if r.at_once:
-                r.check_target()
-                if r.over and j < self.last_move:
-                    r.stop("result", i, j + 1, f"{_loc(i, j + 1)}: the match was already over")
-
-    def draw(self, j: int, seat: int, drawn: tuple[Tile, ...] | None, k: int) -> None:
-        r, i = self.r, self.i
-        if not self.on_table:
-            r.stop("draw", i, j, f"{_loc(i, j)}: nobody draws before the opening tile")
-        if self.pending >= 0:
-            r.stop("draw", i, j, f"{_loc(i, j)}: seat {seat} has already drawn this turn")
-        playable = _playable(self.ports, self.on_table)
-        if self.with_deal and self.masks[seat] & playable:
-            r.stop(
-                "draw",
-                i,
-                j,
-                f"{_loc(i, j)}: seat {seat} holds a tile that can be placed and may not draw",
-            )
-        if k > self.bone_left:
-            r.stop(
-                "draw",
-                i,
-                j,
-                f"{_loc(i, j)}: seat {seat} draws {k} but only {self.bone_left} tiles are"
-                " left to draw",
-            )
-        self.pending_tile = None if drawn is None else self._drawn(j, seat, drawn, k, playable)
-        self.bone_left -= k
-        self.counts[seat] += k
-        self.pending = seat
-
-    def _drawn(
-        self, j: int, seat: int, drawn: tuple[Tile, ...], k: int, playable: int
-    ) -> Tile | None:
-        """Check the tiles a draw lists; return the one that must now be placed, if any."""
-        r, i = self.r, self.i
-        if self.with_deal:
-            pos = len(self.boneyard) - self.bone_left
-            expect = self.boneyard[pos : pos + k]
-            if drawn != expect:
-                r.stop(
-                    "draw",
-                    i,
-                    j,
-                    f"{_loc(i, j)}: the boneyard gives {' '.join(map(str, expect))},"
-                    f" not {' '.join(map(str, drawn))}",
-                )
-        for n_, t in enumerate(drawn):
-            tbit = 1 << t.index
-            if (self.on_table | self.drawn_known) & tbit:
-                r.stop(
-                    "draw",
-                    i,
-                    j,
-                    f"{_loc(i, j)}: {t} cannot be drawn: it is already on the table or drawn",
-                )
-            self.drawn_known |= tbit
-            if n_ < k - 1 and playable & tbit:
-                r.stop("draw", i, j, f"{_loc(i, j)}: {t} can be placed, so drawing stops there")
-        last_ok = playable >> drawn[-1].index & 1
-        if not last_ok and self.bone_left - k > 0:
-            r.stop(
-                "draw",
-                i,
-                j,
-                f"{_loc(i, j)}: nothing placeable was drawn and tiles are left, so drawing goes on",
-            )
-        if self.with_deal:
-            for t in drawn:
-                self.masks[seat] |= 1 << t.index
-        return drawn[-1] if last_ok else None
-
-    def pass_(self, j: int, seat: int) -> None:
-        r, i = self.r, self.i
-        if not self.on_table:
-            r.stop("draw", i, j, f"{_loc(i, j)}: nobody passes before the opening tile")
-        if self.bone_left > 0:
-            r.stop(
-                "draw",
-                i,
-                j,
-                f"{_loc(i, j)}: seat {seat} passes while {self.bone_left} tiles are left to draw",
-            )
-        if self.with_deal and self.masks[seat] & _playable(self.ports, self.on_table):
-            r.stop("draw", i, j, f"{_loc(i, j)}: seat {seat} passes but can place a tile")
-        if self.pending_tile is not None:
-            r.stop(
-                "draw",
-                i,
-                j,
-                f"{_loc(i, j)}: seat {seat} passes but can place {self.pending_tile},"
-                " the tile just drawn",
-            )
-        self.pending = -1
-        self.turn = self.next_seat[seat]
