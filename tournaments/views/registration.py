@@ -226,7 +226,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
             apply_error(form, exc)
         else:
             messages.success(request, f"{event.name} created. Next: add the entries.")
-            return redirect("director-event", slug=event.slug)
+            return redirect("director:event", slug=event.slug)
     return render(
         request, "tournaments/registration/event_form.html", {"form": form, "event": None}
     )
@@ -245,7 +245,7 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
             apply_error(form, exc)
         else:
             messages.success(request, "Settings saved.")
-            return redirect("director-event", slug=event.slug)
+            return redirect("director:event", slug=event.slug)
     return render(
         request, "tournaments/registration/event_form.html", {"form": form, "event": event}
     )
@@ -281,7 +281,7 @@ def event_add_director(request: HttpRequest, event: Event) -> HttpResponse:
             messages.error(request, exc.message)
         else:
             messages.success(request, f"{user.username} now directs this event.")
-    return redirect("director-event", slug=event.slug)
+    return redirect("director:event", slug=event.slug)
 
 
 @director_required
@@ -326,7 +326,7 @@ def entries(request: HttpRequest, event: Event) -> HttpResponse:
     }
     if _is_htmx(request) and request.headers.get("HX-Target") == "entry-rows":
         params = urlencode({k: v for k, v in (("q", query), ("status", status)) if v})
-        context["back"] = reverse("director-entries", args=[event.slug]) + (
+        context["back"] = reverse("director:entries", args=[event.slug]) + (
             f"?{params}" if params else ""
         )
         return render(request, "tournaments/registration/_entry_rows.html", context)
@@ -337,7 +337,7 @@ def _back(request: HttpRequest, event: Event) -> HttpResponseRedirect:
     target = request.POST.get("next", "")
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = ""
-    return HttpResponseRedirect(target or reverse("director-entries", args=[event.slug]))
+    return HttpResponseRedirect(target or reverse("director:entries", args=[event.slug]))
 
 
 @require_POST
@@ -398,7 +398,7 @@ def entry_add(request: HttpRequest, event: Event, late: bool = False) -> HttpRes
             messages.success(request, f"{entry.name} registered{' (late entry)' if late else ''}.")
             if "another" in request.POST:
                 return redirect(request.path)
-            return redirect("director-entries", slug=event.slug)
+            return redirect("director:entries", slug=event.slug)
     return render(
         request,
         "tournaments/registration/entry_add.html",
@@ -413,7 +413,7 @@ def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
         entry = selectors.get_entry(event=event, entry_id=entry_id)
     except SpinnerError as exc:
         messages.error(request, exc.message)
-        return redirect("director-entries", slug=event.slug)
+        return redirect("director:entries", slug=event.slug)
     seed_form = SeedForm(initial={"seed": entry.seed})
     pin_form = PinForm(initial={"pinned_table": entry.pinned_table})
     if request.method == "POST":
@@ -440,7 +440,7 @@ def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
                 bound.add_error(None, exc.message)
             else:
                 messages.success(request, "Saved.")
-                return redirect("director-entry", slug=event.slug, entry_id=entry.pk)
+                return redirect("director:entry", slug=event.slug, entry_id=entry.pk)
     return render(
         request,
         "tournaments/registration/entry_detail.html",
@@ -489,7 +489,7 @@ def import_entries(request: HttpRequest, event: Event) -> HttpResponse:
                 preview = services.preview_import(event=event, text=text)
             else:
                 messages.success(request, f"Imported {len(created)} entries.")
-                return redirect("director-entries", slug=event.slug)
+                return redirect("director:entries", slug=event.slug)
         else:
             preview = services.preview_import(event=event, text=text)
     return render(

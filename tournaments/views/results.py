@@ -15,6 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from tournaments import game
 from tournaments.errors import SpinnerError
 from tournaments.models import Event, Match, Round, Table
 from tournaments.permissions import can_direct, director_required
@@ -42,6 +43,8 @@ class ResultEntryForm(ReasonForm):
 
     score_a = forms.DecimalField(required=False, decimal_places=1, label="Score of the first side")
     score_b = forms.DecimalField(required=False, decimal_places=1, label="Score of the second side")
+    # The scores are typed in the event's displayed points (what the paper acta says: 61-40 in
+    # five-up); ``final_score`` converts them to the raw score the results service keeps.
     sheet = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 4}),
@@ -65,6 +68,14 @@ class ResultEntryForm(ReasonForm):
                     "The scoresheet is nested far too deeply to be a scoresheet."
                 ) from exc
         return data
+
+    def final_score(self, event: Event) -> dict[str, Any] | None:
+        """The typed scores as the service's raw ``final_score`` (None for a sheet)."""
+        data = self.cleaned_data
+        if "sheet_obj" in data:
+            return None
+        raw = [game.raw_from_displayed(data[f], event) for f in ("score_a", "score_b")]
+        return {"scores": [int(r) if r.denominator == 1 else float(r) for r in raw]}
 
 
 def _round(event: Event, number: int) -> Round:
@@ -129,6 +140,7 @@ def _match_page(
             "divergence": board.divergence(),
             "resolve_form": resolve_form or ResolveForm(),
             "entry_form": entry_form or ResultEntryForm(initial={"version": version}),
+            "score_unit": game.unit_label(event),
         },
         status=status,
     )
@@ -144,7 +156,7 @@ def match_results(
 
 
 def _back(event: Event, number: int, match_id: int) -> HttpResponse:
-    return redirect("results-match", slug=event.slug, number=number, match_id=match_id)
+    return redirect("director:result", slug=event.slug, number=number, match_id=match_id)
 
 
 def _form_errors(request: HttpRequest, form: forms.Form) -> None:
@@ -204,11 +216,7 @@ def enter_result(request: HttpRequest, number: int, match_id: int, *, event: Eve
     form = ResultEntryForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
-        final = (
-            None
-            if "sheet_obj" in data
-            else {"scores": [float(data["score_a"]), float(data["score_b"])]}
-        )
+        final = form.final_score(event)
         try:
             if data.get("version"):
                 services.correct_result(
@@ -251,4 +259,4 @@ def revoke_links(request: HttpRequest, number: int, *, event: Event) -> HttpResp
             messages.error(request, exc.message)
         else:
             messages.success(request, "Every table link of this round is revoked; new ones below.")
-    return redirect("results-round", slug=event.slug, number=number)
+    return redirect("director:results", slug=event.slug, number=number)

@@ -36,7 +36,7 @@ def _round_or_404(event: Event, number: int, *, public: bool = False) -> Round:
 
 
 def _review_url(event: Event, number: int) -> str:
-    return reverse("rounds:review", args=[event.slug, number])
+    return reverse("director:round", args=[event.slug, number])
 
 
 def _int(value: str | None) -> int | None:
@@ -76,9 +76,9 @@ def round_generate(request: HttpRequest, *, event: Event) -> HttpResponse:
     except SpinnerError as exc:
         messages.error(request, exc.message)
         if exc.code == "generation_running":
-            return redirect("rounds:job", event.slug, exc.details["job"])
-        return redirect("rounds:list", event.slug)
-    return redirect("rounds:job", event.slug, job.pk)
+            return redirect("director:round-job", event.slug, exc.details["job"])
+        return redirect("director:rounds", event.slug)
+    return redirect("director:round-job", event.slug, job.pk)
 
 
 @require_GET
@@ -189,12 +189,12 @@ def _act(request: HttpRequest, event: Event, number: int, action: str) -> HttpRe
         elif action == "discard":
             services.discard_draft_round(round=rnd, reason=reason, actor=request.user)
             messages.success(request, f"The draft of round {rnd.number} was discarded.")
-            return redirect("rounds:list", event.slug)
+            return redirect("director:rounds", event.slug)
         else:  # pragma: no cover - the url patterns name every action
             raise Http404("No such action.")
     except SpinnerError as exc:
         messages.error(request, exc.message)
-    return redirect("rounds:review", event.slug, number)
+    return redirect("director:round", event.slug, number)
 
 
 @require_POST

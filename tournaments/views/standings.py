@@ -89,7 +89,7 @@ def _live_context(
         data = selectors.latest_standings(event)
         meta = data.meta
         html = render_to_string(
-            "tournaments/live/_standings_table.html",
+            "tournaments/standings/_standings_table.html",
             {"event": event, "standings": data, "projector": projector},
         )
         if meta.generation:
@@ -117,7 +117,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     context = _live_context(event, projector, meta)
     etag = _page_etag(request, context["meta"], variant)
     context["can_direct"] = can_oversee(request.user, event)
-    response = render(request, "tournaments/live/standings.html", context)
+    response = render(request, "tournaments/standings/standings.html", context)
     return _finish(response, etag, vary_cookie=True)
 
 
@@ -134,7 +134,7 @@ def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     if _etag_matches(request, tag(meta)):
         return _not_modified(tag(meta))
     context = _live_context(event, projector, meta)
-    response = render(request, "tournaments/live/_standings_live.html", context)
+    response = render(request, "tournaments/standings/_standings_live.html", context)
     return _finish(response, tag(context["meta"]), vary_cookie=False)
 
 
@@ -229,7 +229,7 @@ def team(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         "values": list(zip(data.columns[1:], row["values"][1:], strict=True)) if row else [],
         "show_results": can_see(request.user, event, "results"),
     }
-    return render(request, "tournaments/live/team.html", context)
+    return render(request, "tournaments/standings/team.html", context)
 
 
 @require_GET
@@ -239,7 +239,7 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     detail = selectors.match_detail(event, match_id)
     if detail is None:
         raise Http404("No such match in this event.")
-    return render(request, "tournaments/live/match.html", {"event": event, **detail})
+    return render(request, "tournaments/standings/match.html", {"event": event, **detail})
 
 
 @require_http_methods(["GET", "POST"])
@@ -270,6 +270,6 @@ def director_standings(request: HttpRequest, event: Event) -> HttpResponse:
                 messages.error(request, "Unknown action.")
         except SpinnerError as exc:
             messages.error(request, exc.message)
-        return redirect("live-director-standings", slug=event.slug)
+        return redirect("director:standings", slug=event.slug)
     context = selectors.director_standings(event)
-    return render(request, "tournaments/live/director_standings.html", context)
+    return render(request, "tournaments/standings/director_standings.html", context)
