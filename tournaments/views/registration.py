@@ -27,6 +27,7 @@ from tournaments.selectors import registration as selectors
 from tournaments.services import events as event_services
 from tournaments.services import registration as services
 from tournaments.services.registration import PlayerSpec
+from tournaments.views.errors import show_error
 
 # --- forms -------------------------------------------------------------------------------------
 
@@ -132,16 +133,6 @@ class EventForm(forms.Form):
         return sets
 
 
-def apply_error(form: forms.Form, exc: SpinnerError) -> None:
-    """Show a service error against the form's fields (or at the top)."""
-    errors = exc.details.get("errors") if isinstance(exc.details, dict) else None
-    if isinstance(errors, dict) and errors:
-        for field, message in errors.items():
-            form.add_error(field if field in form.fields else None, message)
-    else:
-        form.add_error(None, exc.message)
-
-
 class EntryForm(forms.Form):
     """One entry: two players (partnership event) or one (head to head), matched by name+club."""
 
@@ -223,7 +214,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
                 actor=user_of(request), slug=form.cleaned_data.get("slug") or "", **form.settings()
             )
         except SpinnerError as exc:
-            apply_error(form, exc)
+            show_error(form, exc)
         else:
             messages.success(request, f"{event.name} created. Next: add the entries.")
             return redirect("director:event", slug=event.slug)
@@ -242,7 +233,7 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
         try:
             event_services.update_event(actor=user_of(request), event=event, **form.settings())
         except SpinnerError as exc:
-            apply_error(form, exc)
+            show_error(form, exc)
         else:
             messages.success(request, "Settings saved.")
             return redirect("director:event", slug=event.slug)
@@ -278,7 +269,7 @@ def event_add_director(request: HttpRequest, event: Event) -> HttpResponse:
                 actor=user_of(request), event=event, username=form.cleaned_data["username"]
             )
         except SpinnerError as exc:
-            messages.error(request, exc.message)
+            show_error(request, exc)
         else:
             messages.success(request, f"{user.username} now directs this event.")
     return redirect("director:event", slug=event.slug)
@@ -393,7 +384,7 @@ def entry_add(request: HttpRequest, event: Event, late: bool = False) -> HttpRes
                 seed=form.cleaned_data.get("seed"),
             )
         except SpinnerError as exc:
-            form.add_error(None, exc.message)
+            show_error(form, exc)
         else:
             messages.success(request, f"{entry.name} registered{' (late entry)' if late else ''}.")
             if "another" in request.POST:
@@ -412,7 +403,7 @@ def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
     try:
         entry = selectors.get_entry(event=event, entry_id=entry_id)
     except SpinnerError as exc:
-        messages.error(request, exc.message)
+        show_error(request, exc)
         return redirect("director:entries", slug=event.slug)
     seed_form = SeedForm(initial={"seed": entry.seed})
     pin_form = PinForm(initial={"pinned_table": entry.pinned_table})
@@ -437,7 +428,7 @@ def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
                         reason=bound.cleaned_data["reason"],
                     )
             except SpinnerError as exc:
-                bound.add_error(None, exc.message)
+                show_error(bound, exc)
             else:
                 messages.success(request, "Saved.")
                 return redirect("director:entry", slug=event.slug, entry_id=entry.pk)
@@ -485,7 +476,7 @@ def import_entries(request: HttpRequest, event: Event) -> HttpResponse:
             try:
                 created = services.import_entries(actor=user_of(request), event=event, text=text)
             except SpinnerError as exc:
-                messages.error(request, exc.message)
+                show_error(request, exc)
                 preview = services.preview_import(event=event, text=text)
             else:
                 messages.success(request, f"Imported {len(created)} entries.")

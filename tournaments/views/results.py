@@ -22,6 +22,7 @@ from tournaments.permissions import can_direct, director_required
 from tournaments.selectors import results as selectors
 from tournaments.services import results as services
 from tournaments.services import table_links
+from tournaments.views.errors import show_error, show_form_errors
 
 POLL_SECONDS = 3
 
@@ -159,27 +160,6 @@ def _back(event: Event, number: int, match_id: int) -> HttpResponse:
     return redirect("director:result", slug=event.slug, number=number, match_id=match_id)
 
 
-def _form_errors(request: HttpRequest, form: forms.Form) -> None:
-    for field, errs in form.errors.items():
-        for err in errs:
-            messages.error(request, f"{field}: {err}" if field != "__all__" else str(err))
-
-
-def _add_service_error(form: forms.Form, exc: SpinnerError) -> None:
-    """The service's refusal as the form's errors: its message, and the first faults of an
-    engine verdict (hand and play counted from 1 as the page shows them)."""
-    form.add_error(None, exc.message)
-    verdict = exc.details.get("verdict") if isinstance(exc.details, dict) else None
-    for error in ((verdict or {}).get("errors") or [])[:5]:
-        where = []
-        if isinstance(error.get("hand"), int):
-            where.append(f"hand {error['hand'] + 1}")
-        if isinstance(error.get("move"), int):
-            where.append(f"play {error['move'] + 1}")
-        prefix = ", ".join(where) + ": " if where else ""
-        form.add_error(None, f"{prefix}{error.get('message')}")
-
-
 @require_POST
 @director_required
 def resolve(request: HttpRequest, number: int, match_id: int, *, event: Event) -> HttpResponse:
@@ -196,7 +176,7 @@ def resolve(request: HttpRequest, number: int, match_id: int, *, event: Event) -
                 actor=request.user,
             )
         except SpinnerError as exc:
-            _add_service_error(form, exc)
+            show_error(form, exc)
         else:
             messages.success(request, "The conflict is resolved.")
             return _back(event, number, match_id)
@@ -236,7 +216,7 @@ def enter_result(request: HttpRequest, number: int, match_id: int, *, event: Eve
                     actor=request.user,
                 )
         except SpinnerError as exc:
-            _add_service_error(form, exc)
+            show_error(form, exc)
         else:
             messages.success(request, "The result is entered.")
             return _back(event, number, match_id)
@@ -249,14 +229,14 @@ def revoke_links(request: HttpRequest, number: int, *, event: Event) -> HttpResp
     round_ = _round(event, number)
     form = ReasonForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        show_form_errors(request, form)
     else:
         try:
             table_links.revoke_table_links(
                 round_=round_, actor=request.user, reason=form.cleaned_data["reason"]
             )
         except SpinnerError as exc:
-            messages.error(request, exc.message)
+            show_error(request, exc)
         else:
             messages.success(request, "Every table link of this round is revoked; new ones below.")
     return redirect("director:results", slug=event.slug, number=number)

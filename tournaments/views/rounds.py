@@ -19,6 +19,7 @@ from tournaments.permissions import can_oversee, can_see, director_required
 from tournaments.selectors import live as live_selectors
 from tournaments.selectors import rounds as selectors
 from tournaments.services import rounds as services
+from tournaments.views.errors import show_error
 
 ACTIONS = ("swap_entries", "swap_tables", "publish", "start", "close", "discard")
 """The POST actions on a round (one url each: ``rounds:<action>``)."""
@@ -74,7 +75,7 @@ def round_generate(request: HttpRequest, *, event: Event) -> HttpResponse:
     try:
         job = services.start_round_generation(event=event, actor=request.user)
     except SpinnerError as exc:
-        messages.error(request, exc.message)
+        show_error(request, exc)
         if exc.code == "generation_running":
             return redirect("director:round-job", event.slug, exc.details["job"])
         return redirect("director:rounds", event.slug)
@@ -193,7 +194,7 @@ def _act(request: HttpRequest, event: Event, number: int, action: str) -> HttpRe
         else:  # pragma: no cover - the url patterns name every action
             raise Http404("No such action.")
     except SpinnerError as exc:
-        messages.error(request, exc.message)
+        show_error(request, exc)
     return redirect("director:round", event.slug, number)
 
 

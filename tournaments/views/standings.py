@@ -22,6 +22,7 @@ from tournaments.errors import SpinnerError
 from tournaments.models import Entry, Event
 from tournaments.permissions import can_oversee, can_see, director_required
 from tournaments.selectors import live as selectors
+from tournaments.views.errors import show_error
 
 POLL_SECONDS = 5
 ROWS_CACHE_SECONDS = 600
@@ -269,7 +270,7 @@ def director_standings(request: HttpRequest, event: Event) -> HttpResponse:
             else:
                 messages.error(request, "Unknown action.")
         except SpinnerError as exc:
-            messages.error(request, exc.message)
+            show_error(request, exc)
         return redirect("director:standings", slug=event.slug)
     context = selectors.director_standings(event)
     return render(request, "tournaments/standings/director_standings.html", context)
