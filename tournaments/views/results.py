@@ -1,4 +1,4 @@
-"""The director's entry board and match page, and the table's entry page (``/t/<token>/``).
+"""The director's results pages: a round's entry board, a match's claims, resolve and enter.
 
 Thin: selectors read, services write, ``SpinnerError`` becomes a message. The board refreshes
 itself with htmx every few seconds (its rows only).
