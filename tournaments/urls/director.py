@@ -3,7 +3,7 @@ rounds, results, printed cards and standings."""
 
 from django.urls import path
 
-from tournaments.views import cards, registration, results, rounds, standings
+from tournaments.views import cards, entries, entry_import, events, results, rounds, standings
 
 app_name = "director"
 
@@ -12,22 +12,22 @@ ROUND = EVENT + "rounds/<int:number>/"
 
 urlpatterns = [
     # Events and entries.
-    path("director/", registration.director_home, name="home"),
-    path("director/events/new/", registration.event_create, name="event-create"),
-    path(EVENT, registration.event_dashboard, name="event"),
-    path(EVENT + "edit/", registration.event_edit, name="event-edit"),
-    path(EVENT + "directors/", registration.event_add_director, name="event-add-director"),
-    path(EVENT + "entries/", registration.entries, name="entries"),
-    path(EVENT + "entries/add/", registration.entry_add, name="entry-add"),
-    path(EVENT + "entries/late/", registration.entry_add, {"late": True}, name="entry-late"),
-    path(EVENT + "entries/<int:entry_id>/", registration.entry_detail, name="entry"),
+    path("director/", events.director_home, name="home"),
+    path("director/events/new/", events.event_create, name="event-create"),
+    path(EVENT, events.event_dashboard, name="event"),
+    path(EVENT + "edit/", events.event_edit, name="event-edit"),
+    path(EVENT + "directors/", events.event_add_director, name="event-add-director"),
+    path(EVENT + "entries/", entries.entries, name="entries"),
+    path(EVENT + "entries/add/", entries.entry_add, name="entry-add"),
+    path(EVENT + "entries/late/", entries.entry_add, {"late": True}, name="entry-late"),
+    path(EVENT + "entries/<int:entry_id>/", entries.entry_detail, name="entry"),
     path(
         EVENT + "entries/<int:entry_id>/<str:action>/",
-        registration.entry_action,
+        entries.entry_action,
         name="entry-action",
     ),
-    path(EVENT + "import/", registration.import_entries, name="import"),
-    path(EVENT + "audit/", registration.audit_log, name="audit"),
+    path(EVENT + "import/", entry_import.import_entries, name="import"),
+    path(EVENT + "audit/", events.audit_log, name="audit"),
     # Rounds.
     path(EVENT + "rounds/", rounds.round_list, name="rounds"),
     path(EVENT + "rounds/generate/", rounds.round_generate, name="round-generate"),
