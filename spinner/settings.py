@@ -239,6 +239,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Five Up dominoes tournaments: events, pairings, scoresheets and standings.",
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The error body's ``code`` is the registry of every error code, as one named enum.
+    "ENUM_NAME_OVERRIDES": {"ErrorCodeEnum": "tournaments.errors.ErrorCode"},
 }
 # Swagger UI's files from our own static files (no CDN) when drf-spectacular-sidecar is installed;
 # without it /api/docs/ is a plain page linking the schema.

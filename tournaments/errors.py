@@ -1,9 +1,140 @@
-"""The application's one error family, mapped once at each edge (views: messages; API: the
-``{code, message, details}`` body). Tests assert on ``code``, never on wording."""
+"""The application's one error family, mapped once at each edge (views: ``show_error`` in
+``tournaments.views.errors``; API: the ``{code, message, details}`` body), and the one registry of
+every error code the application gives (:class:`ErrorCode`, published as the API's error-code
+enum). Tests assert on ``code``, never on wording; a test scans the source so that a code raised
+anywhere in ``tournaments`` is listed here."""
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
+
+
+class ErrorCode(StrEnum):
+    """Every error code the application gives, one registry (as Zulip's ``ErrorCode``).
+
+    A ``SpinnerError`` carries one of these in ``code``; the API's error body's ``code`` field is
+    this enum in the OpenAPI schema. Add a code here when you raise a new one (a test fails
+    otherwise). The values are the wire format: never rename one.
+    """
+
+    # The error family's defaults (``SpinnerError`` and its four kinds).
+    ERROR = "error"
+    INVALID = "invalid"
+    FORBIDDEN = "forbidden"
+    NOT_FOUND = "not_found"
+    CONFLICT = "conflict"
+
+    # The API's edge: requests, authentication, throttling, the server.
+    BAD_REQUEST = "bad_request"
+    PARSE_ERROR = "parse_error"
+    REQUEST_TOO_LARGE = "request_too_large"
+    AUTHENTICATION_FAILED = "authentication_failed"
+    NOT_AUTHENTICATED = "not_authenticated"
+    METHOD_NOT_ALLOWED = "method_not_allowed"
+    NOT_ACCEPTABLE = "not_acceptable"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
+    THROTTLED = "throttled"
+    SERVER_ERROR = "server_error"
+    INTERNAL_ERROR = "internal_error"
+    IDEMPOTENCY_KEY_INVALID = "idempotency_key_invalid"
+    IDEMPOTENCY_KEY_REQUIRED = "idempotency_key_required"
+    IDEMPOTENCY_MISMATCH = "idempotency_mismatch"
+    INVALID_IF_MATCH = "invalid_if_match"
+
+    # Roles and table links.
+    READ_ONLY_STAFF = "read_only_staff"
+    TABLE_LINK_INVALID = "table_link_invalid"
+    TABLE_LINK_EXPIRED = "table_link_expired"
+    TABLE_LINK_REQUIRED = "table_link_required"
+    TABLE_NOT_FOUND = "table_not_found"
+    NO_MATCH_AT_TABLE = "no_match_at_table"
+    POSITION_INVALID = "position_invalid"
+
+    # Events: settings and directors.
+    NAME_REQUIRED = "name_required"
+    INVALID_CHOICE = "invalid_choice"
+    DATES_REQUIRED = "dates_required"
+    DATES_OUT_OF_ORDER = "dates_out_of_order"
+    INVALID_TARGET = "invalid_target"
+    INVALID_HAND_SIZE = "invalid_hand_size"
+    HAND_SIZE_TOO_LARGE = "hand_size_too_large"
+    INVALID_NUMBER = "invalid_number"
+    POINTS_OUT_OF_ORDER = "points_out_of_order"
+    MARGIN_BONUS_NEEDS_MARGIN = "margin_bonus_needs_margin"
+    INVALID_TIEBREAKS = "invalid_tiebreaks"
+    UNKNOWN_TIEBREAK = "unknown_tiebreak"
+    DUPLICATE_TIEBREAK = "duplicate_tiebreak"
+    INVALID_SALT = "invalid_salt"
+    INVALID_SLUG = "invalid_slug"
+    SLUG_TAKEN = "slug_taken"
+    LOCKED_AFTER_START = "locked_after_start"
+    ENTRIES_EXIST = "entries_exist"
+    ALREADY_DIRECTOR = "already_director"
+    USER_NOT_FOUND = "user_not_found"
+    EVENT_NOT_FOUND = "event_not_found"
+    EVENT_FINISHED = "event_finished"
+
+    # Entries: registration, check-in, withdrawal, import.
+    ENTRY_NOT_FOUND = "entry_not_found"
+    ENTRY_WITHDRAWN = "entry_withdrawn"
+    ALREADY_CHECKED_IN = "already_checked_in"
+    NOT_CHECKED_IN = "not_checked_in"
+    ALREADY_WITHDRAWN = "already_withdrawn"
+    NOT_WITHDRAWN = "not_withdrawn"
+    PLAYER_REQUIRED = "player_required"
+    PLAYER_ALREADY_ENTERED = "player_already_entered"
+    SAME_PLAYER_TWICE = "same_player_twice"
+    WRONG_PLAYER_COUNT = "wrong_player_count"
+    INVALID_SEED = "invalid_seed"
+    SEED_TAKEN = "seed_taken"
+    INVALID_TABLE = "invalid_table"
+    IMPORT_INVALID = "import_invalid"
+    ROUNDS_STARTED = "rounds_started"
+    NO_ROUNDS_YET = "no_rounds_yet"
+    UNKNOWN_ACTION = "unknown_action"
+
+    # Rounds: generation, edits, status.
+    GENERATION_RUNNING = "generation_running"
+    UNKNOWN_JOB = "unknown_job"
+    TOO_FEW_ENTRIES = "too_few_entries"
+    TOO_FEW_QUALIFIERS = "too_few_qualifiers"
+    SCHEDULE_COMPLETE = "schedule_complete"
+    PREVIOUS_ROUND_OPEN = "previous_round_open"
+    PLAYOFF_NEEDS_SEEDING = "playoff_needs_seeding"
+    ROUND_NOT_FOUND = "round_not_found"
+    ROUND_NOT_DRAFT = "round_not_draft"
+    ROUND_NOT_PUBLISHED = "round_not_published"
+    ROUND_NOT_OPEN = "round_not_open"
+    ROUND_HAS_VIOLATIONS = "round_has_violations"
+    RESULTS_MISSING = "results_missing"
+    NOT_IN_ROUND = "not_in_round"
+    SAME_ENTRY = "same_entry"
+    SAME_TABLE = "same_table"
+    REASON_REQUIRED = "reason_required"
+
+    # Results: claims, confirmations, the director's decisions.
+    MATCH_IS_BYE = "match_is_bye"
+    INVALID_SIDE = "invalid_side"
+    INVALID_SCORE = "invalid_score"
+    INVALID_SHEET = "invalid_sheet"
+    SHEET_MALFORMED = "sheet_malformed"
+    SHEET_MISMATCH = "sheet_mismatch"
+    SHEET_TOO_LARGE = "sheet_too_large"
+    FINAL_SCORE_NOT_ALLOWED = "final_score_not_allowed"
+    NOTHING_TO_CONFIRM = "nothing_to_confirm"
+    ALREADY_CONFIRMED = "already_confirmed"
+    NOT_CONFIRMED = "not_confirmed"
+    STALE_VERSION = "stale_version"
+    VERSION_REQUIRED = "version_required"
+
+    # Standings, tiebreak rounds and the play-off.
+    STANDINGS_UPDATING = "standings_updating"
+    MAIN_ROUNDS_OPEN = "main_rounds_open"
+    NO_UNBROKEN_TIES = "no_unbroken_ties"
+    TIED_AT_CUT = "tied_at_cut"
+    NO_PLAYOFF = "no_playoff"
+    PLAYOFF_STARTED = "playoff_started"
 
 
 class SpinnerError(Exception):

@@ -12,7 +12,7 @@ import qrcode.constants
 from django.test import Client
 
 from tests.tournaments.phone_factory import make_setup
-from tournaments.services import cards
+from tournaments.presenters import cards
 from tournaments.services.table_links import resolve_table_token
 
 pytestmark = pytest.mark.django_db

@@ -1,5 +1,5 @@
 """Displayed points: five-up and five-up-7 pages show raw / 5 (305 raw = 61), all-fives raw; the
-snapshot, the export and the CSV stay raw (``tournaments.templatetags.live``)."""
+snapshot, the export and the CSV stay raw (``tournaments.game``, the ``points`` template tags)."""
 
 from __future__ import annotations
 
@@ -19,8 +19,9 @@ from tests.tournaments.live_support import (
     make_event,
     make_round,
 )
-from tournaments.models import Event, StandingsSnapshot
-from tournaments.templatetags.live import displayed_points, pips_per_point
+from tournaments.game import displayed_divisor
+from tournaments.game import format_displayed as displayed_points
+from tournaments.models import Event, MatchResult, StandingsSnapshot
 
 NOTE = "points (5 pips = 1)"
 
@@ -49,14 +50,14 @@ def test_displayed_points_are_exact(raw: Any, rules: str, shown: str) -> None:
 
 
 def test_the_filter_and_the_note_follow_the_event_rules() -> None:
-    template = Template("{% load live %}{{ score|points:event }}|{% points_note event %}")
+    template = Template("{% load points %}{{ score|points:event }}|{% points_note event %}")
     five_up = Event(rules=Event.Rules.FIVE_UP)
     all_fives = Event(rules=Event.Rules.ALL_FIVES)
     shown, note = template.render(Context({"score": "305", "event": five_up})).split("|")
     assert shown == "61" and NOTE in note
     assert template.render(Context({"score": "305", "event": all_fives})) == "305|"
-    assert pips_per_point(Event(rules=Event.Rules.FIVE_UP_7)) == 5
-    assert pips_per_point(all_fives) == 1
+    assert displayed_divisor(Event(rules=Event.Rules.FIVE_UP_7)) == 5
+    assert displayed_divisor(all_fives) == 1
 
 
 @pytest.fixture(autouse=True)
@@ -146,3 +147,38 @@ def test_no_note_when_the_standings_show_no_score_column(
     with django_capture_on_commit_callbacks(execute=True):
         confirm(match, 305, 150, make_director(event))
     assert NOTE not in standings_table(client, event)
+
+
+@pytest.mark.django_db
+def test_a_director_typing_61_40_in_five_up_gets_61_40_on_every_page(
+    client: Client, django_capture_on_commit_callbacks: Any
+) -> None:
+    """Issue 11's first bug: the director's result form took what was typed as raw pips (61-40
+    stored as 61-40 raw, shown as 12.2-8). The form takes displayed points: stored 305-200 raw."""
+    event = make_event("typed", rules=Event.Rules.FIVE_UP, target=305, tiebreaks=["spread"])
+    teams = make_entries(event, 2)
+    director = make_director(event)
+    (match,) = make_round(event, 1, [(teams[0], teams[1])])
+    client.force_login(director)
+    form_page = client.get(f"/director/events/{event.slug}/rounds/1/results/{match.pk}/")
+    assert NOTE in form_page.content.decode()  # the form says its unit
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(
+            f"/director/events/{event.slug}/rounds/1/results/{match.pk}/enter/",
+            {"score_a": "61", "score_b": "40", "reason": "Paper acta"},
+        )
+    assert response.status_code == 302
+    result = MatchResult.objects.get(match=match, is_current=True)
+    assert (result.score_a_halves, result.score_b_halves) == (610, 400)  # 305-200 raw
+    pages = {
+        "board": f"/director/events/{event.slug}/rounds/1/results/",
+        "director match": f"/director/events/{event.slug}/rounds/1/results/{match.pk}/",
+        "round": f"/events/{event.slug}/rounds/1/",
+        "match": f"/events/{event.slug}/matches/{match.pk}/",
+    }
+    for name, url in pages.items():
+        html = client.get(url).content.decode()
+        assert "61 – 40" in html, name
+        assert "12.2" not in html and "305 – 200" not in html, name
+    team_page = client.get(f"/events/{event.slug}/teams/{teams[0].pk}/").content.decode()
+    assert "won 61–40" in team_page and "12.2" not in team_page

@@ -38,7 +38,7 @@ def _plain_docs(request: HttpRequest) -> HttpResponse:
 def api_docs(request: HttpRequest) -> HttpResponse:
     """Swagger UI when its files are served locally (sidecar), else the plain page."""
     if getattr(settings, "SPECTACULAR_SIDECAR", False):
-        view = SpectacularSwaggerView.as_view(url_name="api-schema")
+        view = SpectacularSwaggerView.as_view(url_name="api:schema")
         response: HttpResponse = view(request)
         return response
     return _plain_docs(request)

@@ -24,30 +24,38 @@ from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
-from tournaments.errors import SpinnerError
+from tournaments.errors import ErrorCode, SpinnerError
 
 logger = logging.getLogger(__name__)
 security_logger = logging.getLogger("django.security")
 
-# DRF's default codes, renamed where ours are clearer.
-DRF_CODES = {
-    exceptions.ValidationError: "invalid",
-    exceptions.ParseError: "parse_error",
-    exceptions.AuthenticationFailed: "authentication_failed",
-    exceptions.NotAuthenticated: "not_authenticated",
-    exceptions.PermissionDenied: "forbidden",
-    exceptions.NotFound: "not_found",
-    exceptions.MethodNotAllowed: "method_not_allowed",
-    exceptions.NotAcceptable: "not_acceptable",
-    exceptions.UnsupportedMediaType: "unsupported_media_type",
-    exceptions.Throttled: "throttled",
+# DRF's default codes, renamed where ours are clearer (every one in the registry).
+DRF_CODES: dict[type[exceptions.APIException], ErrorCode] = {
+    exceptions.ValidationError: ErrorCode.INVALID,
+    exceptions.ParseError: ErrorCode.PARSE_ERROR,
+    exceptions.AuthenticationFailed: ErrorCode.AUTHENTICATION_FAILED,
+    exceptions.NotAuthenticated: ErrorCode.NOT_AUTHENTICATED,
+    exceptions.PermissionDenied: ErrorCode.FORBIDDEN,
+    exceptions.NotFound: ErrorCode.NOT_FOUND,
+    exceptions.MethodNotAllowed: ErrorCode.METHOD_NOT_ALLOWED,
+    exceptions.NotAcceptable: ErrorCode.NOT_ACCEPTABLE,
+    exceptions.UnsupportedMediaType: ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    exceptions.Throttled: ErrorCode.THROTTLED,
 }
+
+
+# The registry as the schema's one ``ErrorCodeEnum`` (``ENUM_NAME_OVERRIDES`` in the settings
+# names it; drf-spectacular matches these (value, name) pairs).
+CODE_CHOICES = [(c.value, c.name) for c in ErrorCode]
 
 
 class ErrorSerializer(serializers.Serializer[Any]):
     """The error body every API error has."""
 
-    code = serializers.CharField(help_text="Stable: clients and tests branch on it.")
+    code = serializers.ChoiceField(
+        choices=CODE_CHOICES,
+        help_text="Stable: clients and tests branch on it (the registry ``ErrorCode``).",
+    )
     message = serializers.CharField(help_text="What went wrong and what to do, for a person.")
     details = serializers.JSONField(help_text="Field errors, versions, verdicts... (may be {}).")
 
@@ -56,7 +64,7 @@ ERROR = ErrorSerializer
 VALIDATION_ERROR = inline_serializer(
     "ValidationErrorBody",
     fields={
-        "code": serializers.CharField(),
+        "code": serializers.ChoiceField(choices=CODE_CHOICES),
         "message": serializers.CharField(),
         "details": serializers.DictField(child=serializers.JSONField()),
     },
@@ -64,15 +72,20 @@ VALIDATION_ERROR = inline_serializer(
 
 
 def body(code: str, message: str, details: Any = None) -> dict[str, Any]:
-    return {"code": code, "message": message, "details": details if details is not None else {}}
+    return {
+        "code": str(code),
+        "message": message,
+        "details": details if details is not None else {},
+    }
 
 
 def _code_for(exc: exceptions.APIException) -> str:
     detail = exc.detail
     custom = getattr(detail, "code", None)
+    default: str
     for cls in type(exc).__mro__:
         if cls in DRF_CODES:
-            default = DRF_CODES[cls]
+            default = str(DRF_CODES[cls])
             break
     else:
         default = exc.default_code
@@ -109,14 +122,14 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         if isinstance(exc, RequestDataTooBig):
             return Response(
                 body(
-                    "request_too_large",
+                    ErrorCode.REQUEST_TOO_LARGE,
                     "The request body is too large; a scoresheet is far smaller.",
                     {"max_bytes": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
                 ),
                 status=413,
             )
         return Response(
-            body("bad_request", f"The request could not be read: {exc}"),
+            body(ErrorCode.BAD_REQUEST, f"The request could not be read: {exc}"),
             status=400,
         )
 
@@ -144,6 +157,6 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     logger.exception("unexpected error in the API", exc_info=exc)
     set_rollback()
     return Response(
-        body("server_error", "Something went wrong on our side; try again in a moment."),
+        body(ErrorCode.SERVER_ERROR, "Something went wrong on our side; try again in a moment."),
         status=500,
     )

@@ -1,11 +1,38 @@
-"""API routes, mounted at ``/api/``."""
+"""The API's routes (namespace ``api``), mounted once at ``/api/``: the schema and its docs,
+the table's endpoints, the director's endpoints, the standings and the export."""
+
+from __future__ import annotations
 
 from django.urls import path
+from drf_spectacular.views import SpectacularAPIView
 
+from tournaments.api import director, docs, table
 from tournaments.api.export import EventExportApi
 from tournaments.api.standings import EventStandingsApi
 
+app_name = "api"
+
+MATCH = "matches/<int:match_id>/"
+ROUND = "events/<slug:slug>/rounds/<int:number>/"
+
 urlpatterns = [
-    path("events/<slug:slug>/export/", EventExportApi.as_view(), name="api-event-export"),
-    path("events/<slug:slug>/standings/", EventStandingsApi.as_view(), name="api-event-standings"),
+    path("schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("docs/", docs.api_docs, name="docs"),
+    path("events/<slug:slug>/export/", EventExportApi.as_view(), name="event-export"),
+    path("events/<slug:slug>/standings/", EventStandingsApi.as_view(), name="event-standings"),
+    # The table's endpoints (a table link's token) and the match's detail.
+    path("table/", table.TableMatchApi.as_view(), name="table-match"),
+    path(MATCH, table.MatchDetailApi.as_view(), name="match-detail"),
+    path(MATCH + "verify/", table.SheetVerifyApi.as_view(), name="sheet-verify"),
+    path(MATCH + "claims/", table.MatchClaimsApi.as_view(), name="match-claims"),
+    path(MATCH + "confirm/", table.ClaimConfirmApi.as_view(), name="claim-confirm"),
+    # The director's endpoints.
+    path(MATCH + "resolve/", director.ResultResolveApi.as_view(), name="result-resolve"),
+    path(MATCH + "override/", director.ResultOverrideApi.as_view(), name="result-override"),
+    path(MATCH + "correct/", director.ResultCorrectApi.as_view(), name="result-correct"),
+    path(ROUND + "matches/", director.RoundMatchListApi.as_view(), name="round-matches"),
+    path(ROUND + "claims/", director.RoundClaimListApi.as_view(), name="round-claims"),
+    path(
+        ROUND + "revoke-links/", director.RoundLinksRevokeApi.as_view(), name="round-links-revoke"
+    ),
 ]

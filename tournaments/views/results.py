@@ -1,4 +1,4 @@
-"""The director's entry board and match page, and the table's entry page (``/t/<token>/``).
+"""The director's results pages: a round's entry board, a match's claims, resolve and enter.
 
 Thin: selectors read, services write, ``SpinnerError`` becomes a message. The board refreshes
 itself with htmx every few seconds (its rows only).
@@ -15,12 +15,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
+from tournaments import game
 from tournaments.errors import SpinnerError
 from tournaments.models import Event, Match, Round, Table
 from tournaments.permissions import can_direct, director_required
 from tournaments.selectors import results as selectors
 from tournaments.services import results as services
 from tournaments.services import table_links
+from tournaments.views.errors import show_error, show_form_errors
 
 POLL_SECONDS = 3
 
@@ -42,6 +44,8 @@ class ResultEntryForm(ReasonForm):
 
     score_a = forms.DecimalField(required=False, decimal_places=1, label="Score of the first side")
     score_b = forms.DecimalField(required=False, decimal_places=1, label="Score of the second side")
+    # The scores are typed in the event's displayed points (what the paper acta says: 61-40 in
+    # five-up); ``final_score`` converts them to the raw score the results service keeps.
     sheet = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 4}),
@@ -65,6 +69,14 @@ class ResultEntryForm(ReasonForm):
                     "The scoresheet is nested far too deeply to be a scoresheet."
                 ) from exc
         return data
+
+    def final_score(self, event: Event) -> dict[str, Any] | None:
+        """The typed scores as the service's raw ``final_score`` (None for a sheet)."""
+        data = self.cleaned_data
+        if "sheet_obj" in data:
+            return None
+        raw = [game.raw_from_displayed(data[f], event) for f in ("score_a", "score_b")]
+        return {"scores": [int(r) if r.denominator == 1 else float(r) for r in raw]}
 
 
 def _round(event: Event, number: int) -> Round:
@@ -129,6 +141,7 @@ def _match_page(
             "divergence": board.divergence(),
             "resolve_form": resolve_form or ResolveForm(),
             "entry_form": entry_form or ResultEntryForm(initial={"version": version}),
+            "score_unit": game.unit_label(event),
         },
         status=status,
     )
@@ -144,28 +157,7 @@ def match_results(
 
 
 def _back(event: Event, number: int, match_id: int) -> HttpResponse:
-    return redirect("results-match", slug=event.slug, number=number, match_id=match_id)
-
-
-def _form_errors(request: HttpRequest, form: forms.Form) -> None:
-    for field, errs in form.errors.items():
-        for err in errs:
-            messages.error(request, f"{field}: {err}" if field != "__all__" else str(err))
-
-
-def _add_service_error(form: forms.Form, exc: SpinnerError) -> None:
-    """The service's refusal as the form's errors: its message, and the first faults of an
-    engine verdict (hand and play counted from 1 as the page shows them)."""
-    form.add_error(None, exc.message)
-    verdict = exc.details.get("verdict") if isinstance(exc.details, dict) else None
-    for error in ((verdict or {}).get("errors") or [])[:5]:
-        where = []
-        if isinstance(error.get("hand"), int):
-            where.append(f"hand {error['hand'] + 1}")
-        if isinstance(error.get("move"), int):
-            where.append(f"play {error['move'] + 1}")
-        prefix = ", ".join(where) + ": " if where else ""
-        form.add_error(None, f"{prefix}{error.get('message')}")
+    return redirect("director:result", slug=event.slug, number=number, match_id=match_id)
 
 
 @require_POST
@@ -184,7 +176,7 @@ def resolve(request: HttpRequest, number: int, match_id: int, *, event: Event) -
                 actor=request.user,
             )
         except SpinnerError as exc:
-            _add_service_error(form, exc)
+            show_error(form, exc)
         else:
             messages.success(request, "The conflict is resolved.")
             return _back(event, number, match_id)
@@ -204,11 +196,7 @@ def enter_result(request: HttpRequest, number: int, match_id: int, *, event: Eve
     form = ResultEntryForm(request.POST)
     if form.is_valid():
         data = form.cleaned_data
-        final = (
-            None
-            if "sheet_obj" in data
-            else {"scores": [float(data["score_a"]), float(data["score_b"])]}
-        )
+        final = form.final_score(event)
         try:
             if data.get("version"):
                 services.correct_result(
@@ -228,7 +216,7 @@ def enter_result(request: HttpRequest, number: int, match_id: int, *, event: Eve
                     actor=request.user,
                 )
         except SpinnerError as exc:
-            _add_service_error(form, exc)
+            show_error(form, exc)
         else:
             messages.success(request, "The result is entered.")
             return _back(event, number, match_id)
@@ -241,14 +229,14 @@ def revoke_links(request: HttpRequest, number: int, *, event: Event) -> HttpResp
     round_ = _round(event, number)
     form = ReasonForm(request.POST)
     if not form.is_valid():
-        _form_errors(request, form)
+        show_form_errors(request, form)
     else:
         try:
             table_links.revoke_table_links(
                 round_=round_, actor=request.user, reason=form.cleaned_data["reason"]
             )
         except SpinnerError as exc:
-            messages.error(request, exc.message)
+            show_error(request, exc)
         else:
             messages.success(request, "Every table link of this round is revoked; new ones below.")
-    return redirect("results-round", slug=event.slug, number=number)
+    return redirect("director:results", slug=event.slug, number=number)

@@ -19,6 +19,7 @@ from tournaments.permissions import can_oversee, can_see, director_required
 from tournaments.selectors import live as live_selectors
 from tournaments.selectors import rounds as selectors
 from tournaments.services import rounds as services
+from tournaments.views.errors import show_error
 
 ACTIONS = ("swap_entries", "swap_tables", "publish", "start", "close", "discard")
 """The POST actions on a round (one url each: ``rounds:<action>``)."""
@@ -36,7 +37,7 @@ def _round_or_404(event: Event, number: int, *, public: bool = False) -> Round:
 
 
 def _review_url(event: Event, number: int) -> str:
-    return reverse("rounds:review", args=[event.slug, number])
+    return reverse("director:round", args=[event.slug, number])
 
 
 def _int(value: str | None) -> int | None:
@@ -74,11 +75,11 @@ def round_generate(request: HttpRequest, *, event: Event) -> HttpResponse:
     try:
         job = services.start_round_generation(event=event, actor=request.user)
     except SpinnerError as exc:
-        messages.error(request, exc.message)
+        show_error(request, exc)
         if exc.code == "generation_running":
-            return redirect("rounds:job", event.slug, exc.details["job"])
-        return redirect("rounds:list", event.slug)
-    return redirect("rounds:job", event.slug, job.pk)
+            return redirect("director:round-job", event.slug, exc.details["job"])
+        return redirect("director:rounds", event.slug)
+    return redirect("director:round-job", event.slug, job.pk)
 
 
 @require_GET
@@ -189,12 +190,12 @@ def _act(request: HttpRequest, event: Event, number: int, action: str) -> HttpRe
         elif action == "discard":
             services.discard_draft_round(round=rnd, reason=reason, actor=request.user)
             messages.success(request, f"The draft of round {rnd.number} was discarded.")
-            return redirect("rounds:list", event.slug)
+            return redirect("director:rounds", event.slug)
         else:  # pragma: no cover - the url patterns name every action
             raise Http404("No such action.")
     except SpinnerError as exc:
-        messages.error(request, exc.message)
-    return redirect("rounds:review", event.slug, number)
+        show_error(request, exc)
+    return redirect("director:round", event.slug, number)
 
 
 @require_POST

@@ -1,4 +1,5 @@
-"""Move entry's helper for the phone page: the table so far and where a tile may go.
+"""The table's page (``/t/<token>/``, the phone at the table): its script's config, the claim
+status it polls, and move entry's helper (the table so far and where a tile may go).
 
 Reads only; nothing is stored. The engine does all the work: the hand's plays are replayed on a
 ``scoring.Layout``, each legal placement of the chosen tile is tried on a copy, and the engine's
@@ -10,9 +11,18 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.urls import reverse
+
 from scoring import IllegalPlacement, Layout, Tile, TileError, score_of_total
 from scoring import geometry as engine_geometry
+from tournaments import game
 from tournaments.errors import ValidationFailed
+from tournaments.models import Event, Match
+from tournaments.presenters import cards
+from tournaments.presenters.scores import raw_from_halves
+from tournaments.selectors.results import MatchBoard
+
+RULES_LABEL = dict(Event.Rules.choices)
 
 
 class PositionError(ValidationFailed):
@@ -173,3 +183,122 @@ def hand_lines(sheet: Any) -> list[str]:
             f"{scored} scoring play{'s' if scored != 1 else ''}, {how}"
         )
     return lines
+
+
+# --- The page and its status fragment -----------------------------------------------------------
+
+
+def seat_records(match: Match) -> tuple[cards.Seat, ...]:
+    """The match's seats (who sits where), as the printed card has them."""
+    event = match.round.event
+    ids = {match.entry_a_id} | ({match.entry_b_id} if match.entry_b_id else set())
+    players = cards.players_by_entry(event, ids)
+    return cards.seats_for(
+        match, players, head_to_head=not game.plays_in_partnerships(event.entry_kind)
+    )
+
+
+def _api(name: str, match: Match) -> str:
+    """The results API's route for the match (the page calls it with the table's token)."""
+    return reverse(name, kwargs={"match_id": match.pk})
+
+
+def page_config(match: Match, token: str, *, csrf: str) -> dict[str, Any]:
+    """What the page's script needs: the sheet's header (the event's game, as the results
+    service expects it), how to show points, the seats and sides, and the endpoints."""
+    event = match.round.event
+    expected = game.expected_game(event)
+    players = int(expected["players"])
+    header = {"format": "fives-scoresheet/1", **expected}
+    seats = seat_records(match)
+    drawn = cards.first_leader(match, seats)
+    assert match.entry_b is not None
+    entities = [
+        {"side": "A", "index": 0, "label": f"{match.entry_a.name} (A)"},
+        {"side": "B", "index": 1, "label": f"{match.entry_b.name} (B)"},
+    ]
+    return {
+        "token": token,
+        "players": players,
+        "header": header,
+        "target": int(expected["target"]),
+        "divisor": game.displayed_divisor(event),
+        "seats": [{"number": s.number, "side": s.side, "player": s.player} for s in seats],
+        "entities": entities,
+        # Seat -> entity: partners share side A (seats 0, 2) or side B (1, 3); head to head,
+        # seat 0 is side A and seat 1 side B.
+        "entity_of": [s % 2 for s in range(players)],
+        "tally_values": [5 * k for k in range(1, 8)],
+        "allow_final_only": event.allow_final_score_only,
+        # The first hand's leader as the round's draw chose it by lot (None: choose at the table).
+        "first_leader": drawn.number if drawn is not None else None,
+        "csrf": csrf,
+        "urls": {
+            "verify": _api("api:sheet-verify", match),
+            "submit": _api("api:match-claims", match),
+            "position": reverse("table:position", kwargs={"token": token}),
+            "status": reverse("table:status", kwargs={"token": token}),
+            "sw": reverse("table:sw"),
+        },
+    }
+
+
+def page_context(match: Match, token: str, *, csrf: str) -> dict[str, Any]:
+    """The table page's context: the match, its seats, the game's target in displayed points
+    with its unit, and the script's config."""
+    event = match.round.event
+    config = page_config(match, token, csrf=csrf)
+    return {
+        "token": token,
+        "event": event,
+        "match": match,
+        "seats": config["seats"],
+        "rules_label": RULES_LABEL.get(event.rules, event.rules),
+        "target_display": game.format_displayed(config["target"], event),
+        "unit_label": f"({game.unit_label(event).replace(' (', ': ').rstrip(')')})",
+        "config": config,
+        "urls": config["urls"],
+    }
+
+
+def status_context(match: Match, board: MatchBoard) -> dict[str, Any]:
+    """The claim status fragment's context: each side's claim (scores in displayed points, its
+    hands), the confirmed result, the versions the Confirm button sends."""
+    event = match.round.event
+    sides = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]
+
+    def shown(halves: int | None) -> str:
+        raw = raw_from_halves(halves)
+        return "—" if raw is None else game.format_displayed(raw, event)
+
+    claims = []
+    for side, claim in enumerate(board.claims):
+        if claim is None:
+            continue
+        claims.append(
+            {
+                "side": "AB"[side],
+                "side_index": side,
+                "name": sides[side],
+                "claim": claim,
+                "scores": [shown(claim.score_a_halves), shown(claim.score_b_halves)],
+                "hands": len(claim.sheet.get("hands", [])) if isinstance(claim.sheet, dict) else 0,
+                "hand_lines": hand_lines(claim.sheet),
+                "winner": sides[claim.winner_side] if claim.winner_side is not None else None,
+                "confirm_url": _api("api:claim-confirm", match),
+            }
+        )
+    result = board.result
+    return {
+        "state": board.state,
+        "claims": claims,
+        "sides": sides,
+        "result": result,
+        "result_scores": [shown(result.score_a_halves), shown(result.score_b_halves)]
+        if result
+        else None,
+        "result_winner": sides[result.winner_side]
+        if result and result.winner_side is not None
+        else None,
+        "versions": {"AB"[side]: claim.version for side, claim in enumerate(board.claims) if claim},
+    }

@@ -6,9 +6,6 @@ Every public page reads the latest snapshot; none computes standings.
 
 from __future__ import annotations
 
-import csv
-import io
-from fractions import Fraction
 from typing import Any
 
 from django.contrib import messages
@@ -21,7 +18,9 @@ from django.views.decorators.http import require_GET, require_http_methods
 from tournaments.errors import SpinnerError
 from tournaments.models import Entry, Event
 from tournaments.permissions import can_oversee, can_see, director_required
+from tournaments.presenters import standings as presenter
 from tournaments.selectors import live as selectors
+from tournaments.views.errors import show_error
 
 POLL_SECONDS = 5
 ROWS_CACHE_SECONDS = 600
@@ -89,7 +88,7 @@ def _live_context(
         data = selectors.latest_standings(event)
         meta = data.meta
         html = render_to_string(
-            "tournaments/live/_standings_table.html",
+            "tournaments/standings/_standings_table.html",
             {"event": event, "standings": data, "projector": projector},
         )
         if meta.generation:
@@ -117,7 +116,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     context = _live_context(event, projector, meta)
     etag = _page_etag(request, context["meta"], variant)
     context["can_direct"] = can_oversee(request.user, event)
-    response = render(request, "tournaments/live/standings.html", context)
+    response = render(request, "tournaments/standings/standings.html", context)
     return _finish(response, etag, vary_cookie=True)
 
 
@@ -134,7 +133,7 @@ def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     if _etag_matches(request, tag(meta)):
         return _not_modified(tag(meta))
     context = _live_context(event, projector, meta)
-    response = render(request, "tournaments/live/_standings_live.html", context)
+    response = render(request, "tournaments/standings/_standings_live.html", context)
     return _finish(response, tag(context["meta"]), vary_cookie=False)
 
 
@@ -153,56 +152,11 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     data = selectors.latest_standings(event)
     meta = data.meta
     etag = tag(meta)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(selectors.csv_header(data))
-    writer.writerows(selectors.csv_rows(data))
-    response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(presenter.standings_csv(data), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = (
         f'attachment; filename="{event.slug}-standings-{meta.generation}.csv"'
     )
     return _finish(response, etag, vary_cookie=False)
-
-
-def progress_chart(
-    progress: list[list[Any]], rounds: list[int], *, width: int = 320, height: int = 160
-) -> dict[str, Any]:
-    """Coordinates for the inline SVG of an entry's match points after each round.
-
-    ``progress`` is ``[[round, cumulative points as exact text], ...]``; ``rounds`` every counted
-    round of the event (the x axis). Returns the polyline's points, the dots (with their labels)
-    and the axis ticks, in a ``width`` x ``height`` box with margins for the labels.
-    """
-    left, right, top, bottom = 28, 10, 10, 24
-    xs = sorted(set(rounds) | {int(r) for r, _ in progress}) or [1]
-    values = [(int(r), Fraction(str(v))) for r, v in progress]
-    top_value = max([v for _, v in values] + [Fraction(1)])
-    span_x = max(len(xs) - 1, 1)
-    plot_w, plot_h = width - left - right, height - top - bottom
-
-    def x_of(number: int) -> float:
-        return round(left + plot_w * xs.index(number) / span_x, 1)
-
-    def y_of(value: Fraction) -> float:
-        return round(top + plot_h * (1 - float(value / top_value)), 1)
-
-    dots = [{"x": x_of(r), "y": y_of(v), "round": r, "value": str(v)} for r, v in values]
-    step = max(1, int(top_value) // 4) if top_value >= 4 else 1
-    y_ticks = [{"y": y_of(Fraction(t)), "label": t} for t in range(0, int(top_value) + 1, step)]
-    x_ticks = [{"x": x_of(r), "label": r} for r in xs]
-    return {
-        "width": width,
-        "height": height,
-        "left": left,
-        "right": width - right,
-        "top": top,
-        "bottom": height - bottom,
-        "points": " ".join(f"{d['x']},{d['y']}" for d in dots),
-        "dots": dots,
-        "x_ticks": x_ticks,
-        "y_ticks": y_ticks,
-        "label_y": height - 6,
-    }
 
 
 @require_GET
@@ -214,22 +168,14 @@ def team(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     except Entry.DoesNotExist:
         raise Http404("No such team in this event.") from None
     data = selectors.latest_standings(event)
-    row = selectors.standings_row(data, entry.pk)
-    history = selectors.team_history(event, entry.pk)
-    chart = progress_chart(row["progress"], data.document.get("rounds", [])) if row else None
-    context = {
-        "event": event,
-        "entry": entry,
-        "row": row,
-        "standings": data,
-        "meta": data.meta,
-        "history": history,
-        "chart": chart,
-        # Every tiebreak value after match points, labelled.
-        "values": list(zip(data.columns[1:], row["values"][1:], strict=True)) if row else [],
-        "show_results": can_see(request.user, event, "results"),
-    }
-    return render(request, "tournaments/live/team.html", context)
+    context = presenter.team_page(
+        event,
+        entry,
+        data,
+        history=selectors.team_history(event, entry.pk),
+        show_results=can_see(request.user, event, "results"),
+    )
+    return render(request, "tournaments/standings/team.html", context)
 
 
 @require_GET
@@ -239,7 +185,7 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     detail = selectors.match_detail(event, match_id)
     if detail is None:
         raise Http404("No such match in this event.")
-    return render(request, "tournaments/live/match.html", {"event": event, **detail})
+    return render(request, "tournaments/standings/match.html", {"event": event, **detail})
 
 
 @require_http_methods(["GET", "POST"])
@@ -269,7 +215,7 @@ def director_standings(request: HttpRequest, event: Event) -> HttpResponse:
             else:
                 messages.error(request, "Unknown action.")
         except SpinnerError as exc:
-            messages.error(request, exc.message)
-        return redirect("live-director-standings", slug=event.slug)
+            show_error(request, exc)
+        return redirect("director:standings", slug=event.slug)
     context = selectors.director_standings(event)
-    return render(request, "tournaments/live/director_standings.html", context)
+    return render(request, "tournaments/standings/director_standings.html", context)

@@ -1,0 +1,57 @@
+"""The results API's base views: authentication (table tokens first), throttling per table,
+the match lookup with its object checks, and the director-only variant."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.shortcuts import get_object_or_404
+from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.parsers import FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from tournaments.api.authentication import TableTokenAuthentication
+from tournaments.api.parsers import SafeJSONParser
+from tournaments.api.permissions import (
+    DirectorOnly,
+    OwnTableOrDirector,
+)
+from tournaments.api.serializers import match_state
+from tournaments.api.throttles import TableTokenThrottle
+from tournaments.models import Match
+from tournaments.selectors import results as selectors
+
+
+class ResultsApi(APIView):
+    """Shared: authentication (table tokens first), throttling per table, object checks, and
+    a JSON parser that answers 400 for a body nested too deeply."""
+
+    parser_classes = [SafeJSONParser, FormParser, MultiPartParser]
+
+    authentication_classes = [
+        TableTokenAuthentication,
+        TokenAuthentication,
+        SessionAuthentication,
+    ]
+    permission_classes = [OwnTableOrDirector]
+    throttle_classes = [TableTokenThrottle]
+    throttle_scope = "table_token"
+
+    def get_match(self, request: Request, match_id: int) -> Match:
+        match = get_object_or_404(
+            Match.objects.select_related("round__event", "table", "entry_a", "entry_b"),
+            pk=match_id,
+        )
+        self.check_object_permissions(request, match)
+        return match
+
+    def board(self, match: Match) -> dict[str, Any]:
+        board = selectors.match_board(match.pk)
+        assert board is not None
+        return match_state(board)
+
+
+class DirectorApi(ResultsApi):
+    permission_classes = [DirectorOnly]
+    throttle_classes = []

@@ -1,0 +1,328 @@
+"""The results API's serializers and schema parts: what a table or a director sends (sheets,
+final scores in RAW points, reasons) and what they get back (claims, results, a match's state),
+with the shared OpenAPI parameters (``Idempotency-Key``, ``If-Match``) and error responses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    OpenApiResponse,
+    extend_schema_field,
+)
+from rest_framework import serializers
+
+from tournaments.api.errors import ERROR
+from tournaments.errors import ValidationFailed
+from tournaments.models import Claim, MatchResult
+from tournaments.selectors import results as selectors
+from tournaments.services import results as services
+from tournaments.services.results import from_halves
+
+IDEMPOTENCY_REQUIRED = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=True,
+    description="A new random value per submission; the same value on a retry gets the same "
+    "answer. 1-200 of A-Z a-z 0-9 . _ : -",
+)
+
+
+IDEMPOTENCY_OPTIONAL = OpenApiParameter(
+    "Idempotency-Key",
+    OpenApiTypes.STR,
+    OpenApiParameter.HEADER,
+    required=False,
+    description="Optional: the same value on a retry gets the same answer.",
+)
+
+
+def if_match(what: str, *, required: bool = False) -> OpenApiParameter:
+    return OpenApiParameter(
+        "If-Match",
+        OpenApiTypes.STR,
+        OpenApiParameter.HEADER,
+        required=required,
+        description=f'The version of {what} this request changes, e.g. "2".',
+    )
+
+
+def errors(*codes: int) -> dict[int, OpenApiResponse]:
+    return {code: OpenApiResponse(ERROR) for code in codes}
+
+
+def check_json_tree(value: Any) -> None:
+    """Refuse JSON no database can keep or no person meant (``services.check_sheet_tree``)."""
+    try:
+        services.check_sheet_tree(value)
+    except ValidationFailed as exc:
+        raise serializers.ValidationError(exc.message) from exc
+
+
+@extend_schema_field(
+    {
+        "type": "object",
+        "additionalProperties": True,
+        "description": "A fives-scoresheet/1 sheet (see the scoresheet format).",
+        "example": {"format": "fives-scoresheet/1", "rules": "five-up", "players": 4, "hands": []},
+    }
+)
+class SheetField(serializers.JSONField):
+    """A ``fives-scoresheet/1`` object (its content is the engine's to judge)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        value = super().to_internal_value(data)
+        if not isinstance(value, dict):
+            raise serializers.ValidationError("A scoresheet is a JSON object.")
+        check_json_tree(value)
+        return value
+
+
+class FinalScoreSerializer(serializers.Serializer[Any]):
+    """A final score only: RAW points per side (halves allowed), unverified.
+
+    Raw, as the scoresheet and the database keep them, not the displayed points people read:
+    in ``five-up`` and ``five-up-7`` 5 raw = 1 displayed point, so a paper acta of 61-40 is
+    ``[305, 200]``; in ``all-fives`` raw and displayed are the same. (The director's HTML form
+    takes displayed points and converts them.)"""
+
+    scores = serializers.ListField(
+        child=serializers.FloatField(min_value=-100_000, max_value=100_000),
+        min_length=2,
+        max_length=2,
+        help_text=(
+            "RAW points of side 0 (entry_a) and side 1 (entry_b), not displayed points: "
+            "five-up's 61-40 is [305, 200]."
+        ),
+    )
+    winner = serializers.IntegerField(
+        min_value=0,
+        max_value=1,
+        allow_null=True,
+        required=False,
+        help_text="Optional: must be the higher side (null: drawn).",
+    )
+
+
+def sheet_or_final_score(data: dict[str, Any]) -> dict[str, Any]:
+    if ("sheet" in data) == ("final_score" in data):
+        raise serializers.ValidationError(
+            {"sheet": ["Send exactly one of 'sheet' and 'final_score'."]}
+        )
+    return data
+
+
+class VerdictErrorSerializer(serializers.Serializer[Any]):
+    code = serializers.CharField()
+    hand = serializers.IntegerField(allow_null=True)
+    move = serializers.IntegerField(allow_null=True)
+    message = serializers.CharField()
+
+
+class VerdictSerializer(serializers.Serializer[Any]):
+    valid = serializers.BooleanField()
+    errors = VerdictErrorSerializer(many=True)  # type: ignore[assignment]
+    scores = serializers.ListField(child=serializers.FloatField())
+    winner = serializers.IntegerField(allow_null=True)
+    finished = serializers.BooleanField()
+
+
+def _scores(obj: Claim | MatchResult) -> list[int | float] | None:
+    if obj.score_a_halves is None or obj.score_b_halves is None:
+        return None
+    return [from_halves(obj.score_a_halves) or 0, from_halves(obj.score_b_halves) or 0]
+
+
+class ClaimOutputSerializer(serializers.ModelSerializer[Claim]):
+    scores = serializers.SerializerMethodField(help_text="Raw points per side (halves as .5).")
+    verdict = VerdictSerializer(allow_null=True)
+    sheet = SheetField(allow_null=True)
+
+    class Meta:
+        model = Claim
+        fields = [
+            "id",
+            "match",
+            "side",
+            "version",
+            "kind",
+            "status",
+            "sheet",
+            "verdict",
+            "verified",
+            "scores",
+            "winner_side",
+            "finished",
+            "confirms",
+            "origin",
+            "created_at",
+        ]
+
+    @extend_schema_field(serializers.ListField(child=serializers.FloatField(), allow_null=True))
+    def get_scores(self, obj: Claim) -> list[int | float] | None:
+        return _scores(obj)
+
+
+class ResultOutputSerializer(serializers.ModelSerializer[MatchResult]):
+    scores = serializers.SerializerMethodField(help_text="Raw points per side (halves as .5).")
+    verdict = VerdictSerializer(allow_null=True)
+    sheet = SheetField(allow_null=True)
+
+    class Meta:
+        model = MatchResult
+        fields = [
+            "id",
+            "match",
+            "version",
+            "source",
+            "kind",
+            "claim",
+            "sheet",
+            "verdict",
+            "verified",
+            "scores",
+            "winner_side",
+            "reason",
+            "created_at",
+        ]
+
+    @extend_schema_field(serializers.ListField(child=serializers.FloatField()))
+    def get_scores(self, obj: MatchResult) -> list[int | float] | None:
+        return _scores(obj)
+
+
+class SideEntrySerializer(serializers.Serializer[Any]):
+    side = serializers.IntegerField(help_text="0: entry_a (seats 0 and 2), 1: entry_b.")
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    claim = ClaimOutputSerializer(
+        allow_null=True, help_text="This side's current claim (null: none yet)."
+    )
+
+
+class DivergenceSerializer(serializers.Serializer[Any]):
+    hand = serializers.IntegerField(allow_null=True)
+    move = serializers.IntegerField(allow_null=True)
+    note = serializers.CharField(required=False)
+
+
+class MatchStateSerializer(serializers.Serializer[Any]):
+    """A match as the tables and the director see it."""
+
+    id = serializers.IntegerField()
+    event = serializers.CharField(help_text="The event's slug.")
+    round = serializers.IntegerField(help_text="The round's number.")
+    table = serializers.IntegerField(allow_null=True, help_text="The table's number.")
+    sides = SideEntrySerializer(many=True)
+    state = serializers.ChoiceField(choices=list(selectors.STATES))
+    result = ResultOutputSerializer(allow_null=True)
+    divergence = DivergenceSerializer(allow_null=True)
+
+
+def match_state(board: selectors.MatchBoard) -> dict[str, Any]:
+    match = board.match
+
+    def claim(side: int) -> Any:
+        found = board.claims[side]
+        return ClaimOutputSerializer(found).data if found is not None else None
+
+    sides = [{"side": 0, "entry": match.entry_a_id, "name": match.entry_a.name, "claim": claim(0)}]
+    if match.entry_b is not None:
+        sides.append(
+            {"side": 1, "entry": match.entry_b.pk, "name": match.entry_b.name, "claim": claim(1)}
+        )
+    return {
+        "id": match.pk,
+        "event": match.round.event.slug,
+        "round": match.round.number,
+        "table": board.table_number,
+        "sides": sides,
+        "state": board.state,
+        "result": ResultOutputSerializer(board.result).data if board.result else None,
+        "divergence": board.divergence(),
+    }
+
+
+class ClaimAnswerSerializer(serializers.Serializer[Any]):
+    claim = ClaimOutputSerializer()
+    created = serializers.BooleanField(help_text="False: the same claim was already there.")
+    match = MatchStateSerializer()
+
+
+class ResultAnswerSerializer(serializers.Serializer[Any]):
+    result = ResultOutputSerializer()
+    match = MatchStateSerializer()
+
+
+class GameSerializer(serializers.Serializer[Any]):
+    rules = serializers.CharField()
+    players = serializers.IntegerField()
+    partnerships = serializers.BooleanField()
+    target = serializers.IntegerField()
+    hand_size = serializers.IntegerField()
+    time_policy = serializers.CharField()
+    allow_final_score_only = serializers.BooleanField()
+
+
+class TableMatchSerializer(serializers.Serializer[Any]):
+    event = serializers.CharField()
+    event_name = serializers.CharField()
+    round = serializers.IntegerField()
+    table = serializers.IntegerField()
+    game = GameSerializer(help_text="What every sheet of this event must say.")
+    match = MatchStateSerializer(allow_null=True)
+
+
+class SheetVerifyInputSerializer(serializers.Serializer[Any]):
+    sheet = SheetField()
+
+
+class SheetVerifyOutputSerializer(serializers.Serializer[Any]):
+    verdict = VerdictSerializer()
+    complete = serializers.BooleanField(help_text="Valid and finished: it would be submitted.")
+
+
+class ClaimSubmitInputSerializer(serializers.Serializer[Any]):
+    side = serializers.IntegerField(min_value=0, max_value=1, help_text="0: entry_a, 1: entry_b.")
+    sheet = SheetField(required=False)
+    final_score = FinalScoreSerializer(required=False)
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        return sheet_or_final_score(attrs)
+
+
+def final_score_of(value: dict[str, Any] | None) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    return {k: v for k, v in value.items()}
+
+
+class ClaimConfirmInputSerializer(serializers.Serializer[Any]):
+    side = serializers.IntegerField(
+        min_value=0, max_value=1, help_text="The confirming side (the other side's claim)."
+    )
+
+
+class ResultResolveInputSerializer(serializers.Serializer[Any]):
+    side = serializers.IntegerField(min_value=0, max_value=1, help_text="Whose claim stands.")
+    reason = serializers.CharField(max_length=2000, help_text="Why (goes in the audit log).")
+
+
+class ResultEntryInputSerializer(serializers.Serializer[Any]):
+    sheet = SheetField(required=False)
+    final_score = FinalScoreSerializer(required=False)
+    reason = serializers.CharField(max_length=2000, help_text="Why (goes in the audit log).")
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        return sheet_or_final_score(attrs)
+
+
+class RoundLinksRevokeInputSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(max_length=2000)
+
+
+class RoundLinksRevokeOutputSerializer(serializers.Serializer[Any]):
+    revoked = serializers.BooleanField()

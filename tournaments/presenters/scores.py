@@ -1,0 +1,29 @@
+"""A score as a person reads it: displayed points (:func:`tournaments.game.format_displayed`).
+
+Results and claims keep their scores as exact half-points of the raw score (``score_a_halves``);
+this is the one place a page turns them into text.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from tournaments import game
+
+
+def raw_from_halves(halves: int | None) -> Fraction | None:
+    """Half-points back to the exact raw score (``None`` stays ``None``)."""
+    return None if halves is None else Fraction(halves, 2)
+
+
+def score_pair(result: Any, event_or_rules: Any, separator: str = " – ") -> str:
+    """``"61 – 40"``: a result's or a claim's two scores (side 0 first) in displayed points, or
+    ``""`` when it has none."""
+    if result is None:
+        return ""
+    a = getattr(result, "score_a_halves", None)
+    b = getattr(result, "score_b_halves", None)
+    if a is None or b is None:
+        return ""
+    return separator.join(game.format_displayed(raw_from_halves(h), event_or_rules) for h in (a, b))

@@ -1,0 +1,88 @@
+"""What the public standings pages show, built from the latest snapshot (read by the
+selectors): the team page's context with its progression chart, and the standings CSV."""
+
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+from typing import Any
+
+from tournaments.models import Entry, Event
+from tournaments.selectors import live as selectors
+
+
+def progress_chart(
+    progress: list[list[Any]], rounds: list[int], *, width: int = 320, height: int = 160
+) -> dict[str, Any]:
+    """Coordinates for the inline SVG of an entry's match points after each round.
+
+    ``progress`` is ``[[round, cumulative points as exact text], ...]``; ``rounds`` every counted
+    round of the event (the x axis). Returns the polyline's points, the dots (with their labels)
+    and the axis ticks, in a ``width`` x ``height`` box with margins for the labels.
+    """
+    left, right, top, bottom = 28, 10, 10, 24
+    xs = sorted(set(rounds) | {int(r) for r, _ in progress}) or [1]
+    values = [(int(r), Fraction(str(v))) for r, v in progress]
+    top_value = max([v for _, v in values] + [Fraction(1)])
+    span_x = max(len(xs) - 1, 1)
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x_of(number: int) -> float:
+        return round(left + plot_w * xs.index(number) / span_x, 1)
+
+    def y_of(value: Fraction) -> float:
+        return round(top + plot_h * (1 - float(value / top_value)), 1)
+
+    dots = [{"x": x_of(r), "y": y_of(v), "round": r, "value": str(v)} for r, v in values]
+    step = max(1, int(top_value) // 4) if top_value >= 4 else 1
+    y_ticks = [{"y": y_of(Fraction(t)), "label": t} for t in range(0, int(top_value) + 1, step)]
+    x_ticks = [{"x": x_of(r), "label": r} for r in xs]
+    return {
+        "width": width,
+        "height": height,
+        "left": left,
+        "right": width - right,
+        "top": top,
+        "bottom": height - bottom,
+        "points": " ".join(f"{d['x']},{d['y']}" for d in dots),
+        "dots": dots,
+        "x_ticks": x_ticks,
+        "y_ticks": y_ticks,
+        "label_y": height - 6,
+    }
+
+
+def team_page(
+    event: Event,
+    entry: Entry,
+    data: selectors.LiveStandings,
+    *,
+    history: Any,
+    show_results: bool,
+) -> dict[str, Any]:
+    """The team page's context: the entry's row (place, values), its match history and the
+    chart of its match points after each round."""
+    row = selectors.standings_row(data, entry.pk)
+    chart = progress_chart(row["progress"], data.document.get("rounds", [])) if row else None
+    return {
+        "event": event,
+        "entry": entry,
+        "row": row,
+        "standings": data,
+        "meta": data.meta,
+        "history": history,
+        "chart": chart,
+        # Every tiebreak value after match points, labelled.
+        "values": list(zip(data.columns[1:], row["values"][1:], strict=True)) if row else [],
+        "show_results": show_results,
+    }
+
+
+def standings_csv(data: selectors.LiveStandings) -> str:
+    """The standings as CSV text: every row with every tiebreak value, exactly (raw points)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(selectors.csv_header(data))
+    writer.writerows(selectors.csv_rows(data))
+    return buffer.getvalue()

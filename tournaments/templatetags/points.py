@@ -1,0 +1,53 @@
+"""Template helpers for scores: ``{% load points %}``.
+
+Points are raw everywhere in data (snapshots, results, the export, the CSV); a page shows the
+game's *displayed* points. The conversion is :mod:`tournaments.game`'s (``format_displayed``,
+``displayed_divisor``, ``unit_label``), never restated here. Every page that shows a game score
+renders it with the ``points`` filter (or ``score_pair`` for a result or a claim) and says how it
+counts with ``{% points_note event %}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.utils.html import format_html
+
+from tournaments import game
+from tournaments.presenters import scores
+
+register = template.Library()
+
+
+@register.filter(name="points")
+def points_filter(raw: Any, event_or_rules: Any) -> str:
+    """``{{ score|points:event }}``: a raw score as the event's players count it
+    (:func:`tournaments.game.format_displayed`)."""
+    return game.format_displayed(raw, event_or_rules)
+
+
+@register.filter(name="score_pair")
+def score_pair_filter(result: Any, event_or_rules: Any) -> str:
+    """``{{ result|score_pair:event }}``: a result's or a claim's two scores, side 0 first, in
+    displayed points (``"61 – 40"``), or ``""``."""
+    return scores.score_pair(result, event_or_rules)
+
+
+@register.simple_tag
+def points_note(event_or_rules: Any) -> str:
+    """``{% points_note event %}``: a small note where a score column is shown, for the rule sets
+    whose displayed point is several pips (``points (5 pips = 1)``); nothing otherwise."""
+    if game.displayed_divisor(event_or_rules) == 1:
+        return ""
+    return format_html(
+        '<p class="muted points-note">Scores in {}.</p>', game.unit_label(event_or_rules)
+    )
+
+
+@register.filter
+def result_of(results: dict[int, Any] | None, match_id: int) -> Any:
+    """``results|result_of:match_id``: the round page's confirmed result of one match, or None."""
+    if not results:
+        return None
+    return results.get(match_id)

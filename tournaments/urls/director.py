@@ -1,0 +1,57 @@
+"""The director's pages (namespace ``director``), all under ``/director/``: events and entries,
+rounds, results, printed cards and standings."""
+
+from django.urls import path
+
+from tournaments.views import cards, entries, entry_import, events, results, rounds, standings
+
+app_name = "director"
+
+EVENT = "director/events/<slug:slug>/"
+ROUND = EVENT + "rounds/<int:number>/"
+
+urlpatterns = [
+    # Events and entries.
+    path("director/", events.director_home, name="home"),
+    path("director/events/new/", events.event_create, name="event-create"),
+    path(EVENT, events.event_dashboard, name="event"),
+    path(EVENT + "edit/", events.event_edit, name="event-edit"),
+    path(EVENT + "directors/", events.event_add_director, name="event-add-director"),
+    path(EVENT + "entries/", entries.entries, name="entries"),
+    path(EVENT + "entries/add/", entries.entry_add, name="entry-add"),
+    path(EVENT + "entries/late/", entries.entry_add, {"late": True}, name="entry-late"),
+    path(EVENT + "entries/<int:entry_id>/", entries.entry_detail, name="entry"),
+    path(
+        EVENT + "entries/<int:entry_id>/<str:action>/",
+        entries.entry_action,
+        name="entry-action",
+    ),
+    path(EVENT + "import/", entry_import.import_entries, name="import"),
+    path(EVENT + "audit/", events.audit_log, name="audit"),
+    # Rounds.
+    path(EVENT + "rounds/", rounds.round_list, name="rounds"),
+    path(EVENT + "rounds/generate/", rounds.round_generate, name="round-generate"),
+    path(EVENT + "rounds/jobs/<int:job_id>/", rounds.generate_job, name="round-job"),
+    path(ROUND, rounds.round_review, name="round"),
+    path(ROUND + "swap-preview/", rounds.swap_preview, name="round-swap-preview"),
+    *(
+        path(
+            ROUND + f"{action.replace('_', '-')}/",
+            rounds.round_action,
+            {"action": action},
+            name=f"round-{action.replace('_', '-')}",
+        )
+        for action in rounds.ACTIONS
+    ),
+    # Printed cards.
+    path(ROUND + "cards/", cards.table_cards, name="table-cards"),
+    path(ROUND + "pairings-sheet/", cards.pairings_sheet, name="pairings-sheet"),
+    # Results.
+    path(ROUND + "results/", results.round_results, name="results"),
+    path(ROUND + "results/revoke-links/", results.revoke_links, name="results-revoke-links"),
+    path(ROUND + "results/<int:match_id>/", results.match_results, name="result"),
+    path(ROUND + "results/<int:match_id>/resolve/", results.resolve, name="result-resolve"),
+    path(ROUND + "results/<int:match_id>/enter/", results.enter_result, name="result-enter"),
+    # Standings.
+    path(EVENT + "standings/", standings.director_standings, name="standings"),
+]

@@ -1,0 +1,19 @@
+"""Public pages (namespace ``public``): events, round pages, standings, teams and matches."""
+
+from django.urls import path
+
+from tournaments.views import home, public, rounds, standings
+
+app_name = "public"
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("events/", public.event_list, name="events"),
+    path("events/<slug:slug>/", public.event_detail, name="event"),
+    path("events/<slug:slug>/rounds/<int:number>/", rounds.public_round, name="round"),
+    path("events/<slug:slug>/standings/", standings.standings, name="standings"),
+    path("events/<slug:slug>/standings/live/", standings.standings_live, name="standings-live"),
+    path("events/<slug:slug>/standings.csv", standings.standings_csv, name="standings-csv"),
+    path("events/<slug:slug>/teams/<int:entry_id>/", standings.team, name="team"),
+    path("events/<slug:slug>/matches/<int:match_id>/", standings.match, name="match"),
+]

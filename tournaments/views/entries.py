@@ -1,0 +1,240 @@
+"""The director's entry pages: the list (check-in, withdraw, reinstate), adding an entry (late
+entries too), an entry's seed and pinned table.
+
+Entry buttons work with htmx (the row is swapped in place) and without JavaScript (a plain POST,
+then a redirect back to the list).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.views.decorators.http import require_POST
+
+from tournaments.errors import SpinnerError
+from tournaments.models import Entry, Event
+from tournaments.permissions import director_required
+from tournaments.selectors import registration as selectors
+from tournaments.services import registration as services
+from tournaments.services.registration import PlayerSpec
+from tournaments.views.errors import show_error
+from tournaments.views.events import user_of
+
+
+class EntryForm(forms.Form):
+    """One entry: two players (partnership event) or one (head to head), matched by name+club."""
+
+    def __init__(self, *args: Any, event: Event, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.partnership = event.entry_kind == Event.EntryKind.PARTNERSHIP
+        sides = ["a", "b"] if self.partnership else [""]
+        for side in sides:
+            suffix = f"_{side}" if side else ""
+            who = f"Player {side.upper()}" if side else "Player"
+            self.fields[f"player{suffix}"] = forms.CharField(label=f"{who}: name", max_length=120)
+            self.fields[f"club{suffix}"] = forms.CharField(
+                label=f"{who}: club", max_length=120, required=False
+            )
+            self.fields[f"rating{suffix}"] = forms.IntegerField(
+                label=f"{who}: rating", required=False, min_value=0
+            )
+        if self.partnership:
+            self.fields["team"] = forms.CharField(
+                label="Team name", max_length=120, required=False, help_text="Optional."
+            )
+        self.fields["seed"] = forms.IntegerField(required=False, min_value=1)
+        self.sides = sides
+
+    def players(self) -> list[PlayerSpec]:
+        data = self.cleaned_data
+        out = []
+        for side in self.sides:
+            suffix = f"_{side}" if side else ""
+            out.append(
+                PlayerSpec(
+                    name=data[f"player{suffix}"],
+                    club=data.get(f"club{suffix}") or "",
+                    rating=data.get(f"rating{suffix}"),
+                )
+            )
+        return out
+
+
+class SeedForm(forms.Form):
+    seed = forms.IntegerField(required=False, min_value=1, help_text="Empty: no seed.")
+
+
+class PinForm(forms.Form):
+    pinned_table = forms.IntegerField(
+        required=False, min_value=1, label="Pinned table", help_text="Empty: no pin."
+    )
+    reason = forms.CharField(required=False, max_length=200, help_text="E.g. step-free access.")
+
+
+class WithdrawForm(forms.Form):
+    reason = forms.CharField(required=False, max_length=200)
+
+
+ENTRY_ACTIONS: dict[str, Callable[..., Entry]] = {
+    "check-in": services.check_in_entry,
+    "undo-check-in": services.undo_check_in,
+    "withdraw": services.withdraw_entry,
+    "reinstate": services.reinstate_entry,
+}
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+@director_required
+def entries(request: HttpRequest, event: Event) -> HttpResponse:
+    """/director/events/<slug>/entries/: search (as you type with htmx) and one-tap check-in."""
+    query = request.GET.get("q", "")
+    status = request.GET.get("status", "")
+    if status not in Entry.Status.values:
+        status = ""
+    context = {
+        "event": event,
+        "entries": selectors.list_entries(event=event, query=query, status=status),
+        "q": query,
+        "status": status,
+        "statuses": Entry.Status.choices,
+        "counts": selectors.count_entries(event),
+        "back": request.get_full_path(),
+    }
+    if _is_htmx(request) and request.headers.get("HX-Target") == "entry-rows":
+        params = urlencode({k: v for k, v in (("q", query), ("status", status)) if v})
+        context["back"] = reverse("director:entries", args=[event.slug]) + (
+            f"?{params}" if params else ""
+        )
+        return render(request, "tournaments/registration/_entry_rows.html", context)
+    return render(request, "tournaments/registration/entries.html", context)
+
+
+def _back(request: HttpRequest, event: Event) -> HttpResponseRedirect:
+    target = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
+        target = ""
+    return HttpResponseRedirect(target or reverse("director:entries", args=[event.slug]))
+
+
+@require_POST
+@director_required
+def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str) -> HttpResponse:
+    """POST check-in / undo-check-in / withdraw / reinstate: the row (htmx, with the checked-in
+    count swapped out of band) or a redirect back (``next``) without JavaScript."""
+    service = ENTRY_ACTIONS.get(action)
+    try:
+        entry = selectors.get_entry(event=event, entry_id=entry_id)
+        if service is None:
+            raise SpinnerError(f"Unknown action {action!r}.", code="unknown_action")
+        kwargs: dict[str, Any] = {"actor": user_of(request), "entry": entry}
+        if action == "withdraw":
+            kwargs["reason"] = request.POST.get("reason", "")
+        service(**kwargs)
+        error = ""
+    except SpinnerError as exc:
+        error = exc.message
+    if _is_htmx(request):
+        try:
+            fresh = selectors.get_entry(event=event, entry_id=entry_id)
+        except SpinnerError:
+            return HttpResponse(status=404)
+        return render(
+            request,
+            "tournaments/registration/_entry_action.html",
+            {
+                "event": event,
+                "entry": fresh,
+                "error": error,
+                "back": request.POST.get("next"),
+                "counts": selectors.count_entries(event),
+            },
+        )
+    if error:
+        messages.error(request, error)
+    return _back(request, event)
+
+
+@director_required
+def entry_add(request: HttpRequest, event: Event, late: bool = False) -> HttpResponse:
+    """/director/events/<slug>/entries/add/ (and /late/): register one entry."""
+    form = EntryForm(request.POST or None, event=event)
+    if request.method == "POST" and form.is_valid():
+        register = services.register_late_entry if late else services.register_entry
+        try:
+            entry = register(
+                actor=user_of(request),
+                event=event,
+                players=form.players(),
+                team_name=form.cleaned_data.get("team") or "",
+                seed=form.cleaned_data.get("seed"),
+            )
+        except SpinnerError as exc:
+            show_error(form, exc)
+        else:
+            messages.success(request, f"{entry.name} registered{' (late entry)' if late else ''}.")
+            if "another" in request.POST:
+                return redirect(request.path)
+            return redirect("director:entries", slug=event.slug)
+    return render(
+        request,
+        "tournaments/registration/entry_add.html",
+        {"event": event, "form": form, "late": late, "has_rounds": event.rounds.exists()},
+    )
+
+
+@director_required
+def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
+    """/director/events/<slug>/entries/<id>/: the entry's players, seed, pinned table, status."""
+    try:
+        entry = selectors.get_entry(event=event, entry_id=entry_id)
+    except SpinnerError as exc:
+        show_error(request, exc)
+        return redirect("director:entries", slug=event.slug)
+    seed_form = SeedForm(initial={"seed": entry.seed})
+    pin_form = PinForm(initial={"pinned_table": entry.pinned_table})
+    if request.method == "POST":
+        which = request.POST.get("form")
+        bound: forms.Form
+        if which == "seed":
+            bound = seed_form = SeedForm(request.POST)
+        else:
+            bound = pin_form = PinForm(request.POST)
+        if bound.is_valid():
+            try:
+                if which == "seed":
+                    services.set_seed(
+                        actor=user_of(request), entry=entry, seed=bound.cleaned_data["seed"]
+                    )
+                else:
+                    services.pin_table(
+                        actor=user_of(request),
+                        entry=entry,
+                        table=bound.cleaned_data["pinned_table"],
+                        reason=bound.cleaned_data["reason"],
+                    )
+            except SpinnerError as exc:
+                show_error(bound, exc)
+            else:
+                messages.success(request, "Saved.")
+                return redirect("director:entry", slug=event.slug, entry_id=entry.pk)
+    return render(
+        request,
+        "tournaments/registration/entry_detail.html",
+        {
+            "event": event,
+            "entry": entry,
+            "seed_form": seed_form,
+            "pin_form": pin_form,
+            "withdraw_form": WithdrawForm(),
+        },
+    )

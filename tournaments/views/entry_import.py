@@ -1,0 +1,63 @@
+"""The director's CSV import of entries: paste or upload, preview, then confirm (all lines or
+none)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from tournaments.errors import SpinnerError
+from tournaments.models import Event
+from tournaments.permissions import director_required
+from tournaments.services import registration as services
+from tournaments.views.errors import show_error
+from tournaments.views.events import user_of
+
+
+def _read_upload(request: HttpRequest) -> str:
+    upload = request.FILES.get("file")
+    if upload is None:
+        return request.POST.get("text", "")
+    raw: bytes = upload.read(services.MAX_IMPORT_LINES * 400)
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # Excel's "Unicode text" is UTF-16
+        return raw.decode("utf-16", errors="replace")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", errors="replace")
+
+
+@director_required
+def import_entries(request: HttpRequest, event: Event) -> HttpResponse:
+    """/director/events/<slug>/import/: paste or upload a CSV, preview it, then confirm.
+
+    The preview page carries the text in a hidden field of the confirm form (and in the edit
+    box), so nothing typed is lost; confirming parses it again and saves all lines or none.
+    """
+    text = ""
+    preview = None
+    if request.method == "POST":
+        text = _read_upload(request)
+        if request.POST.get("action") == "confirm":
+            try:
+                created = services.import_entries(actor=user_of(request), event=event, text=text)
+            except SpinnerError as exc:
+                show_error(request, exc)
+                preview = services.preview_import(event=event, text=text)
+            else:
+                messages.success(request, f"Imported {len(created)} entries.")
+                return redirect("director:entries", slug=event.slug)
+        else:
+            preview = services.preview_import(event=event, text=text)
+    return render(
+        request,
+        "tournaments/registration/import.html",
+        {
+            "event": event,
+            "text": text,
+            "preview": preview,
+            "columns": services.import_columns(event),
+            "has_rounds": event.rounds.exists(),
+        },
+    )

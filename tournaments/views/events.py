@@ -1,0 +1,218 @@
+"""The director's event pages: the director's home, creating and editing an event (its settings
+checked by the services), its dashboard, its directors and its audit log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from tournaments.errors import SpinnerError
+from tournaments.models import Event
+from tournaments.permissions import director_required
+from tournaments.selectors import registration as selectors
+from tournaments.services import events as event_services
+from tournaments.views.errors import show_error
+
+FIELDSETS: list[tuple[str, list[str]]] = [
+    ("The event", ["name", "start_date", "end_date", "venue", "status"]),
+    (
+        "The game",
+        [
+            "rules",
+            "entry_kind",
+            "target",
+            "hand_size",
+            "time_policy",
+            "round_minutes",
+            "allow_final_score_only",
+        ],
+    ),
+    (
+        "The format",
+        [
+            "format",
+            "swiss_rounds",
+            "first_round",
+            "playoff",
+            "playoff_qualifiers",
+            "playoff_consolation",
+        ],
+    ),
+    (
+        "Match points",
+        [
+            "points_win",
+            "points_draw",
+            "points_loss",
+            "points_bye",
+            "margin_bonus_points",
+            "margin_bonus_at",
+        ],
+    ),
+    ("Tiebreaks", ["tiebreaks"]),
+    (
+        "Public pages",
+        [
+            "public_listing",
+            "public_entries",
+            "public_pairings",
+            "public_results",
+            "public_standings",
+        ],
+    ),
+]
+
+
+_DATE = forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
+
+
+def user_of(request: HttpRequest) -> User:
+    """The logged-in user (views here are behind a login)."""
+    assert isinstance(request.user, User)
+    return request.user
+
+
+class EventForm(forms.Form):
+    """Every event setting, with the model's choices and help texts; the service validates."""
+
+    def __init__(self, *args: Any, creating: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        names = [f for _, fs in FIELDSETS for f in fs if f != "tiebreaks"]
+        self.fields.update(
+            forms.fields_for_model(
+                Event, fields=names, widgets={"start_date": _DATE, "end_date": _DATE}
+            )
+        )
+        self.fields[
+            "target"
+        ].help_text = (
+            "Raw points (Five Up: 305 raw = 61 shown). Empty: the rule set's usual target."
+        )
+        self.fields["hand_size"].help_text = "Tiles per player. Empty: the rule set's deal."
+        self.fields["tiebreaks"] = forms.CharField(
+            required=False,
+            help_text="In order, separated by commas, from: "
+            + ", ".join(event_services.TIEBREAKS)
+            + ".",
+        )
+        if creating:
+            self.fields["slug"] = forms.SlugField(
+                required=False,
+                label="Web address",
+                help_text="Optional: /events/<this>/. Made from the name when empty.",
+            )
+
+    def clean_tiebreaks(self) -> list[str]:
+        raw = self.cleaned_data.get("tiebreaks") or ""
+        return [part.strip().lower().replace(" ", "_") for part in raw.split(",") if part.strip()]
+
+    def settings(self) -> dict[str, Any]:
+        return {k: v for k, v in self.cleaned_data.items() if k != "slug"}
+
+    def fieldsets(self) -> list[tuple[str, list[forms.BoundField]]]:
+        sets = [(title, [self[f] for f in fs]) for title, fs in FIELDSETS]
+        if "slug" in self.fields:
+            sets[0][1].insert(1, self["slug"])
+        return sets
+
+
+class DirectorForm(forms.Form):
+    username = forms.CharField(max_length=150, label="Username of the new director")
+
+
+@login_required
+def director_home(request: HttpRequest) -> HttpResponse:
+    """/director/: the events I direct (staff: all) and a link to create one."""
+    return render(
+        request,
+        "tournaments/registration/director_home.html",
+        {"events": selectors.list_director_events(request.user)},
+    )
+
+
+@login_required
+def event_create(request: HttpRequest) -> HttpResponse:
+    """/director/events/new/: create an event (its creator directs it)."""
+    form = EventForm(request.POST or None, creating=True)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event = event_services.create_event(
+                actor=user_of(request), slug=form.cleaned_data.get("slug") or "", **form.settings()
+            )
+        except SpinnerError as exc:
+            show_error(form, exc)
+        else:
+            messages.success(request, f"{event.name} created. Next: add the entries.")
+            return redirect("director:event", slug=event.slug)
+    return render(
+        request, "tournaments/registration/event_form.html", {"form": form, "event": None}
+    )
+
+
+@director_required
+def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
+    """/director/events/<slug>/edit/: change the event's settings."""
+    initial = {f: getattr(event, f) for _, fs in FIELDSETS for f in fs}
+    initial["tiebreaks"] = ", ".join(event.tiebreaks)
+    form = EventForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            event_services.update_event(actor=user_of(request), event=event, **form.settings())
+        except SpinnerError as exc:
+            show_error(form, exc)
+        else:
+            messages.success(request, "Settings saved.")
+            return redirect("director:event", slug=event.slug)
+    return render(
+        request, "tournaments/registration/event_form.html", {"form": form, "event": event}
+    )
+
+
+@director_required
+def event_dashboard(request: HttpRequest, event: Event) -> HttpResponse:
+    """/director/events/<slug>/: settings summary, entry counts, directors, links."""
+    return render(
+        request,
+        "tournaments/registration/event_dashboard.html",
+        {
+            "event": event,
+            "counts": selectors.count_entries(event),
+            "rules": selectors.describe_rules(event),
+            "directors": list(event.directors.order_by("username")),
+            "director_form": DirectorForm(),
+            "has_rounds": event.rounds.exists(),
+        },
+    )
+
+
+@require_POST
+@director_required
+def event_add_director(request: HttpRequest, event: Event) -> HttpResponse:
+    form = DirectorForm(request.POST)
+    if form.is_valid():
+        try:
+            user = event_services.add_director(
+                actor=user_of(request), event=event, username=form.cleaned_data["username"]
+            )
+        except SpinnerError as exc:
+            show_error(request, exc)
+        else:
+            messages.success(request, f"{user.username} now directs this event.")
+    return redirect("director:event", slug=event.slug)
+
+
+@director_required
+def audit_log(request: HttpRequest, event: Event) -> HttpResponse:
+    """/director/events/<slug>/audit/: every change, newest first."""
+    return render(
+        request,
+        "tournaments/registration/audit.html",
+        {"event": event, "log": selectors.list_audit(event=event)},
+    )

@@ -1,0 +1,116 @@
+"""The table's page (``/t/<token>/``, the phone at the table): the entry page behind a table
+link, its small JSON helper for move entry, the claim status fragment and the service worker.
+
+Thin views: the table link is checked by ``tournaments.services.table_links``; claims are read
+through ``tournaments.selectors.results``; what the page shows is built by
+``tournaments.presenters.table``; the sheet is verified, submitted and confirmed by the results
+API (the page's script calls it); the drawing of the table comes from the engine.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import render
+from django.utils.html import format_html
+from django.views.decorators.http import require_GET, require_POST
+
+from tournaments.errors import NotFound, SpinnerError
+from tournaments.models import Match
+from tournaments.presenters import table as presenter
+from tournaments.selectors.results import match_board
+from tournaments.services.table_links import TableAccess, resolve_table_token
+
+
+class NoMatchHere(NotFound):
+    code = "no_match_at_table"
+
+
+def _access(token: str) -> tuple[TableAccess, Match]:
+    """The table link's grant and its match; a bad, revoked or expired link raises its
+    ``SpinnerError`` (rendered by the callers), as does a table with no match this round."""
+    access = resolve_table_token(token)
+    if access.match_id is None:
+        raise NoMatchHere(
+            f"No match at table {access.table.number} in round {access.round.number}: "
+            "check the pairings, or ask the director.",
+        )
+    match = Match.objects.select_related("entry_a", "entry_b", "table", "round__event").get(
+        pk=access.match_id
+    )
+    return access, match
+
+
+def private(response: HttpResponse) -> HttpResponse:
+    """The token is in the URL: never send it on as a referrer, never keep it in a shared
+    cache. (The page's service worker keeps its own copy for offline reloads.)"""
+    response["Referrer-Policy"] = "no-referrer"
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def _refused(request: HttpRequest, exc: SpinnerError) -> HttpResponse:
+    return private(
+        render(request, "tournaments/table/refused.html", {"error": exc}, status=exc.status)
+    )
+
+
+@require_GET
+def table_page(request: HttpRequest, token: str) -> HttpResponse:
+    """The table's entry page: the match, the seats, the board and the scoresheet entry."""
+    try:
+        access, match = _access(token)
+    except SpinnerError as exc:
+        return _refused(request, exc)
+    context = presenter.page_context(match, token, csrf=get_token(request))
+    context.update({"round": access.round, "table": access.table})
+    return private(render(request, "tournaments/table/table.html", context))
+
+
+@require_GET
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The table pages' service worker (scope ``/t/``): keeps what a table page fetched so that
+    it reloads offline. Never cached by the browser's HTTP cache, so an update arrives at once."""
+    response = render(
+        request, "tournaments/table/sw.js", content_type="application/javascript; charset=utf-8"
+    )
+    response["Cache-Control"] = "no-cache"
+    return response
+
+
+@require_GET
+def claim_status(request: HttpRequest, token: str) -> HttpResponse:
+    """The claim status fragment (htmx polls it): nothing yet, a pending claim with its summary
+    and the other side's Confirm button, a conflict, or the confirmed result."""
+    try:
+        _, match = _access(token)
+    except SpinnerError as exc:
+        return private(
+            HttpResponse(format_html('<p class="error">{}</p>', exc.message), status=exc.status)
+        )
+    board = match_board(match.pk)
+    assert board is not None
+    context = presenter.status_context(match, board)
+    return private(render(request, "tournaments/table/status.html", context))
+
+
+@require_POST
+def position(request: HttpRequest, token: str) -> JsonResponse:
+    """Move entry's helper: POST ``{"sheet": ..., "hand": i, "tile": "a-b" | null}``.
+
+    Replays hand ``i``'s moves with the engine and answers the table's geometry for drawing and,
+    for ``tile``, each legal placement with the score the engine counts for it. Errors use the
+    ``{code, message, details}`` body.
+    """
+    try:
+        _, match = _access(token)
+        try:
+            body = json.loads(request.body or b"{}")
+        except ValueError as exc:
+            raise presenter.PositionError("The request is not JSON.") from exc
+        answer = presenter.position(body, rules=match.round.event.rules)
+    except SpinnerError as exc:
+        return JsonResponse(exc.as_dict(), status=exc.status)
+    return JsonResponse(answer)
