@@ -398,8 +398,10 @@ class Faults:
         self.outage = outage
         self.done: list[dict[str, Any]] = []
         self.threads: list[threading.Thread] = []
+        self.t0 = 0.0
 
     def start(self, t0: float) -> None:
+        self.t0 = t0
         for name, at in self.plan:
             thread = threading.Thread(target=self._fire, args=(name, t0 + at), daemon=True)
             thread.start()
@@ -411,7 +413,7 @@ class Faults:
 
     def _fire(self, name: str, at: float) -> None:
         time.sleep(max(0.0, at - time.monotonic()))
-        note: dict[str, Any] = {"fault": name, "at": round(at, 3)}
+        note: dict[str, Any] = {"fault": name, "at_s": round(at - self.t0, 1)}
         if name == "worker":
             assert self.worker is not None
             note["pid"] = self.worker.popen.pid if self.worker.popen else None
@@ -548,6 +550,27 @@ def closed_loop(
     return row
 
 
+FINDINGS = {
+    "worker.log": ("Unrecoverable error", "Traceback"),
+    "beat.log": ("Traceback",),
+    "gunicorn.log": ("Traceback", "WORKER TIMEOUT", "ERROR"),
+}
+
+
+def log_findings(work: Path) -> dict[str, dict[str, int]]:
+    """Lines worth a look in the processes' logs, counted (the logs stay with ``--keep``)."""
+    out: dict[str, dict[str, int]] = {}
+    for name, needles in FINDINGS.items():
+        path = work / name
+        if not path.exists():
+            continue
+        text = path.read_text(errors="replace")
+        counts = {n: text.count(n) for n in needles if n in text}
+        if counts:
+            out[name] = counts
+    return out
+
+
 def machine() -> dict[str, Any]:
     model = ""
     with contextlib.suppress(OSError):
@@ -577,7 +600,10 @@ def render(report: dict[str, Any]) -> str:
         f"{a['gunicorn_worker_class']}/{a['gunicorn_threads']}, faults {report['faults'] or 'none'}"
     )
     out.append(f"machine: {report['machine']}; load average {report['loadavg']}")
-    out.append(f"burst: {report['burst_seconds']:.1f} s; restarts: {report['restarts']}")
+    out.append(
+        f"burst: {report['burst_seconds']:.1f} s; restarts: {report['restarts']} "
+        f"(exit codes {report['exits']}); log findings: {report['log_findings'] or 'none'}"
+    )
     out.append("")
     out.append("| request | count | req/s | p50 ms | p95 ms | p99 ms | max ms | statuses |")
     out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
@@ -671,6 +697,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--slug", default="", help="default: load-<time>-<random>")
     p.add_argument("--json", type=Path, default=None, help="write the report here too")
     p.add_argument("--keep", action="store_true", help="keep the work folder (logs)")
+    p.add_argument("--work-dir", type=Path, default=None, help="the work folder (default: a temp)")
     args = p.parse_args(argv)
     if not args.database_url.startswith("postgres"):
         p.error("needs PostgreSQL: DATABASE_URL or --database-url postgres://...")
@@ -689,7 +716,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     hard_deadline = time.monotonic() + args.max_seconds
-    work = Path(tempfile.mkdtemp(prefix="spinner-load-"))
+    if args.work_dir:
+        shutil.rmtree(args.work_dir, ignore_errors=True)
+        args.work_dir.mkdir(parents=True)
+        work = args.work_dir
+    else:
+        work = Path(tempfile.mkdtemp(prefix="spinner-load-"))
     slug = args.slug or f"load-{time.strftime('%Y%m%d%H%M%S')}-{secrets.token_hex(3)}"
     supervisor = Supervisor()
     loadavg: dict[str, list[float]] = {"start": [round(x, 2) for x in os.getloadavg()]}
@@ -1006,6 +1038,8 @@ def main(argv: list[str] | None = None) -> int:
             "loadavg": loadavg,
             "faults": faults.done,
             "restarts": {p.name: p.restarts for p in supervisor.procs},
+            "exits": {p.name: p.exits for p in supervisor.procs},
+            "log_findings": log_findings(work),
             "burst_seconds": burst_end - t0,
             "burst": summarise(burst_samples, burst_end - t0),
             "result_to_public": {
