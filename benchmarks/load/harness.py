@@ -656,7 +656,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     p.add_argument("--tables", type=int, default=20)
     p.add_argument("--spectators", type=int, default=20)
-    p.add_argument("--spectator-interval", type=float, default=2.0, help="seconds between reloads")
+    p.add_argument("--spectator-interval", type=float, default=5.0, help="seconds between reloads")
     p.add_argument("--spread", type=float, default=20.0, help="tables start within these seconds")
     p.add_argument(
         "--writers", type=int, default=16, help="tables playing at the same time, at most"
@@ -760,7 +760,7 @@ def main(argv: list[str] | None = None) -> int:
             os.environ,
             DATABASE_URL=args.database_url,
             REDIS_URL=redis_url,
-            SPINNER_QUEUE=f"spinner-load-{slug}",
+            SPINNER_QUEUE=os.environ.get("SPINNER_QUEUE") or f"spinner-load-{slug}",
             SPINNER_ENV="production",
             SECRET_KEY=secrets.token_urlsafe(50),
             ALLOWED_HOSTS="127.0.0.1,localhost",
