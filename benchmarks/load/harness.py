@@ -328,6 +328,42 @@ def play_table(
     return outcome
 
 
+def calibrate(client: Client, rows: list[dict[str, Any]], server_pid: int | None) -> dict[str, Any]:
+    """Play ``rows`` one at a time, nothing else running: the server's CPU (ms) per claim and
+    per confirmation (gunicorn's processes' CPU time around each request), and the latency."""
+    cpu: dict[str, list[float]] = defaultdict(list)
+    wall: dict[str, list[float]] = defaultdict(list)
+    for row in rows:
+        auth = {"Authorization": f"Table {row['token']}"}
+        etag = '"1"'
+        for kind, path, body in (
+            ("claim", f"/api/matches/{row['match']}/claims/", {"side": 0, "sheet": row["sheet"]}),
+            ("confirm", f"/api/matches/{row['match']}/confirm/", {"side": 1}),
+        ):
+            headers = {**auth, "Idempotency-Key": uuid.uuid4().hex}
+            if kind == "confirm":
+                headers["If-Match"] = etag
+            before = tree_cpu_seconds(server_pid) if server_pid else 0.0
+            start = time.perf_counter()
+            answer = client.request(
+                f"{kind} (calibration)", "POST", path, body=body, headers=headers
+            )
+            wall[kind].append((time.perf_counter() - start) * 1000)
+            if server_pid:
+                cpu[kind].append((tree_cpu_seconds(server_pid) - before) * 1000)
+            if answer is None or answer.status not in (200, 201):
+                raise SystemExit(
+                    f"calibration {kind} failed: {answer.status if answer else 'no answer'} "
+                    f"{answer.body[:300] if answer else b''!r}"
+                )
+            etag = answer.headers.get("etag", etag)
+    return {
+        "tables": len(rows),
+        **{f"{k}_cpu_ms_median": round(pct(v, 50), 1) for k, v in cpu.items()},
+        **{f"{k}_ms_median": round(pct(v, 50), 1) for k, v in wall.items()},
+    }
+
+
 def spectator(
     client: Client, paths: list[tuple[str, str]], interval: float, stop: threading.Event
 ) -> None:
@@ -529,8 +565,11 @@ def closed_loop(
     headers: dict[str, str],
     clients: int,
     seconds: float,
+    server_pid: int | None = None,
 ) -> dict[str, Any]:
-    """``clients`` threads requesting ``path`` one after another for ``seconds``."""
+    """``clients`` threads requesting ``path`` one after another for ``seconds``; with
+    ``server_pid`` (gunicorn's master), also the server's CPU time per request."""
+    cpu_before = tree_cpu_seconds(server_pid) if server_pid else None
     recorder = Recorder()
     stop_at = time.monotonic() + seconds
 
@@ -548,7 +587,24 @@ def closed_loop(
         t.join(timeout=seconds + 40)
     elapsed = time.monotonic() - started
     (row,) = summarise(recorder.snapshot(), elapsed)
+    if cpu_before is not None and server_pid and row["count"]:
+        used = tree_cpu_seconds(server_pid) - cpu_before
+        row["server_cpu_ms"] = round(used * 1000 / row["count"], 2)
     return row
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process and its direct children (gunicorn's workers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for p in [pid, *children_of(pid)]:
+        try:
+            stat = Path(f"/proc/{p}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
 
 
 FINDINGS = {
@@ -614,6 +670,9 @@ def render(report: dict[str, Any]) -> str:
             f"| {r['kind']} | {r['count']} | {r['req_s']} | {r['p50_ms']} | {r['p95_ms']} | "
             f"{r['p99_ms']} | {r['max_ms']} | {r['statuses']} |"
         )
+    cal = report["calibration"]
+    out.append("")
+    out.append(f"calibration (one table at a time, quiet server): {cal}")
     lat = report["result_to_public"]
     out.append("")
     out.append(
@@ -626,12 +685,15 @@ def render(report: dict[str, Any]) -> str:
             f"capacity ({a['capacity_clients']} closed-loop clients, "
             f"{a['capacity_seconds']} s each):"
         )
-        out.append("| request | req/s | vs static | p50 ms | p95 ms | p99 ms | statuses |")
-        out.append("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+        out.append(
+            "| request | req/s | vs static | server CPU ms/req | p50 ms | p95 ms | p99 ms "
+            "| statuses |"
+        )
+        out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
         for r in report["capacity"]:
             out.append(
-                f"| {r['kind']} | {r['req_s']} | {r['ratio']} | {r['p50_ms']} | {r['p95_ms']} | "
-                f"{r['p99_ms']} | {r['statuses']} |"
+                f"| {r['kind']} | {r['req_s']} | {r['ratio']} | {r.get('server_cpu_ms', '')} | "
+                f"{r['p50_ms']} | {r['p95_ms']} | {r['p99_ms']} | {r['statuses']} |"
             )
     v = report["verification"]
     out.append("")
@@ -657,6 +719,12 @@ def parse_fault(text: str) -> tuple[str, float | None]:
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     p.add_argument("--tables", type=int, default=20)
+    p.add_argument(
+        "--calibrate",
+        type=int,
+        default=5,
+        help="tables played one at a time before the burst, for the CPU per claim/confirmation",
+    )
     p.add_argument("--spectators", type=int, default=20)
     p.add_argument("--spectator-interval", type=float, default=5.0, help="seconds between reloads")
     p.add_argument(
@@ -709,6 +777,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     args = p.parse_args(argv)
     if not args.database_url.startswith("postgres"):
         p.error("needs PostgreSQL: DATABASE_URL or --database-url postgres://...")
+    if not 0 <= args.calibrate < args.tables:
+        p.error("--calibrate: fewer than --tables")
     if not args.spectator_pages or set(args.spectator_pages) - set(PAGE_NAMES):
         p.error(f"--spectator-pages: a comma-separated list of {', '.join(PAGE_NAMES)}")
     names = [name for name, _ in args.fault]
@@ -897,6 +967,15 @@ def main(argv: list[str] | None = None) -> int:
         )
         recorder.samples.clear()
 
+        # Calibration: the first tables one at a time on a quiet server, the server's CPU per
+        # claim and per confirmation measured around each request.
+        server_pid = args.gunicorn_pid or (
+            gunicorn_proc.popen.pid if gunicorn_proc and gunicorn_proc.popen else None
+        )
+        calibration = calibrate(client, tables[: args.calibrate], server_pid)
+        tables = tables[args.calibrate :]
+        recorder.samples.clear()
+
         # The burst.
         plan: list[tuple[str, float]] = []
         for i, (name, at) in enumerate(args.fault):
@@ -1030,6 +1109,7 @@ def main(argv: list[str] | None = None) -> int:
                     headers,
                     args.capacity_clients,
                     args.capacity_seconds,
+                    server_pid,
                 )
                 for name, path, headers in probes
             ]
@@ -1062,6 +1142,7 @@ def main(argv: list[str] | None = None) -> int:
                 "max_s": round(max(to_public), 2) if to_public else 0,
             },
             "capacity": capacity,
+            "calibration": calibration,
             "verification": verdict,
             "table_errors": [f"match {o.match}: {e}" for o in outcomes for e in o.errors],
         }
