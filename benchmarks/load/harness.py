@@ -590,6 +590,7 @@ def closed_loop(
     if cpu_before is not None and server_pid and row["count"]:
         used = tree_cpu_seconds(server_pid) - cpu_before
         row["server_cpu_ms"] = round(used * 1000 / row["count"], 2)
+        row["server_cores"] = round(used / elapsed, 2)  # the CPU the server got: < nproc = shared
     return row
 
 
@@ -659,6 +660,10 @@ def render(report: dict[str, Any]) -> str:
     )
     out.append(f"machine: {report['machine']}; load average {report['loadavg']}")
     out.append(
+        f"CPU seconds used in the burst, per process: {report['burst_cpu_seconds']} "
+        f"(over {report['burst_seconds']:.1f} s)"
+    )
+    out.append(
         f"burst: {report['burst_seconds']:.1f} s; restarts: {report['restarts']} "
         f"(exit codes {report['exits']}); log findings: {report['log_findings'] or 'none'}"
     )
@@ -686,13 +691,14 @@ def render(report: dict[str, Any]) -> str:
             f"{a['capacity_seconds']} s each):"
         )
         out.append(
-            "| request | req/s | vs static | server CPU ms/req | p50 ms | p95 ms | p99 ms "
-            "| statuses |"
+            "| request | req/s | vs static | server CPU ms/req | server cores | p50 ms | p95 ms "
+            "| p99 ms | statuses |"
         )
-        out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+        out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
         for r in report["capacity"]:
             out.append(
                 f"| {r['kind']} | {r['req_s']} | {r['ratio']} | {r.get('server_cpu_ms', '')} | "
+                f"{r.get('server_cores', '')} | "
                 f"{r['p50_ms']} | {r['p95_ms']} | {r['p99_ms']} | {r['statuses']} |"
             )
     v = report["verification"]
@@ -1003,6 +1009,7 @@ def main(argv: list[str] | None = None) -> int:
             f"faults {plan or 'none'}"
         )
         t0 = time.monotonic()
+        cpu0 = {p.name: tree_cpu_seconds(p.popen.pid) for p in supervisor.procs if p.popen}
         burst_deadline = min(
             hard_deadline - args.converge_seconds - 30,
             t0 + args.spread + max(args.redis_outage, 0) + 240,
@@ -1033,6 +1040,16 @@ def main(argv: list[str] | None = None) -> int:
             )
         faults.join(burst_deadline)
         burst_end = time.monotonic()
+        # CPU seconds each process (with its direct children) used in the burst; a process
+        # restarted or faulted meanwhile lost its count (it is left out).
+        burst_cpu = {
+            p.name: round(tree_cpu_seconds(p.popen.pid) - cpu0[p.name], 1)
+            for p in supervisor.procs
+            if p.popen
+            and p.name in cpu0
+            and p.restarts == 0
+            and p.name not in {name for name, _ in plan}
+        }
         loadavg["end of burst"] = [round(x, 2) for x in os.getloadavg()]
         stop_spectators.set()
         for t in background:
@@ -1133,6 +1150,7 @@ def main(argv: list[str] | None = None) -> int:
             "exits": {p.name: p.exits for p in supervisor.procs},
             "log_findings": log_findings(work),
             "burst_seconds": burst_end - t0,
+            "burst_cpu_seconds": burst_cpu,
             "burst": summarise(burst_samples, burst_end - t0),
             "result_to_public": {
                 "confirmed": len(confirmed),

@@ -59,18 +59,27 @@ def main(paths: list[str]) -> None:
     capacity: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for r in reports:
         for row in r.get("capacity") or []:
-            for key in ("req_s", "ratio", "server_cpu_ms", "p50_ms", "p99_ms"):
+            for key in ("req_s", "ratio", "server_cpu_ms", "server_cores", "p50_ms", "p99_ms"):
                 if key in row:
                     capacity[row["kind"]][key].append(row[key])
     if capacity:
-        print("| capacity | req/s | vs static | server CPU ms/req | p50 ms | p99 ms |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        print(
+            "| capacity | req/s | vs static | server CPU ms/req | server cores | p50 ms | p99 ms |"
+        )
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
         for kind, m in capacity.items():
             print(
                 f"| {kind} | {median(m['req_s'])} | {median(m['ratio'])} | "
-                f"{median(m['server_cpu_ms'])} | {median(m['p50_ms'])} | {median(m['p99_ms'])} |"
+                f"{median(m['server_cpu_ms'])} | {median(m['server_cores'])} | "
+                f"{median(m['p50_ms'])} | {median(m['p99_ms'])} |"
             )
     print()
+    for r in reports:
+        if "burst_cpu_seconds" in r:
+            print(
+                f"- {r['slug']}: CPU seconds in the {r['burst_seconds']:.0f} s burst "
+                f"{r['burst_cpu_seconds']}"
+            )
     for r in reports:
         v = r["verification"]
         faults = [f"{f['fault']}@{f.get('at_s')}" for f in r["faults"]]
