@@ -664,6 +664,10 @@ def render(report: dict[str, Any]) -> str:
         f"(over {report['burst_seconds']:.1f} s)"
     )
     out.append(
+        f"tables confirmed in the burst: {report['result_to_public']['confirmed']} of "
+        f"{report['burst_tables']}"
+    )
+    out.append(
         f"burst: {report['burst_seconds']:.1f} s; restarts: {report['restarts']} "
         f"(exit codes {report['exits']}); log findings: {report['log_findings'] or 'none'}"
     )
@@ -751,6 +755,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="worker|redis|gunicorn[@SECONDS into the burst]; each once",
     )
     p.add_argument("--redis-outage", type=float, default=30.0)
+    p.add_argument(
+        "--burst-seconds",
+        type=float,
+        default=None,
+        help="tables still unconfirmed then give up (default: spread + outage + 240)",
+    )
     p.add_argument(
         "--converge-seconds",
         type=float,
@@ -1012,7 +1022,7 @@ def main(argv: list[str] | None = None) -> int:
         cpu0 = {p.name: tree_cpu_seconds(p.popen.pid) for p in supervisor.procs if p.popen}
         burst_deadline = min(
             hard_deadline - args.converge_seconds - 30,
-            t0 + args.spread + max(args.redis_outage, 0) + 240,
+            t0 + (args.burst_seconds or args.spread + max(args.redis_outage, 0) + 240),
         )
         background = [
             threading.Thread(
@@ -1150,6 +1160,7 @@ def main(argv: list[str] | None = None) -> int:
             "exits": {p.name: p.exits for p in supervisor.procs},
             "log_findings": log_findings(work),
             "burst_seconds": burst_end - t0,
+            "burst_tables": len(tables),
             "burst_cpu_seconds": burst_cpu,
             "burst": summarise(burst_samples, burst_end - t0),
             "result_to_public": {
