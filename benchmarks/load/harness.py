@@ -1020,10 +1020,13 @@ def main(argv: list[str] | None = None) -> int:
         )
         t0 = time.monotonic()
         cpu0 = {p.name: tree_cpu_seconds(p.popen.pid) for p in supervisor.procs if p.popen}
-        burst_deadline = min(
-            hard_deadline - args.converge_seconds - 30,
-            t0 + (args.burst_seconds or args.spread + max(args.redis_outage, 0) + 240),
-        )
+        wanted = t0 + (args.burst_seconds or args.spread + max(args.redis_outage, 0) + 240)
+        burst_deadline = min(hard_deadline - 30, wanted)
+        if burst_deadline < t0 + args.spread + (args.redis_outage if "redis" in dict(plan) else 0):
+            log(
+                f"warning: --max-seconds leaves the burst only {burst_deadline - t0:.0f} s "
+                "(the setup was slow): tables may give up before the faults are over"
+            )
         background = [
             threading.Thread(
                 target=spectator,

@@ -5,7 +5,8 @@ harness's own (so that stopping it for the outage harms no other program), Postg
 runs in a database of its own, made from ``DATABASE_URL`` and dropped afterwards. It kills the
 worker (restarting it as a supervisor would), stops Redis for 30 s and kills a gunicorn worker
 during the burst, then verifies, polling with a deadline, that every match has exactly one current
-result and the served standings equal a fresh recompute.
+result and the served standings equal a fresh recompute. About 100 s on a quiet 2-core machine;
+the bounds are generous for a busy one (the setup alone took 70 s at a load average of 15).
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ SMALL_RUN = [
     "--tables", "20", "--spectators", "10", "--spread", "10",
     "--fault", "worker@2", "--fault", "redis@4", "--fault", "gunicorn@8", "--redis-outage", "30",
     "--reconcile-seconds", "5", "--converge-seconds", "60",
-    "--capacity-seconds", "1", "--max-seconds", "170",
+    "--capacity-seconds", "1", "--max-seconds", "280",
 ]  # fmt: skip
 
 
@@ -73,7 +74,7 @@ def test_the_harness_survives_each_fault_and_verifies(tmp_path: Path) -> None:
             cwd=ROOT,
             capture_output=True,
             text=True,
-            timeout=180,
+            timeout=300,
             check=False,
         )
     finally:
@@ -89,7 +90,7 @@ def test_the_harness_survives_each_fault_and_verifies(tmp_path: Path) -> None:
     assert all("error" not in f for f in report["faults"]), report["faults"]
     assert report["restarts"]["worker"] >= 1  # the supervisor brought the killed worker back
     kinds = {row["kind"]: row for row in report["burst"]}
-    assert kinds["claim"]["statuses"].get("201", 0) >= 20
-    assert kinds["confirm"]["statuses"].get("201", 0) >= 20
+    assert kinds["claim"]["statuses"].get("201", 0) >= burst
+    assert kinds["confirm"]["statuses"].get("201", 0) >= burst
     static = next(row for row in report["capacity"] if row["kind"] == "static file")
     assert static["statuses"].get("200", 0) > 0
