@@ -1,0 +1,1198 @@
+"""Spinner's reliability and load harness: a room of tables submitting while spectators poll.
+
+Starts (or attaches to) the production shape on this machine: gunicorn (``gunicorn.conf.py``
+here), a Celery worker and beat, a Redis of its own on a free port (so that stopping it harms
+nobody else), on the PostgreSQL of ``DATABASE_URL``. Builds an event of N tables (partnerships,
+round 1 in play) through the project's services (``django_side.py setup``), then runs a burst:
+every table submits its claim (a verified simulated scoresheet, ``POST /api/matches/<id>/claims/``
+with ``Authorization: Table <token>`` and an ``Idempotency-Key``) and the other side confirms it
+(``POST /api/matches/<id>/confirm/`` with ``If-Match``), while S spectators poll the public
+standings and round pages and a static file is probed for queueing.
+
+Optional faults, each once at a chosen second of the burst: ``worker`` (kill -9 the Celery worker;
+the harness restarts it, as a supervisor would: it restarts any of its processes that exit),
+``redis`` (stop Redis for ``--redis-outage`` seconds, then start it again), ``gunicorn`` (kill -9
+one gunicorn worker; the master forks another).
+
+Then it VERIFIES, polling with a deadline: every match has exactly one result and it is current,
+and the standings the server serves equal a fresh recompute. It reports throughput (req/s by
+request type), latency p50/p95/p99, result-to-public latency (confirmation answered -> both
+entries' progress shows the round in the served standings), and a capacity phase: each public page
+and the static file under the same closed-loop clients, as ratios to the static file, with the
+machine's load average. Exit status 0 when the verification passes, 1 when it fails.
+
+The client is the standard library's ``http.client`` in threads, on loopback only, bounded in
+count and time (``--max-seconds``: it stops by itself).
+
+Run from the repository root (a database of its own; it is migrated, events are added)::
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/spinner_load \\
+        .venv/bin/python benchmarks/load/harness.py --tables 100 --spectators 50 \\
+        --fault worker --fault redis --fault gunicorn
+
+See README.md for every flag and for attaching to processes you run yourself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import http.client
+import json
+import os
+import platform
+import random
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import defaultdict
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[2]
+HERE = Path(__file__).resolve().parent
+PY = sys.executable
+STATIC_PATH = "/static/spinner/spinner.css"
+FAULTS = ("worker", "redis", "gunicorn")
+PAGE_NAMES = ("standings", "live", "round")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def log(message: str) -> None:
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", file=sys.stderr, flush=True)
+
+
+def pct(values: list[float], p: float) -> float:
+    """Nearest-rank percentile (0 for no values)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(0, min(len(ordered) - 1, round(p / 100 * len(ordered) + 0.5) - 1))
+    return ordered[rank]
+
+
+# --- Processes ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Proc:
+    """A child process the harness owns; with ``supervise``, restarted whenever it exits."""
+
+    name: str
+    argv: list[str]
+    env: dict[str, str]
+    logfile: Path
+    supervise: bool = True
+    popen: subprocess.Popen[bytes] | None = None
+    restarts: int = 0
+    exits: list[int] = field(default_factory=list)
+
+    def start(self) -> None:
+        with self.logfile.open("ab") as out:
+            self.popen = subprocess.Popen(
+                self.argv,
+                cwd=ROOT,
+                env=self.env,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,  # its own process group: a fault kills the whole unit
+            )
+
+    def alive(self) -> bool:
+        return self.popen is not None and self.popen.poll() is None
+
+    def kill_group(self, sig: int = signal.SIGKILL) -> None:
+        if self.popen is not None and self.popen.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.popen.pid, sig)
+
+    def stop(self, timeout: float = 15) -> None:
+        self.supervise = False
+        if self.popen is None or self.popen.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.popen.pid, signal.SIGTERM)
+        try:
+            self.popen.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.kill_group()
+            self.popen.wait()
+
+
+class Supervisor:
+    """Restarts supervised processes that exit (as systemd's ``Restart=always`` would)."""
+
+    def __init__(self) -> None:
+        self.procs: list[Proc] = []
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="supervisor", daemon=True)
+
+    def add(self, proc: Proc) -> Proc:
+        proc.start()
+        self.procs.append(proc)
+        return proc
+
+    def begin(self) -> None:
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(0.5):
+            for proc in self.procs:
+                if proc.supervise and proc.popen is not None and proc.popen.poll() is not None:
+                    proc.exits.append(proc.popen.returncode)
+                    proc.restarts += 1
+                    log(f"supervisor: {proc.name} exited ({proc.popen.returncode}); restarting")
+                    proc.start()
+
+    def stop_all(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+        for proc in reversed(self.procs):
+            proc.stop()
+
+
+def children_of(pid: int) -> list[int]:
+    """The direct children of a process (Linux /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: comm may hold spaces; split after the last ')'.
+        fields = stat[stat.rfind(")") + 2 :].split()
+        if len(fields) > 1 and int(fields[1]) == pid:
+            out.append(int(entry.name))
+    return out
+
+
+# --- HTTP client -------------------------------------------------------------------------------
+
+
+@dataclass
+class Sample:
+    kind: str
+    status: int  # 0: no answer (connection refused, reset, timeout)
+    seconds: float
+    end: float  # time.monotonic() when it ended
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.samples: list[Sample] = []
+        self._lock = threading.Lock()
+
+    def add(self, sample: Sample) -> None:
+        with self._lock:
+            self.samples.append(sample)
+
+    def snapshot(self) -> list[Sample]:
+        with self._lock:
+            return list(self.samples)
+
+
+@dataclass
+class Answer:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+
+class Client:
+    """One request per connection (gunicorn's sync workers close it anyway), loopback only."""
+
+    def __init__(self, base_url: str, recorder: Recorder) -> None:
+        parts = urlsplit(base_url)
+        if parts.hostname not in ("127.0.0.1", "localhost", "::1"):
+            raise SystemExit("the harness drives loopback only (--base-url on 127.0.0.1)")
+        self.host = parts.hostname
+        self.port = parts.port or 80
+        self.recorder = recorder
+
+    def request(
+        self,
+        kind: str,
+        method: str,
+        path: str,
+        *,
+        body: Any = None,
+        headers: dict[str, str] | None = None,
+        timeout: float = 30,
+    ) -> Answer | None:
+        headers = dict(headers or {})
+        data = None
+        if body is not None:
+            data = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        start = time.perf_counter()
+        try:
+            conn = http.client.HTTPConnection(self.host, self.port, timeout=timeout)
+            try:
+                conn.request(method, path, body=data, headers=headers)
+                response = conn.getresponse()
+                payload = response.read()
+                answer = Answer(
+                    response.status, {k.lower(): v for k, v in response.getheaders()}, payload
+                )
+            finally:
+                conn.close()
+        except (OSError, http.client.HTTPException):
+            self.recorder.add(Sample(kind, 0, time.perf_counter() - start, time.monotonic()))
+            return None
+        self.recorder.add(
+            Sample(kind, answer.status, time.perf_counter() - start, time.monotonic())
+        )
+        return answer
+
+
+# --- The burst ---------------------------------------------------------------------------------
+
+
+@dataclass
+class TableOutcome:
+    match: int
+    confirmed_at: float | None = None  # monotonic, when the confirmation's answer arrived
+    errors: list[str] = field(default_factory=list)
+
+
+def play_table(
+    client: Client, row: dict[str, Any], start_at: float, deadline: float
+) -> TableOutcome:
+    """One table: side 0 claims with its sheet, side 1 confirms; each retried with the same
+    Idempotency-Key while the server does not answer, answers 5xx or throttles (429)."""
+    outcome = TableOutcome(row["match"])
+    delay = start_at - time.monotonic()
+    if delay > 0:
+        time.sleep(delay)
+    auth = {"Authorization": f"Table {row['token']}"}
+    match = row["match"]
+
+    def send(kind: str, path: str, body: dict[str, Any], extra: dict[str, str]) -> Answer | None:
+        key = uuid.uuid4().hex
+        pause = 0.25
+        while time.monotonic() < deadline:
+            answer = client.request(
+                kind, "POST", path, body=body, headers={**auth, **extra, "Idempotency-Key": key}
+            )
+            if answer is not None and answer.status < 500 and answer.status != 429:
+                return answer
+            if answer is not None and answer.status == 429:
+                pause = max(pause, float(answer.headers.get("retry-after", "1") or 1))
+            time.sleep(pause + random.random() * pause)
+            pause = min(pause * 2, 4.0)
+        outcome.errors.append(f"{kind}: no answer before the deadline")
+        return None
+
+    claim = send("claim", f"/api/matches/{match}/claims/", {"side": 0, "sheet": row["sheet"]}, {})
+    if claim is None:
+        return outcome
+    if claim.status not in (200, 201):
+        outcome.errors.append(f"claim {claim.status}: {claim.body[:200]!r}")
+        return outcome
+    confirm = send(
+        "confirm",
+        f"/api/matches/{match}/confirm/",
+        {"side": 1},
+        {"If-Match": claim.headers.get("etag", '"1"')},
+    )
+    if confirm is None:
+        return outcome
+    if confirm.status in (200, 201):
+        outcome.confirmed_at = time.monotonic()
+        return outcome
+    # Refused: perhaps an earlier attempt landed; the match says what happened.
+    state = client.request("match", "GET", f"/api/matches/{match}/", headers=auth)
+    if state is not None and state.status == 200 and json.loads(state.body)["state"] == "confirmed":
+        outcome.confirmed_at = time.monotonic()
+    else:
+        outcome.errors.append(f"confirm {confirm.status}: {confirm.body[:200]!r}")
+    return outcome
+
+
+def calibrate(client: Client, rows: list[dict[str, Any]], server_pid: int | None) -> dict[str, Any]:
+    """Play ``rows`` one at a time, nothing else running: the server's CPU (ms) per claim and
+    per confirmation (gunicorn's processes' CPU time around each request), and the latency."""
+    cpu: dict[str, list[float]] = defaultdict(list)
+    wall: dict[str, list[float]] = defaultdict(list)
+    for row in rows:
+        auth = {"Authorization": f"Table {row['token']}"}
+        etag = '"1"'
+        for kind, path, body in (
+            ("claim", f"/api/matches/{row['match']}/claims/", {"side": 0, "sheet": row["sheet"]}),
+            ("confirm", f"/api/matches/{row['match']}/confirm/", {"side": 1}),
+        ):
+            headers = {**auth, "Idempotency-Key": uuid.uuid4().hex}
+            if kind == "confirm":
+                headers["If-Match"] = etag
+            before = tree_cpu_seconds(server_pid) if server_pid else 0.0
+            start = time.perf_counter()
+            answer = client.request(
+                f"{kind} (calibration)", "POST", path, body=body, headers=headers
+            )
+            wall[kind].append((time.perf_counter() - start) * 1000)
+            if server_pid:
+                cpu[kind].append((tree_cpu_seconds(server_pid) - before) * 1000)
+            if answer is None or answer.status not in (200, 201):
+                raise SystemExit(
+                    f"calibration {kind} failed: {answer.status if answer else 'no answer'} "
+                    f"{answer.body[:300] if answer else b''!r}"
+                )
+            etag = answer.headers.get("etag", etag)
+    return {
+        "tables": len(rows),
+        **{f"{k}_cpu_ms_median": round(pct(v, 50), 1) for k, v in cpu.items()},
+        **{f"{k}_ms_median": round(pct(v, 50), 1) for k, v in wall.items()},
+    }
+
+
+def spectator(
+    client: Client, paths: list[tuple[str, str]], interval: float, stop: threading.Event
+) -> None:
+    """A browser left open on the public pages: reloads one every ``interval`` s (jittered),
+    revalidating with the ETag it last got."""
+    etags: dict[str, str] = {}
+    rng = random.Random()
+    stop.wait(rng.random() * interval)
+    while not stop.is_set():
+        kind, path = rng.choice(paths)
+        headers = {"If-None-Match": etags[path]} if path in etags else {}
+        answer = client.request(kind, "GET", path, headers=headers, timeout=30)
+        if answer is not None and "etag" in answer.headers:
+            etags[path] = answer.headers["etag"]
+        stop.wait(interval * (0.5 + rng.random()))
+
+
+def static_probe(client: Client, stop: threading.Event, every: float = 0.2) -> None:
+    while not stop.is_set():
+        client.request("static (during burst)", "GET", STATIC_PATH, timeout=30)
+        stop.wait(every)
+
+
+class Watcher:
+    """Polls the served standings (the document the public pages show) and notes when each
+    entry's progress first shows a round: a result has reached the public page."""
+
+    def __init__(self, client: Client, slug: str) -> None:
+        self.client = client
+        self.path = f"/api/events/{slug}/standings/"
+        self.first_seen: dict[int, float] = {}
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="watcher", daemon=True)
+
+    def _run(self) -> None:
+        etag = ""
+        while not self.stop.is_set():
+            headers = {"If-None-Match": etag} if etag else {}
+            answer = self.client.request(
+                "standings api (watcher)", "GET", self.path, headers=headers
+            )
+            now = time.monotonic()
+            if answer is not None and answer.status == 200:
+                etag = answer.headers.get("etag", "")
+                snapshot = json.loads(answer.body).get("snapshot") or {}
+                for entry_id, extra in (snapshot.get("extra") or {}).items():
+                    if extra.get("progress") and int(entry_id) not in self.first_seen:
+                        self.first_seen[int(entry_id)] = now
+            self.stop.wait(0.25)
+
+
+# --- Faults ------------------------------------------------------------------------------------
+
+
+class Faults:
+    def __init__(
+        self,
+        plan: list[tuple[str, float]],
+        *,
+        worker: Proc | None,
+        redis: Proc | None,
+        gunicorn: Proc | None,
+        gunicorn_pid: int | None,
+        outage: float,
+    ) -> None:
+        self.plan = sorted(plan, key=lambda p: p[1])
+        self.worker, self.redis, self.gunicorn = worker, redis, gunicorn
+        self.gunicorn_pid = gunicorn_pid
+        self.outage = outage
+        self.done: list[dict[str, Any]] = []
+        self.threads: list[threading.Thread] = []
+        self.t0 = 0.0
+
+    def start(self, t0: float) -> None:
+        self.t0 = t0
+        for name, at in self.plan:
+            thread = threading.Thread(target=self._fire, args=(name, t0 + at), daemon=True)
+            thread.start()
+            self.threads.append(thread)
+
+    def join(self, deadline: float) -> None:
+        for thread in self.threads:
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
+
+    def _fire(self, name: str, at: float) -> None:
+        time.sleep(max(0.0, at - time.monotonic()))
+        note: dict[str, Any] = {"fault": name, "at_s": round(at - self.t0, 1)}
+        if name == "worker":
+            assert self.worker is not None
+            note["pid"] = self.worker.popen.pid if self.worker.popen else None
+            self.worker.kill_group(signal.SIGKILL)  # the supervisor starts it again
+            log(f"fault: kill -9 the Celery worker (pid {note['pid']})")
+        elif name == "gunicorn":
+            master = self.gunicorn_pid or (self.gunicorn.popen.pid if self.gunicorn else None)
+            assert master is not None
+            workers = children_of(master)
+            if workers:
+                victim = random.choice(workers)
+                os.kill(victim, signal.SIGKILL)
+                note["pid"] = victim
+                log(f"fault: kill -9 gunicorn worker {victim} (of {len(workers)})")
+            else:
+                note["error"] = "no gunicorn worker found"
+        elif name == "redis":
+            assert self.redis is not None and self.redis.popen is not None
+            self.redis.supervise = False
+            self.redis.popen.terminate()
+            self.redis.popen.wait(timeout=30)
+            log(f"fault: Redis stopped for {self.outage:.0f} s")
+            time.sleep(self.outage)
+            self.redis.start()
+            self.redis.supervise = True
+            note["seconds"] = self.outage
+            log("fault: Redis started again")
+        self.done.append(note)
+
+
+# --- Setup and verification --------------------------------------------------------------------
+
+
+def run(argv: list[str], env: dict[str, str], timeout: float) -> str:
+    done = subprocess.run(
+        argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout, check=False
+    )
+    if done.returncode != 0:
+        raise SystemExit(
+            f"{' '.join(argv[:4])} failed:\n{done.stdout[-2000:]}{done.stderr[-4000:]}"
+        )
+    return done.stdout
+
+
+def wait_http(client: Client, path: str, deadline: float, ok: Callable[[Answer], bool]) -> None:
+    while time.monotonic() < deadline:
+        answer = client.request("startup", "GET", path, timeout=5)
+        if answer is not None and ok(answer):
+            return
+        time.sleep(0.2)
+    raise SystemExit(f"the server did not answer {path} in time")
+
+
+def verify_once(client: Client, slug: str, env: dict[str, str]) -> dict[str, Any]:
+    """One check: the database's results per match, and served standings vs a fresh recompute."""
+    truth = json.loads(run([PY, str(HERE / "django_side.py"), "verify", "--slug", slug], env, 120))
+    served = client.request("standings api (verify)", "GET", f"/api/events/{slug}/standings/")
+    problems = []
+    bad = {m: c for m, c in truth["matches"].items() if c != [1, 1]}
+    if bad:
+        problems.append(
+            f"{len(bad)} of {len(truth['matches'])} matches without exactly one current result "
+            f"([results, current]): {dict(list(bad.items())[:5])}"
+        )
+    if served is None or served.status != 200:
+        problems.append(f"standings not served: {served.status if served else 'no answer'}")
+    else:
+        body = json.loads(served.body)
+        if body.get("updating"):
+            problems.append("the served standings say updating")
+        if body.get("snapshot") != truth["fresh"]:
+            problems.append(
+                f"served standings (generation {body.get('generation')}) differ "
+                "from a fresh recompute"
+            )
+    return {"ok": not problems, "problems": problems, "matches": len(truth["matches"])}
+
+
+# --- Reporting ---------------------------------------------------------------------------------
+
+
+def summarise(samples: list[Sample], seconds: float) -> list[dict[str, Any]]:
+    groups: dict[str, list[Sample]] = defaultdict(list)
+    for s in samples:
+        groups[s.kind].append(s)
+    rows = []
+    for kind in sorted(groups):
+        group = groups[kind]
+        ms = [s.seconds * 1000 for s in group]
+        statuses: dict[str, int] = defaultdict(int)
+        for s in group:
+            statuses[str(s.status)] += 1
+        rows.append(
+            {
+                "kind": kind,
+                "count": len(group),
+                "req_s": round(len(group) / seconds, 2) if seconds else 0,
+                "p50_ms": round(pct(ms, 50), 1),
+                "p95_ms": round(pct(ms, 95), 1),
+                "p99_ms": round(pct(ms, 99), 1),
+                "max_ms": round(max(ms), 1),
+                "statuses": dict(sorted(statuses.items())),
+            }
+        )
+    return rows
+
+
+def closed_loop(
+    client_factory: Callable[[], Client],
+    kind: str,
+    path: str,
+    headers: dict[str, str],
+    clients: int,
+    seconds: float,
+    server_pid: int | None = None,
+) -> dict[str, Any]:
+    """``clients`` threads requesting ``path`` one after another for ``seconds``; with
+    ``server_pid`` (gunicorn's master), also the server's CPU time per request."""
+    cpu_before = tree_cpu_seconds(server_pid) if server_pid else None
+    recorder = Recorder()
+    stop_at = time.monotonic() + seconds
+
+    def loop() -> None:
+        client = client_factory()
+        client.recorder = recorder
+        while time.monotonic() < stop_at:
+            client.request(kind, "GET", path, headers=headers, timeout=30)
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=loop, daemon=True) for _ in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=seconds + 40)
+    elapsed = time.monotonic() - started
+    (row,) = summarise(recorder.snapshot(), elapsed)
+    if cpu_before is not None and server_pid and row["count"]:
+        used = tree_cpu_seconds(server_pid) - cpu_before
+        row["server_cpu_ms"] = round(used * 1000 / row["count"], 2)
+        row["server_cores"] = round(used / elapsed, 2)  # the CPU the server got: < nproc = shared
+    return row
+
+
+def tree_cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of a process and its direct children (gunicorn's workers)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for p in [pid, *children_of(pid)]:
+        try:
+            stat = Path(f"/proc/{p}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(")") + 2 :].split()
+        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
+FINDINGS = {
+    "worker.log": ("Unrecoverable error", "Traceback"),
+    "beat.log": ("Traceback",),
+    "gunicorn.log": ("Traceback", "WORKER TIMEOUT", "ERROR"),
+}
+
+
+def log_findings(work: Path) -> dict[str, dict[str, int]]:
+    """Lines worth a look in the processes' logs, counted (the logs stay with ``--keep``)."""
+    out: dict[str, dict[str, int]] = {}
+    for name, needles in FINDINGS.items():
+        path = work / name
+        if not path.exists():
+            continue
+        text = path.read_text(errors="replace")
+        counts = {n: text.count(n) for n in needles if n in text}
+        if counts:
+            out[name] = counts
+    return out
+
+
+def machine() -> dict[str, Any]:
+    model = ""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    mem = ""
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                mem = f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
+    return {
+        "nproc": os.cpu_count(),
+        "cpu": model,
+        "memory": mem,
+        "python": platform.python_version(),
+    }
+
+
+def render(report: dict[str, Any]) -> str:
+    out = []
+    a = report["args"]
+    out.append(
+        f"Spinner load harness: {a['tables']} tables, {a['spectators']} spectators "
+        f"(every {a['spectator_interval']} s: {','.join(a['spectator_pages'])}), "
+        f"gunicorn {a['gunicorn_workers']} x "
+        f"{a['gunicorn_worker_class']}/{a['gunicorn_threads']}, faults {report['faults'] or 'none'}"
+    )
+    out.append(f"machine: {report['machine']}; load average {report['loadavg']}")
+    out.append(
+        f"CPU seconds used in the burst, per process: {report['burst_cpu_seconds']} "
+        f"(over {report['burst_seconds']:.1f} s)"
+    )
+    out.append(
+        f"tables confirmed in the burst: {report['result_to_public']['confirmed']} of "
+        f"{report['burst_tables']}"
+    )
+    out.append(
+        f"burst: {report['burst_seconds']:.1f} s; restarts: {report['restarts']} "
+        f"(exit codes {report['exits']}); log findings: {report['log_findings'] or 'none'}"
+    )
+    out.append("")
+    out.append("| request | count | req/s | p50 ms | p95 ms | p99 ms | max ms | statuses |")
+    out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+    for r in report["burst"]:
+        out.append(
+            f"| {r['kind']} | {r['count']} | {r['req_s']} | {r['p50_ms']} | {r['p95_ms']} | "
+            f"{r['p99_ms']} | {r['max_ms']} | {r['statuses']} |"
+        )
+    cal = report["calibration"]
+    out.append("")
+    out.append(f"calibration (one table at a time, quiet server): {cal}")
+    lat = report["result_to_public"]
+    out.append("")
+    out.append(
+        f"result to public standings: p50 {lat['p50_s']} s, p95 {lat['p95_s']} s, max "
+        f"{lat['max_s']} s ({lat['seen']} of {lat['confirmed']} confirmed results seen)"
+    )
+    if report["capacity"]:
+        out.append("")
+        out.append(
+            f"capacity ({a['capacity_clients']} closed-loop clients, "
+            f"{a['capacity_seconds']} s each):"
+        )
+        out.append(
+            "| request | req/s | vs static | server CPU ms/req | server cores | p50 ms | p95 ms "
+            "| p99 ms | statuses |"
+        )
+        out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+        for r in report["capacity"]:
+            out.append(
+                f"| {r['kind']} | {r['req_s']} | {r['ratio']} | {r.get('server_cpu_ms', '')} | "
+                f"{r.get('server_cores', '')} | "
+                f"{r['p50_ms']} | {r['p95_ms']} | {r['p99_ms']} | {r['statuses']} |"
+            )
+    v = report["verification"]
+    out.append("")
+    out.append(
+        f"verification: {'PASSED' if v['ok'] else 'FAILED'} after {v['seconds']} s "
+        f"({v['matches']} matches){'' if v['ok'] else ': ' + '; '.join(v['problems'])}"
+    )
+    if report["table_errors"]:
+        out.append(f"table errors ({len(report['table_errors'])}): {report['table_errors'][:5]}")
+    return "\n".join(out)
+
+
+# --- Main --------------------------------------------------------------------------------------
+
+
+def parse_fault(text: str) -> tuple[str, float | None]:
+    name, _, at = text.partition("@")
+    if name not in FAULTS:
+        raise argparse.ArgumentTypeError(f"a fault is one of {', '.join(FAULTS)} (@seconds)")
+    return name, float(at) if at else None
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    p.add_argument("--tables", type=int, default=20)
+    p.add_argument(
+        "--calibrate",
+        type=int,
+        default=5,
+        help="tables played one at a time before the burst, for the CPU per claim/confirmation",
+    )
+    p.add_argument("--spectators", type=int, default=20)
+    p.add_argument("--spectator-interval", type=float, default=5.0, help="seconds between reloads")
+    p.add_argument(
+        "--spectator-pages",
+        type=lambda text: [name for name in text.split(",") if name],
+        default=list(PAGE_NAMES),
+        help="what spectators reload, of standings,live,round (default: all three)",
+    )
+    p.add_argument("--spread", type=float, default=20.0, help="tables start within these seconds")
+    p.add_argument(
+        "--writers", type=int, default=16, help="tables playing at the same time, at most"
+    )
+    p.add_argument(
+        "--fault",
+        action="append",
+        type=parse_fault,
+        default=[],
+        help="worker|redis|gunicorn[@SECONDS into the burst]; each once",
+    )
+    p.add_argument("--redis-outage", type=float, default=30.0)
+    p.add_argument(
+        "--burst-seconds",
+        type=float,
+        default=None,
+        help="tables still unconfirmed then give up (default: spread + outage + 240)",
+    )
+    p.add_argument(
+        "--converge-seconds",
+        type=float,
+        default=120.0,
+        help="deadline for the verification after the burst",
+    )
+    p.add_argument("--capacity-seconds", type=float, default=5.0, help="0: no capacity phase")
+    p.add_argument("--capacity-clients", type=int, default=8)
+    p.add_argument("--max-seconds", type=float, default=900.0, help="the whole run, at most")
+    p.add_argument("--gunicorn-workers", type=int, default=3)
+    p.add_argument("--gunicorn-worker-class", default="sync")
+    p.add_argument("--gunicorn-threads", type=int, default=1)
+    p.add_argument("--celery-concurrency", type=int, default=2)
+    p.add_argument(
+        "--reconcile-seconds",
+        type=float,
+        default=10.0,
+        help="the beat's reconcile interval (SPINNER_RECONCILE_SECONDS)",
+    )
+    p.add_argument("--database-url", default=os.environ.get("DATABASE_URL", ""))
+    p.add_argument("--redis-url", default="", help="attach to this Redis (no redis fault)")
+    p.add_argument("--base-url", default="", help="attach to this server (no gunicorn started)")
+    p.add_argument("--gunicorn-pid", type=int, default=None, help="its master, for the fault")
+    p.add_argument("--no-celery", action="store_true", help="the worker and beat run elsewhere")
+    p.add_argument("--no-migrate", action="store_true")
+    p.add_argument("--slug", default="", help="default: load-<time>-<random>")
+    p.add_argument("--json", type=Path, default=None, help="write the report here too")
+    p.add_argument("--keep", action="store_true", help="keep the work folder (logs)")
+    p.add_argument("--work-dir", type=Path, default=None, help="the work folder (default: a temp)")
+    args = p.parse_args(argv)
+    if not args.database_url.startswith("postgres"):
+        p.error("needs PostgreSQL: DATABASE_URL or --database-url postgres://...")
+    if not 0 <= args.calibrate < args.tables:
+        p.error("--calibrate: fewer than --tables")
+    if not args.spectator_pages or set(args.spectator_pages) - set(PAGE_NAMES):
+        p.error(f"--spectator-pages: a comma-separated list of {', '.join(PAGE_NAMES)}")
+    names = [name for name, _ in args.fault]
+    if len(names) != len(set(names)):
+        p.error("each fault at most once")
+    if "redis" in names and args.redis_url:
+        p.error("the redis fault needs the harness's own Redis (no --redis-url)")
+    if "worker" in names and args.no_celery:
+        p.error("the worker fault needs the harness's own worker (no --no-celery)")
+    if "gunicorn" in names and args.base_url and not args.gunicorn_pid:
+        p.error("the gunicorn fault on an attached server needs --gunicorn-pid")
+    return args
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    hard_deadline = time.monotonic() + args.max_seconds
+    if args.work_dir:
+        shutil.rmtree(args.work_dir, ignore_errors=True)
+        args.work_dir.mkdir(parents=True)
+        work = args.work_dir
+    else:
+        work = Path(tempfile.mkdtemp(prefix="spinner-load-"))
+    slug = args.slug or f"load-{time.strftime('%Y%m%d%H%M%S')}-{secrets.token_hex(3)}"
+    supervisor = Supervisor()
+    loadavg: dict[str, list[float]] = {"start": [round(x, 2) for x in os.getloadavg()]}
+    ok = False
+    try:
+        # Redis: our own, so that the outage harms nobody else.
+        redis_proc = None
+        redis_url = args.redis_url
+        if not redis_url:
+            if not shutil.which("redis-server"):
+                raise SystemExit("needs redis-server (apt-get install redis-server) or --redis-url")
+            port = free_port()
+            (work / "redis").mkdir()
+            redis_proc = supervisor.add(
+                Proc(
+                    "redis",
+                    [
+                        "redis-server",
+                        "--port",
+                        str(port),
+                        "--bind",
+                        "127.0.0.1",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "yes",
+                        "--dir",
+                        str(work / "redis"),
+                    ],
+                    dict(os.environ),
+                    work / "redis.log",
+                )
+            )
+            redis_url = f"redis://127.0.0.1:{port}/0"
+        env = dict(
+            os.environ,
+            DATABASE_URL=args.database_url,
+            REDIS_URL=redis_url,
+            SPINNER_QUEUE=os.environ.get("SPINNER_QUEUE") or f"spinner-load-{slug}",
+            SPINNER_ENV="production",
+            SECRET_KEY=secrets.token_urlsafe(50),
+            ALLOWED_HOSTS="127.0.0.1,localhost",
+            SPINNER_SECURE_SSL_REDIRECT="0",
+            SPINNER_RECONCILE_SECONDS=str(args.reconcile_seconds),
+            PYTHONUNBUFFERED="1",
+        )
+        if redis_proc is not None:
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:
+                with (
+                    contextlib.suppress(OSError),
+                    socket.create_connection(
+                        ("127.0.0.1", int(redis_url.rsplit(":", 1)[1].split("/")[0])), timeout=1
+                    ),
+                ):
+                    break
+                time.sleep(0.1)
+        if not args.no_migrate:
+            log("migrate")
+            run([PY, "manage.py", "migrate", "--noinput", "-v0"], env, 600)
+        log("collectstatic")
+        run([PY, "manage.py", "collectstatic", "--noinput", "-v0"], env, 300)
+        log(f"setup: event {slug}, {args.tables} tables")
+        setup_file = work / "event.json"
+        run(
+            [
+                PY,
+                str(HERE / "django_side.py"),
+                "setup",
+                "--slug",
+                slug,
+                "--tables",
+                str(args.tables),
+                "--out",
+                str(setup_file),
+            ],
+            env,
+            1800,
+        )
+        event = json.loads(setup_file.read_text())
+        tables: list[dict[str, Any]] = event["tables"]
+
+        gunicorn_proc = None
+        base_url = args.base_url
+        if not base_url:
+            port = free_port()
+            base_url = f"http://127.0.0.1:{port}"
+            gunicorn_proc = supervisor.add(
+                Proc(
+                    "gunicorn",
+                    [
+                        PY,
+                        "-m",
+                        "gunicorn",
+                        "-c",
+                        str(HERE / "gunicorn.conf.py"),
+                        "--bind",
+                        f"127.0.0.1:{port}",
+                        "--workers",
+                        str(args.gunicorn_workers),
+                        "--worker-class",
+                        args.gunicorn_worker_class,
+                        "--threads",
+                        str(args.gunicorn_threads),
+                        "spinner.wsgi:application",
+                    ],
+                    env,
+                    work / "gunicorn.log",
+                )
+            )
+        worker_proc = None
+        if not args.no_celery:
+            worker_proc = supervisor.add(
+                Proc(
+                    "worker",
+                    [
+                        PY,
+                        "-m",
+                        "celery",
+                        "-A",
+                        "spinner",
+                        "worker",
+                        "--loglevel",
+                        "INFO",
+                        "--concurrency",
+                        str(args.celery_concurrency),
+                        "-Q",
+                        env["SPINNER_QUEUE"],
+                        "-n",
+                        f"load-{slug}@%h",
+                        "--without-gossip",
+                        "--without-mingle",
+                    ],
+                    env,
+                    work / "worker.log",
+                )
+            )
+            supervisor.add(
+                Proc(
+                    "beat",
+                    [
+                        PY,
+                        "-m",
+                        "celery",
+                        "-A",
+                        "spinner",
+                        "beat",
+                        "--loglevel",
+                        "INFO",
+                        "-s",
+                        str(work / "celerybeat-schedule"),
+                    ],
+                    env,
+                    work / "beat.log",
+                )
+            )
+        supervisor.begin()
+        recorder = Recorder()
+        client = Client(base_url, recorder)
+        wait_http(client, STATIC_PATH, time.monotonic() + 60, lambda a: a.status == 200)
+        wait_http(
+            client, f"/events/{slug}/standings/", time.monotonic() + 60, lambda a: a.status == 200
+        )
+        recorder.samples.clear()
+
+        # Calibration: the first tables one at a time on a quiet server, the server's CPU per
+        # claim and per confirmation measured around each request.
+        server_pid = args.gunicorn_pid or (
+            gunicorn_proc.popen.pid if gunicorn_proc and gunicorn_proc.popen else None
+        )
+        calibration = calibrate(client, tables[: args.calibrate], server_pid)
+        tables = tables[args.calibrate :]
+        recorder.samples.clear()
+
+        # The burst.
+        plan: list[tuple[str, float]] = []
+        for i, (name, at) in enumerate(args.fault):
+            plan.append(
+                (name, at if at is not None else args.spread * (i + 1) / (len(args.fault) + 1))
+            )
+        faults = Faults(
+            plan,
+            worker=worker_proc,
+            redis=redis_proc,
+            gunicorn=gunicorn_proc,
+            gunicorn_pid=args.gunicorn_pid,
+            outage=args.redis_outage,
+        )
+        pages = [
+            ("standings page", f"/events/{slug}/standings/"),
+            ("standings live fragment", f"/events/{slug}/standings/live/"),
+            ("round page", f"/events/{slug}/rounds/{event['round']}/"),
+        ]
+        watched = [pages[PAGE_NAMES.index(name)] for name in args.spectator_pages]
+        stop_spectators = threading.Event()
+        watcher = Watcher(client, slug)
+        log(
+            f"burst: {len(tables)} tables over {args.spread} s, {args.spectators} spectators, "
+            f"faults {plan or 'none'}"
+        )
+        t0 = time.monotonic()
+        cpu0 = {p.name: tree_cpu_seconds(p.popen.pid) for p in supervisor.procs if p.popen}
+        wanted = t0 + (args.burst_seconds or args.spread + max(args.redis_outage, 0) + 240)
+        burst_deadline = min(hard_deadline - 30, wanted)
+        if burst_deadline < t0 + args.spread + (args.redis_outage if "redis" in dict(plan) else 0):
+            log(
+                f"warning: --max-seconds leaves the burst only {burst_deadline - t0:.0f} s "
+                "(the setup was slow): tables may give up before the faults are over"
+            )
+        background = [
+            threading.Thread(
+                target=spectator,
+                args=(client, watched, args.spectator_interval, stop_spectators),
+                daemon=True,
+            )
+            for _ in range(args.spectators)
+        ]
+        background.append(
+            threading.Thread(target=static_probe, args=(client, stop_spectators), daemon=True)
+        )
+        for t in background:
+            t.start()
+        watcher.thread.start()
+        faults.start(t0)
+        rng = random.Random(slug)
+        starts = sorted(t0 + rng.random() * args.spread for _ in tables)
+        with ThreadPoolExecutor(max_workers=args.writers) as pool:
+            outcomes = list(
+                pool.map(
+                    lambda rs: play_table(client, rs[0], rs[1], burst_deadline),
+                    zip(tables, starts, strict=True),
+                )
+            )
+        faults.join(burst_deadline)
+        burst_end = time.monotonic()
+        # CPU seconds each process (with its direct children) used in the burst; a process
+        # restarted or faulted meanwhile lost its count (it is left out).
+        burst_cpu = {
+            p.name: round(tree_cpu_seconds(p.popen.pid) - cpu0[p.name], 1)
+            for p in supervisor.procs
+            if p.popen
+            and p.name in cpu0
+            and p.restarts == 0
+            and p.name not in {name for name, _ in plan}
+        }
+        loadavg["end of burst"] = [round(x, 2) for x in os.getloadavg()]
+        stop_spectators.set()
+        for t in background:
+            t.join(timeout=35)
+        cutoff = time.monotonic()  # the spectators' last answers are in; the verification's not
+        burst_samples = [s for s in recorder.snapshot() if s.end <= cutoff]
+        log(f"burst done in {burst_end - t0:.1f} s; verifying")
+
+        # Verification, polling until it passes or the deadline.
+        v_start = time.monotonic()
+        v_deadline = min(hard_deadline - 5, v_start + args.converge_seconds)
+        while True:
+            verdict = verify_once(client, slug, env)
+            if verdict["ok"] or time.monotonic() > v_deadline:
+                break
+            time.sleep(1.0)
+        verdict["seconds"] = round(time.monotonic() - v_start, 1)
+        # Let the watcher see the final standings, then stop it.
+        confirmed = [o for o in outcomes if o.confirmed_at is not None]
+        entries_of = {row["match"]: row["entries"] for row in tables}
+
+        def all_seen() -> bool:
+            return all(all(e in watcher.first_seen for e in entries_of[o.match]) for o in confirmed)
+
+        seen_deadline = time.monotonic() + 10
+        while not all_seen() and time.monotonic() < seen_deadline:
+            time.sleep(0.25)
+        watcher.stop.set()
+        watcher.thread.join(timeout=35)
+        to_public = []
+        for o in confirmed:
+            seen = [watcher.first_seen.get(e) for e in entries_of[o.match]]
+            if all(s is not None for s in seen):
+                to_public.append(max(0.0, max(s for s in seen if s is not None) - o.confirmed_at))
+
+        # Capacity: each public page against the static file, same clients, one after another.
+        capacity = []
+        if (
+            args.capacity_seconds > 0
+            and time.monotonic() + 6 * args.capacity_seconds < hard_deadline
+        ):
+            log("capacity phase")
+            standings = client.request("x", "GET", pages[0][1])
+            round_page = client.request("x", "GET", pages[2][1])
+            probes = [
+                ("static file", STATIC_PATH, {}),
+                ("standings page 200", pages[0][1], {}),
+                ("round page 200", pages[2][1], {}),
+                ("standings live fragment 200", pages[1][1], {}),
+            ]
+            for name, answer, path in (
+                ("standings page 304", standings, pages[0][1]),
+                ("round page 304", round_page, pages[2][1]),
+            ):
+                if answer is not None and "etag" in answer.headers:
+                    probes.append((name, path, {"If-None-Match": answer.headers["etag"]}))
+                else:
+                    capacity.append(
+                        {
+                            "kind": name,
+                            "req_s": 0,
+                            "ratio": "no ETag",
+                            "p50_ms": "",
+                            "p95_ms": "",
+                            "p99_ms": "",
+                            "statuses": {},
+                        }
+                    )
+            rows = [
+                closed_loop(
+                    lambda: Client(base_url, Recorder()),
+                    name,
+                    path,
+                    headers,
+                    args.capacity_clients,
+                    args.capacity_seconds,
+                    server_pid,
+                )
+                for name, path, headers in probes
+            ]
+            static_rate = rows[0]["req_s"] or 1
+            for row in rows:
+                row["ratio"] = round(row["req_s"] / static_rate, 3)
+            capacity = rows + capacity
+        loadavg["end"] = [round(x, 2) for x in os.getloadavg()]
+
+        report = {
+            "args": {
+                k: (str(v) if isinstance(v, Path) else v)
+                for k, v in vars(args).items()
+                if k not in ("database_url",)
+            },
+            "slug": slug,
+            "machine": machine(),
+            "loadavg": loadavg,
+            "faults": faults.done,
+            "restarts": {p.name: p.restarts for p in supervisor.procs},
+            "exits": {p.name: p.exits for p in supervisor.procs},
+            "log_findings": log_findings(work),
+            "burst_seconds": burst_end - t0,
+            "burst_tables": len(tables),
+            "burst_cpu_seconds": burst_cpu,
+            "burst": summarise(burst_samples, burst_end - t0),
+            "result_to_public": {
+                "confirmed": len(confirmed),
+                "seen": len(to_public),
+                "p50_s": round(pct(to_public, 50), 2),
+                "p95_s": round(pct(to_public, 95), 2),
+                "max_s": round(max(to_public), 2) if to_public else 0,
+            },
+            "capacity": capacity,
+            "calibration": calibration,
+            "verification": verdict,
+            "table_errors": [f"match {o.match}: {e}" for o in outcomes for e in o.errors],
+        }
+        ok = bool(verdict["ok"]) and len(confirmed) == len(tables)
+        if len(confirmed) != len(tables):
+            verdict["ok"] = False
+            verdict["problems"].append(f"{len(tables) - len(confirmed)} tables not confirmed")
+        print(render(report), flush=True)
+        if args.json:
+            args.json.write_text(json.dumps(report, indent=2))
+    finally:
+        supervisor.stop_all()
+        if ok and not args.keep:
+            shutil.rmtree(work, ignore_errors=True)
+        else:
+            log(f"logs kept in {work}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
