@@ -5,6 +5,8 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tournaments.pairing import (
     Bracket,
@@ -310,3 +312,44 @@ def test_the_loser_slots_of_a_third_place_match_resolve() -> None:
     assert isinstance(third.slot_a, LoserOf)
     p = bracket_progress(b, {"W1-1": Decision(2004), "W1-2": Decision(2002)})
     assert p.state("3P").entries == (2001, 2003) and "3P" in p.ready
+
+
+@st.composite
+def partly_played(draw: st.DrawFn) -> tuple[Bracket, list[BracketTable]]:
+    """A random bracket, played for a random number of steps (random winners and forfeits)."""
+    kind, option = draw(st.sampled_from(KINDS))
+    q = draw(st.integers(min_value=3, max_value=40))
+    bracket = make(kind, option, q)
+    rng = random.Random(draw(st.integers(min_value=0, max_value=2**32)))
+    steps = draw(st.integers(min_value=1, max_value=30))
+    decisions: dict[str, Decision] = {}
+    tables: list[BracketTable] = []
+    for step in range(1, steps + 1):
+        progress = bracket_progress(bracket, decisions)
+        if progress.finished:
+            break
+        for table, match_id in enumerate(progress.ready, start=1):
+            pair = progress.state(match_id).entries
+            assert pair is not None
+            w = rng.choice(pair)
+            decisions[match_id] = Decision(w, forfeit=rng.random() < 0.2)
+            tables.append(BracketTable(step, table, match_id, *pair, winner=w))
+    return bracket, tables
+
+
+@settings(max_examples=150, deadline=None)
+@given(partly_played(), st.data())
+def test_the_checker_accepts_any_bracket_in_play_and_finds_a_planted_entry(
+    played: tuple[Bracket, list[BracketTable]], data: st.DataObject
+) -> None:
+    bracket, tables = played
+    assert check_bracket(bracket, tables) == []
+    i = data.draw(st.integers(min_value=0, max_value=len(tables) - 1))
+    t = tables[i]
+    outsider = data.draw(
+        st.sampled_from([e for e in bracket.seeds if e not in (t.entry_a, t.entry_b)])
+    )
+    planted = list(tables)
+    planted[i] = replace(t, entry_b=outsider, winner=t.entry_a)
+    found = check_bracket(bracket, planted)
+    assert any(v.code == "feeder" and v.table == t.table for v in found), found
