@@ -17,7 +17,9 @@ Call one generator:
   ``double_elimination(ranking, qualifiers=...)`` with ``qualifier_count`` for a fraction;
   ``bracket_progress(bracket, {match_id: Decision(winner, forfeit)})`` then says which bracket
   matches are ready, who is in each, whether the reset is needed, the champion and, once
-  finished, the placings; ``decide_series(best_of, a, b, game_winners)`` decides a best-of match.
+  finished, the placings (``downstream`` lists what a corrected result puts in question);
+  ``decide_series(best_of, a, b, game_winners)`` decides a best-of match. ``export`` has
+  ``bracket_from_dict`` (a stored bracket back) and ``progress_to_dict``.
 
 Out: a ``RoundPairing`` - pairings by table (``entry_a`` sits first), byes, each with an
 ``Explanation``; the ranking used; every ``DrawRecord`` (rank ties, first-round order, first
@@ -54,7 +56,14 @@ from .brackets import (
 from .checker import check_bracket, check_round
 from .draw import choose, first_leader, lot, shuffle, verify
 from .first_round import pair_first_round
-from .progression import BracketProgress, Decision, MatchState, Placing, bracket_progress
+from .progression import (
+    BracketProgress,
+    Decision,
+    MatchState,
+    Placing,
+    bracket_progress,
+    downstream,
+)
 from .ranking import rank, rank_with_draws
 from .records import (
     BracketTable,
@@ -101,6 +110,7 @@ __all__ = [
     "circle_schedule",
     "decide_series",
     "double_elimination",
+    "downstream",
     "first_leader",
     "lot",
     "pair_first_round",

@@ -281,6 +281,30 @@ def placings(
     return tuple(out)
 
 
+def downstream(bracket: Bracket, match_id: str) -> tuple[str, ...]:
+    """The matches fed, directly or not, by ``match_id``'s winner or loser, in bracket order.
+
+    What a correction of ``match_id``'s result puts in question: once it is corrected, those
+    matches' decisions may name an entry no longer in them (:func:`resolve` then raises).
+
+    >>> from tournaments.pairing.brackets import single_elimination
+    >>> downstream(single_elimination(list(range(1, 9)), qualifiers=8, consolation="third_place"),
+    ...            "W2-1")
+    ('W3-1', '3P')
+    """
+    if match_id not in {m.match_id for r in bracket.rounds for m in r.matches}:
+        raise KeyError(match_id)
+    fed = {match_id}
+    out: list[str] = []
+    for r in bracket.rounds:
+        for m in r.matches:
+            feeders = {s.match_id for s in (m.slot_a, m.slot_b) if not isinstance(s, SeedSlot)}
+            if feeders & fed:
+                fed.add(m.match_id)
+                out.append(m.match_id)
+    return tuple(out)
+
+
 def _entries(bracket: Bracket, matches: Sequence[MatchState]) -> tuple[int, ...]:
     """The bracket's entries in seed order, as the resolved matches name them."""
     first: dict[int, int] = {}

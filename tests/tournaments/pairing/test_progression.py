@@ -20,7 +20,7 @@ from tournaments.pairing import (
     single_elimination,
 )
 from tournaments.pairing.brackets import LoserOf
-from tournaments.pairing.progression import placings, resolve
+from tournaments.pairing.progression import downstream, placings, resolve
 
 RANKING = list(range(2001, 2101))  # entry ids; entry 2001 ranks first (seed 1)
 
@@ -353,3 +353,13 @@ def test_the_checker_accepts_any_bracket_in_play_and_finds_a_planted_entry(
     planted[i] = replace(t, entry_b=outsider, winner=t.entry_a)
     found = check_bracket(bracket, planted)
     assert any(v.code == "feeder" and v.table == t.table for v in found), found
+
+
+def test_downstream_lists_what_a_correction_puts_in_question() -> None:
+    b = double_elimination(RANKING, qualifiers=4)
+    assert downstream(b, "GF") == ("GF2",)
+    assert downstream(b, "W2-1") == ("L2-1", "GF", "GF2")  # the winners final drops to L2-1
+    every = {m.match_id for r in b.rounds for m in r.matches}
+    assert set(downstream(b, "W1-1")) == every - {"W1-1", "W1-2"}
+    with pytest.raises(KeyError):
+        downstream(b, "W9-1")
