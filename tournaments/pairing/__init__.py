@@ -14,7 +14,12 @@ Call one generator:
   (``key`` is where issue 8 plugs in the tiebreak list);
 - ``pair_round_robin(entries, round_no=..., salt=...)`` (``circle_schedule`` for the whole plan);
 - ``single_elimination(ranking, qualifiers=..., consolation=...)`` /
-  ``double_elimination(ranking, qualifiers=...)`` with ``qualifier_count`` for a fraction.
+  ``double_elimination(ranking, qualifiers=...)`` with ``qualifier_count`` for a fraction;
+  ``bracket_progress(bracket, {match_id: Decision(winner, forfeit)})`` then says which bracket
+  matches are ready, who is in each, whether the reset is needed, the champion and, once
+  finished, the placings (``downstream`` lists what a corrected result puts in question);
+  ``decide_series(best_of, a, b, game_winners)`` decides a best-of match. ``export`` has
+  ``bracket_from_dict`` (a stored bracket back) and ``progress_to_dict``.
 
 Out: a ``RoundPairing`` - pairings by table (``entry_a`` sits first), byes, each with an
 ``Explanation``; the ranking used; every ``DrawRecord`` (rank ties, first-round order, first
@@ -24,7 +29,8 @@ loser of match X". ``export`` turns any of these into JSON-ready dicts.
 
 Check: ``check_round(round_pairing, entries, history)`` re-checks a round (generated or edited:
 set ``override`` on an edited ``Pairing`` / ``Bye`` with the director's reason) and returns
-``Violation`` records ``(round_no, table, code, message)``; ``str(v)`` is the
+``Violation`` records ``(round_no, table, code, message)``; ``check_bracket(bracket, tables)``
+checks every tabled bracket match (``BracketTable``) against the bracket; ``str(v)`` is the
 ``round N table T: CODE message`` line; ``v.is_violation`` is false for ``override``.
 
 Errors: malformed input (duplicate entry ids, a player in two active entries, floats,
@@ -33,6 +39,7 @@ fractional match points without ``mp_scale``) raises ``ValueError``.
 Every random choice is a salted SHA-256 lot (``draw``) recorded in the output.
 """
 
+from .best_of import BEST_OF, SeriesState, decide_series
 from .brackets import (
     Bracket,
     BracketMatch,
@@ -46,11 +53,20 @@ from .brackets import (
     single_elimination,
     standard_order,
 )
-from .checker import check_round
+from .checker import check_bracket, check_round
 from .draw import choose, first_leader, lot, shuffle, verify
 from .first_round import pair_first_round
+from .progression import (
+    BracketProgress,
+    Decision,
+    MatchState,
+    Placing,
+    bracket_progress,
+    downstream,
+)
 from .ranking import rank, rank_with_draws
 from .records import (
+    BracketTable,
     Bye,
     DrawRecord,
     EntryRecord,
@@ -64,26 +80,37 @@ from .round_robin import circle_schedule, pair_round_robin
 from .swiss import SwissOptions, pair_swiss
 
 __all__ = [
+    "BEST_OF",
     "Bracket",
     "BracketMatch",
+    "BracketProgress",
     "BracketRound",
+    "BracketTable",
     "Bye",
+    "Decision",
     "DrawRecord",
     "EntryRecord",
     "Explanation",
     "LoserOf",
+    "MatchState",
     "Pairing",
     "PastMatch",
+    "Placing",
     "RoundPairing",
     "SeedSlot",
+    "SeriesState",
     "SwissOptions",
     "Violation",
     "WinnerOf",
+    "bracket_progress",
     "bracket_size",
+    "check_bracket",
     "check_round",
     "choose",
     "circle_schedule",
+    "decide_series",
     "double_elimination",
+    "downstream",
     "first_leader",
     "lot",
     "pair_first_round",

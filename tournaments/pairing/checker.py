@@ -22,15 +22,32 @@ applies beyond that. Swiss rounds: no avoidable rematch (``rematch``).
 
 A pairing or bye that carries a director's ``override`` reason reports its problems with code
 ``override`` (the message names the rule and the reason): it is recorded, not a violation.
+
+Brackets (``check_bracket``)
+----------------------------
+Every tabled bracket match (a ``BracketTable``) is checked against the bracket, resolving the
+slots itself from the seeds and the winners recorded on the earlier tables (it does not use
+``bracket_progress``): the match exists (``unknown_match``) and is tabled once (``duplicate``);
+its feeders are decided (``not_ready``) and its two entries are the ones its slots resolve to
+(``feeder``); a seed with a bye never sits at a table before its first real match (``bye``); the
+winner is one of the two (``winner``); ``GF2`` is tabled only when the losers' bracket champion
+won ``GF`` (``reset_not_needed``). Eliminations, counted over the main bracket (single: the
+winners' bracket; double: winners', losers' and finals): in single elimination nobody loses twice
+(``eliminated_twice``); in double elimination nobody loses three times, and once every match is
+decided, everyone but the champion has lost exactly twice - except the runner-up of a bracket
+without a reset, who lost once, in ``GF`` (``loss_count``). Third-place and consolation matches
+are checked for their feeders but never count as eliminations.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 import rustworkx as rx
 
-from .records import EntryRecord, PastMatch, RoundKind, RoundPairing, Violation
+from .brackets import Bracket, BracketMatch, SeedSlot, Slot, WinnerOf
+from .records import BracketTable, EntryRecord, PastMatch, RoundKind, RoundPairing, Violation
 
 
 def _opponents(history: Iterable[PastMatch]) -> dict[int, dict[int, int]]:
@@ -223,3 +240,123 @@ def check_round(
                     p.override,
                 )
     return out
+
+
+def check_bracket(bracket: Bracket, tables: Iterable[BracketTable]) -> list[Violation]:
+    """Every violation in the bracket matches tabled so far (see "Brackets" in the module
+    docstring). ``tables`` may come in any order; an empty list means the bracket is clean."""
+    records = sorted(tables, key=lambda t: (t.round_no, t.table))
+    matches: dict[str, BracketMatch] = {m.match_id: m for r in bracket.rounds for m in r.matches}
+    order = {match_id: i for i, match_id in enumerate(matches)}
+    out: list[Violation] = []
+
+    def report(t: BracketTable, code: str, message: str) -> None:
+        message = f"{t.match_id}: {message}"
+        if t.override:
+            out.append(
+                Violation(t.round_no, t.table, "override", f"{code}: {message} ({t.override})")
+            )
+        else:
+            out.append(Violation(t.round_no, t.table, code, message))
+
+    # the round in which each seed first plays: byes put it after round 1
+    first_round: dict[int, int] = {}
+    for m in matches.values():
+        for slot in (m.slot_a, m.slot_b):
+            if isinstance(slot, SeedSlot):
+                first_round[bracket.seeds[slot.seed - 1]] = m.round_no
+    bye_entries = {bracket.seeds[s - 1] for s in bracket.byes if s <= len(bracket.seeds)}
+
+    by_match: dict[str, BracketTable] = {}
+    for t in records:
+        match = matches.get(t.match_id)
+        if match is None:
+            report(t, "unknown_match", "no such match in the bracket")
+            continue
+        if t.match_id in by_match:
+            other = by_match[t.match_id]
+            report(t, "duplicate", f"also tabled in round {other.round_no} table {other.table}")
+            continue
+        by_match[t.match_id] = t
+        for e in (t.entry_a, t.entry_b):
+            if e in bye_entries and match.section == "winners" and match.round_no < first_round[e]:
+                report(t, "bye", f"entry {e} has a bye but sits at a table")
+        if t.winner is not None and t.winner not in (t.entry_a, t.entry_b):
+            report(t, "winner", f"winner {t.winner} did not play in this match")
+
+    def winner(match_id: str) -> int | None:
+        t = by_match.get(match_id)
+        if t is None or t.winner not in (t.entry_a, t.entry_b):
+            return None
+        return t.winner
+
+    def loser(match_id: str) -> int | None:
+        t = by_match.get(match_id)
+        w = winner(match_id)
+        if t is None or w is None:
+            return None
+        return t.entry_b if w == t.entry_a else t.entry_a
+
+    def resolved(slot: Slot) -> int | None:
+        if isinstance(slot, SeedSlot):
+            return bracket.seeds[slot.seed - 1]
+        return winner(slot.match_id) if isinstance(slot, WinnerOf) else loser(slot.match_id)
+
+    gf_won_by_a = "GF" in matches and winner("GF") is not None
+    gf_won_by_a = gf_won_by_a and winner("GF") == resolved(matches["GF"].slot_a)
+    for match_id in sorted(by_match, key=order.__getitem__):
+        t, match = by_match[match_id], matches[match_id]
+        if match_id == "GF2" and gf_won_by_a:
+            report(t, "reset_not_needed", "the winners' bracket champion won GF: no reset")
+        want = (resolved(match.slot_a), resolved(match.slot_b))
+        if None in want:
+            report(t, "not_ready", f"tabled before its feeders were decided (slots {want})")
+        elif {t.entry_a, t.entry_b} != set(want):
+            report(
+                t,
+                "feeder",
+                f"entries {t.entry_a} v {t.entry_b}, but its slots resolve to "
+                f"{want[0]} v {want[1]}",
+            )
+
+    main = ("winners",) if bracket.kind == "single" else ("winners", "losers", "final")
+    losses: Counter[int] = Counter()
+    last: dict[int, BracketTable] = {}
+    for match_id in sorted(by_match, key=order.__getitem__):
+        t = by_match[match_id]
+        lost = loser(match_id)
+        if lost is None or matches[match_id].section not in main:
+            continue
+        losses[lost] += 1
+        last[lost] = t
+        limit = 1 if bracket.kind == "single" else 2
+        if losses[lost] > limit:
+            report(t, "eliminated_twice", f"entry {lost} loses again after {limit} loss(es)")
+    if bracket.kind == "double" and _double_finished(matches, by_match, gf_won_by_a):
+        final = "GF2" if "GF2" in by_match else "GF"
+        champion = winner(final)
+        for e in bracket.seeds:
+            if e == champion:
+                continue
+            allowed = {2}
+            if final == "GF" and "GF2" not in matches and loser("GF") == e:
+                allowed = {1, 2}  # no reset: the winners' champion may lose GF with one loss
+            if losses[e] not in allowed:
+                where = last.get(e) or by_match[final]
+                report(where, "loss_count", f"entry {e} was eliminated with {losses[e]} loss(es)")
+    return out
+
+
+def _double_finished(
+    matches: dict[str, BracketMatch],
+    by_match: dict[str, BracketTable],
+    gf_won_by_a: bool,
+) -> bool:
+    """Whether every match of a double-elimination bracket that must be played was decided."""
+    for match_id in matches:
+        if match_id == "GF2" and gf_won_by_a:
+            continue
+        t = by_match.get(match_id)
+        if t is None or t.winner is None:
+            return False
+    return True

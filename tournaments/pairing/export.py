@@ -11,7 +11,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from .brackets import Bracket, SeedSlot, Slot, WinnerOf
+from .brackets import Bracket, BracketMatch, BracketRound, LoserOf, SeedSlot, Slot, WinnerOf
+from .progression import BracketProgress
 from .records import DrawRecord, Explanation, Number, RoundPairing, Violation
 
 
@@ -112,5 +113,89 @@ def bracket_to_dict(bracket: Bracket) -> dict[str, Any]:
                 ],
             }
             for r in bracket.rounds
+        ],
+    }
+
+
+def slot_from_dict(doc: dict[str, Any]) -> Slot:
+    """The inverse of :func:`slot_to_dict`."""
+    if "seed" in doc:
+        return SeedSlot(int(doc["seed"]))
+    if "winner_of" in doc:
+        return WinnerOf(str(doc["winner_of"]))
+    if "loser_of" in doc:
+        return LoserOf(str(doc["loser_of"]))
+    raise ValueError(f"not a bracket slot: {doc!r}")
+
+
+def bracket_from_dict(doc: dict[str, Any]) -> Bracket:
+    """The bracket :func:`bracket_to_dict` wrote (e.g. stored with the first play-off round), so
+    a service can rebuild it and ask :func:`~tournaments.pairing.bracket_progress` where it
+    stands. Raises :class:`ValueError` on a malformed document."""
+    try:
+        rounds = tuple(
+            BracketRound(
+                section=r["section"],
+                round_no=int(r["round"]),
+                matches=tuple(
+                    BracketMatch(
+                        match_id=str(m["id"]),
+                        section=r["section"],
+                        round_no=int(r["round"]),
+                        slot_a=slot_from_dict(m["slots"][0]),
+                        slot_b=slot_from_dict(m["slots"][1]),
+                        note=str(m.get("note", "")),
+                    )
+                    for m in r["matches"]
+                ),
+            )
+            for r in doc["rounds"]
+        )
+        if doc["kind"] not in ("single", "double"):
+            raise ValueError(f"unknown bracket kind {doc['kind']!r}")
+        return Bracket(
+            kind=doc["kind"],
+            size=int(doc["size"]),
+            seeds=tuple(int(e) for e in doc["seeds"]),
+            byes=tuple(int(s) for s in doc["byes"]),
+            rounds=rounds,
+            consolation=doc.get("consolation"),
+        )
+    except (KeyError, IndexError, TypeError) as exc:
+        raise ValueError(f"malformed bracket document: {exc!r}") from None
+
+
+def progress_to_dict(progress: BracketProgress) -> dict[str, Any]:
+    """Where a bracket stands, for the bracket page and the export: every match with its
+    entries, status, winner and forfeit; the ready matches; the reset; the champion and
+    runner-up; and, once finished, ``placings`` as ``[{place, entry, seed, eliminated_in,
+    shared}]``."""
+    return {
+        "matches": [
+            {
+                "id": m.match_id,
+                "section": m.section,
+                "round": m.round_no,
+                "status": m.status,
+                "entries": [m.entry_a, m.entry_b],
+                "winner": m.winner,
+                "forfeit": m.forfeit,
+            }
+            for m in progress.matches
+        ],
+        "ready": list(progress.ready),
+        "reset_needed": progress.reset_needed,
+        "finished": progress.finished,
+        "champion": progress.champion,
+        "runner_up": progress.runner_up,
+        "placings": [
+            {
+                "place": p.place,
+                "entry": p.entry_id,
+                "seed": p.seed,
+                "eliminated_in": p.eliminated_in,
+                "shared": p.shared,
+            }
+            for p in progress.placings
         ],
     }

@@ -147,6 +147,24 @@ class Bye:
 
 
 @dataclass(frozen=True, slots=True)
+class BracketTable:
+    """A bracket match as it was tabled, for the checker: the event's round number, the table,
+    the bracket match id (``W1-2``, ``L3-1``, ``3P``, ``GF``...), the two entries in seat order,
+    and, once decided, the winner (a forfeit still has a winner: the side that turned up). A
+    best-of match is one record, with the winner of the match. ``override`` holds a director's
+    reason when the table was edited."""
+
+    round_no: int
+    table: int
+    match_id: str
+    entry_a: int
+    entry_b: int
+    winner: int | None = None
+    forfeit: bool = False
+    override: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class RoundPairing:
     """A generated round: pairings by table, byes, the draws it used, and round-level notes.
 
@@ -172,7 +190,9 @@ class Violation:
     """A problem the checker found. ``code`` is stable; ``message`` is for people.
 
     Codes: ``rematch`` (avoidable), ``second_bye`` (avoidable), ``bye_count``, ``missing``,
-    ``duplicate``, ``inactive``, ``unknown_entry``, ``self_pairing``, ``pin``, ``table``. A pairing
+    ``duplicate``, ``inactive``, ``unknown_entry``, ``self_pairing``, ``pin``, ``table``; for
+    brackets (``check_bracket``) also ``unknown_match``, ``feeder``, ``not_ready``, ``bye``,
+    ``winner``, ``reset_not_needed``, ``eliminated_twice``, ``loss_count``. A pairing
     a director edited with a reason reports its problems with code ``override`` instead
     (``is_violation`` is then false).
     """

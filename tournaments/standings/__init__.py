@@ -26,6 +26,8 @@ Modules:
 - :mod:`~tournaments.standings.tallying`: one pass over the results into each entry's record;
 - :mod:`~tournaments.standings.tiebreaks`: every tiebreak, named and documented;
 - :mod:`~tournaments.standings.compute`: the ordering, ranks, ties and snapshots;
+- :mod:`~tournaments.standings.progression`: each entry's results round by round (forfeits
+  marked), for the progression the pages draw;
 - :mod:`~tournaments.standings.serialise`: exact numbers as text.
 """
 
@@ -38,6 +40,7 @@ from tournaments.standings.compute import (
     resolve_tiebreaks,
     unbroken_ties,
 )
+from tournaments.standings.progression import Outcome, RoundLine, outcome, progression
 from tournaments.standings.records import (
     Entry,
     EntryId,
@@ -59,9 +62,11 @@ __all__ = [
     "EntryTally",
     "MatchId",
     "Number",
+    "Outcome",
     "PointsConfig",
     "Result",
     "RoundKind",
+    "RoundLine",
     "StandingRow",
     "Standings",
     "Tally",
@@ -70,7 +75,9 @@ __all__ = [
     "compute_standings",
     "find_tiebreak",
     "format_number",
+    "outcome",
     "parse_number",
+    "progression",
     "resolve_tiebreaks",
     "tally",
     "unbroken_ties",

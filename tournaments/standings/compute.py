@@ -112,16 +112,22 @@ class Standings:
         """The canonical JSON document (plain dicts and lists; see :meth:`to_json_bytes`)."""
         p = self.points
         enc = encode_number
+        points: dict[str, Any] = {
+            "win": encode_number(p.win),
+            "draw": encode_number(p.draw),
+            "loss": encode_number(p.loss),
+            "bye": encode_number(p.bye),
+            "margin_bonus": encode_number(p.margin_bonus),
+            "margin_threshold": encode_number(p.margin_threshold),
+        }
+        if not p.forfeit_defaults:  # written only when set, so older snapshots keep their bytes
+            points["forfeit_win"] = encode_number(p.forfeit_win)
+            points["forfeit_loss"] = encode_number(p.forfeit_loss)
+            points["double_forfeit"] = encode_number(p.double_forfeit)
+            points["forfeit_spread"] = p.forfeit_spread
         return {
             "format": FORMAT,
-            "points": {
-                "win": encode_number(p.win),
-                "draw": encode_number(p.draw),
-                "loss": encode_number(p.loss),
-                "bye": encode_number(p.bye),
-                "margin_bonus": encode_number(p.margin_bonus),
-                "margin_threshold": encode_number(p.margin_threshold),
-            },
+            "points": points,
             "tiebreaks": list(self.tiebreaks),
             "rows": [
                 {
@@ -178,6 +184,10 @@ class Standings:
                 bye=_number(p["bye"]),
                 margin_bonus=_number(p["margin_bonus"]),
                 margin_threshold=decode_number(p["margin_threshold"]),
+                forfeit_win=decode_number(p.get("forfeit_win")),
+                forfeit_loss=decode_number(p.get("forfeit_loss")),
+                double_forfeit=decode_number(p.get("double_forfeit")),
+                forfeit_spread=p.get("forfeit_spread", True),
             )
             rows = tuple(
                 StandingRow(

@@ -103,9 +103,12 @@ class Result:
       points; its scores and ``winner`` are ignored (``winner`` must be ``None`` or ``entry_a``).
     - ``winner`` is authoritative (``entry_a``, ``entry_b``, or ``None`` for a draw); the scores are
       the raw scores as recorded and feed points for/against and the margin bonus.
-    - ``forfeit=True``: the match was not played (a no-show). The winner gets win points (no margin
-      bonus), the other entry loss points; ``winner=None`` with a forfeit is a double forfeit: both
-      get loss points. The scores count as recorded (the event's forfeit score policy). For the
+    - ``forfeit=True``: the match was not played (a no-show). With a ``winner`` it is a forfeit by
+      the other side: the winner gets :attr:`PointsConfig.forfeit_win_points` (no margin bonus),
+      the other entry :attr:`PointsConfig.forfeit_loss_points`. ``winner=None`` with a forfeit is a
+      **double forfeit**: nobody wins, both get :attr:`PointsConfig.double_forfeit_points`. The
+      scores are the event's forfeit score as the caller recorded it (e.g. 150 to 0); they count
+      in points for, against and spread unless ``PointsConfig.forfeit_spread`` is false. For the
       opponent-based tiebreaks a forfeit is an *unplayed* round, like a bye.
     - ``kind``: see :class:`RoundKind`; a plain string such as ``"swiss"`` is accepted (converted).
     """
@@ -164,6 +167,10 @@ class Result:
         return self.entry_b is None
 
 
+OPTIONAL_POINTS = ("margin_threshold", "forfeit_win", "forfeit_loss", "double_forfeit")
+"""The :class:`PointsConfig` numbers that may be ``None``."""
+
+
 @dataclass(frozen=True, slots=True)
 class PointsConfig:
     """The match points an event awards (an event setting, published before the event starts).
@@ -173,11 +180,21 @@ class PointsConfig:
       by at least ``margin_threshold`` raw points earns ``margin_bonus`` extra match points (e.g.
       ``margin_bonus=1, margin_threshold=100``: +1 for winning by 100 raw points or more). Never for
       a bye, a draw or a forfeit. ``margin_threshold=None`` (the default) means no bonus.
+    - Forfeits (see :class:`Result`): ``forfeit_win`` for the side that turned up, ``forfeit_loss``
+      for the side that forfeited, ``double_forfeit`` for each side of a double forfeit. ``None``
+      (the default) means "as a played match": ``win``, ``loss`` and ``loss`` respectively (read
+      the resolved values from ``forfeit_win_points`` and the like). ``forfeit_spread`` (default
+      true): whether a forfeit's recorded scores count in points for, points against and spread
+      (false: a forfeit adds nothing to them, like a bye). The defaults are the behaviour from
+      before these settings existed, and a config with the defaults serialises as it did then.
 
     >>> PointsConfig(win=2, loss=0).for_win(Fraction(305), Fraction(120))
     2
     >>> PointsConfig(win=2, margin_bonus=1, margin_threshold=150).for_win(305, 120)
     3
+    >>> p = PointsConfig(win=2, forfeit_loss=-1)
+    >>> p.forfeit_win_points, p.forfeit_loss_points, p.double_forfeit_points
+    (2, -1, 0)
     """
 
     win: Number = 2
@@ -186,21 +203,55 @@ class PointsConfig:
     bye: Number = 2
     margin_bonus: Number = 0
     margin_threshold: Number | None = None
+    forfeit_win: Number | None = None
+    forfeit_loss: Number | None = None
+    double_forfeit: Number | None = None
+    forfeit_spread: bool = True
 
     def __post_init__(self) -> None:
-        for name in ("win", "draw", "loss", "bye", "margin_bonus", "margin_threshold"):
+        for name in ("win", "draw", "loss", "bye", "margin_bonus", *OPTIONAL_POINTS):
             value = getattr(self, name)
-            if value is None and name == "margin_threshold":
+            if value is None and name in OPTIONAL_POINTS:
                 continue
             if not is_exact(value):
                 raise ValueError(f"points {name} must be an int or a Fraction, not {value!r}")
             object.__setattr__(self, name, normalise(value))
         if self.margin_threshold is not None and self.margin_threshold <= 0:
             raise ValueError("points margin_threshold must be positive (or None for no bonus)")
+        if self.forfeit_spread is not True and self.forfeit_spread is not False:
+            raise ValueError("points forfeit_spread must be a bool")
+
+    @property
+    def forfeit_win_points(self) -> Number:
+        """Match points for winning by the opponent's forfeit (``forfeit_win``, else ``win``)."""
+        return self.win if self.forfeit_win is None else self.forfeit_win
+
+    @property
+    def forfeit_loss_points(self) -> Number:
+        """Match points for forfeiting (``forfeit_loss``, else ``loss``)."""
+        return self.loss if self.forfeit_loss is None else self.forfeit_loss
+
+    @property
+    def double_forfeit_points(self) -> Number:
+        """Match points for each side of a double forfeit (``double_forfeit``, else ``loss``)."""
+        return self.loss if self.double_forfeit is None else self.double_forfeit
+
+    @property
+    def forfeit_defaults(self) -> bool:
+        """Whether every forfeit setting is its default (then the JSON omits them)."""
+        return (
+            self.forfeit_win is None
+            and self.forfeit_loss is None
+            and self.double_forfeit is None
+            and self.forfeit_spread is True
+        )
 
     def for_win(self, own: Number, other: Number, *, forfeit: bool = False) -> Number:
-        """Match points for a win scored ``own`` to ``other`` raw points (bonus included)."""
+        """Match points for a win scored ``own`` to ``other`` raw points (bonus included); for a
+        win by forfeit, :attr:`forfeit_win_points` (never a bonus)."""
+        if forfeit:
+            return self.forfeit_win_points
         threshold = self.margin_threshold
-        if threshold is not None and not forfeit and own - other >= threshold:
+        if threshold is not None and own - other >= threshold:
             return normalise(self.win + self.margin_bonus)
         return self.win

@@ -111,15 +111,17 @@ def result_points(result: Result, side: EntryId, points: PointsConfig) -> Number
     """The match points ``side`` (``entry_a`` or ``entry_b``) earns from ``result``.
 
     A bye earns ``points.bye``; a draw ``points.draw``; a win ``points.win`` plus any margin bonus
-    (:meth:`PointsConfig.for_win`); a loss, and either side of a double forfeit, ``points.loss``.
+    (:meth:`PointsConfig.for_win`); a loss ``points.loss``. Forfeits: the winner
+    ``points.forfeit_win_points``, the side that forfeited ``points.forfeit_loss_points``, and
+    either side of a double forfeit ``points.double_forfeit_points``.
     """
     if result.entry_b is None:
         return points.bye
     winner = result.winner
     if winner is None:
-        return points.loss if result.forfeit else points.draw
+        return points.double_forfeit_points if result.forfeit else points.draw
     if winner != side:
-        return points.loss
+        return points.forfeit_loss_points if result.forfeit else points.loss
     if side == result.entry_a:
         return points.for_win(result.score_a, result.score_b, forfeit=result.forfeit)
     return points.for_win(result.score_b, result.score_a, forfeit=result.forfeit)
@@ -172,6 +174,9 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
     index = {entry_id: i for i, entry_id in enumerate(ids)}
     n = len(ids)
     bonuses = [0] * n  # wins that earned the margin bonus
+    forfeit_wins = [0] * n  # forfeits are counted apart: the event may award them differently
+    forfeit_losses = [0] * n
+    double_forfeits = [0] * n
     wins = [0] * n
     draws = [0] * n
     byes = [0] * n
@@ -183,6 +188,7 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
     tiebreak_results: list[Result] = []
     win, draw, loss, bye = points.win, points.draw, points.loss, points.bye
     threshold = points.margin_threshold
+    forfeit_spread = points.forfeit_spread
     swiss, round_robin = RoundKind.SWISS, RoundKind.ROUND_ROBIN
 
     for r in result_list:
@@ -217,19 +223,35 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
             wins[b] += 1
             if threshold is not None and not forfeit and sb - sa >= threshold:
                 bonuses[b] += 1
+        if forfeit:
+            forfeits[a] += 1
+            forfeits[b] += 1
+            if winner is None:
+                double_forfeits[a] += 1
+                double_forfeits[b] += 1
+            elif winner == a_id:
+                forfeit_wins[a] += 1
+                forfeit_losses[b] += 1
+            else:
+                forfeit_wins[b] += 1
+                forfeit_losses[a] += 1
+            if not forfeit_spread:
+                continue  # the forfeit score adds nothing to points for, against or spread
+        else:
+            opponents[a].append(b_id)
+            opponents[b].append(a_id)
         pf[a] += sa
         pa[a] += sb
         pf[b] += sb
         pa[b] += sa
-        if forfeit:
-            forfeits[a] += 1
-            forfeits[b] += 1
-        else:
-            opponents[a].append(b_id)
-            opponents[b].append(a_id)
 
     # Matches played, losses and match points follow from the counts (a double forfeit: two losses).
     bonus = points.margin_bonus
+    fwin, floss, dforfeit = (
+        points.forfeit_win_points,
+        points.forfeit_loss_points,
+        points.double_forfeit_points,
+    )
     played = [len(match_ids[i]) - byes[i] for i in range(n)]
     losses = [played[i] - wins[i] - draws[i] for i in range(n)]
     tallies: dict[EntryId, EntryTally] = {}
@@ -237,6 +259,9 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
         mp = wins[i] * win + draws[i] * draw + losses[i] * loss + byes[i] * bye
         if bonuses[i]:
             mp += bonuses[i] * bonus
+        if forfeits[i]:  # forfeits were counted above as wins and losses: award them as set
+            mp += forfeit_wins[i] * (fwin - win) + forfeit_losses[i] * (floss - loss)
+            mp += double_forfeits[i] * (dforfeit - loss)
         tallies[entry_id] = EntryTally(
             entry_id=entry_id,
             match_points=normalise(mp),

@@ -35,9 +35,16 @@ def test_pairing_imports_no_framework_in_a_fresh_interpreter() -> None:
 def test_doctests_pass() -> None:
     import doctest
 
-    from tournaments.pairing import brackets, draw, ranking, round_robin
+    from tournaments.pairing import (
+        best_of,
+        brackets,
+        draw,
+        progression,
+        ranking,
+        round_robin,
+    )
 
-    for module in (brackets, draw, ranking, round_robin):
+    for module in (best_of, brackets, draw, progression, ranking, round_robin):
         result = doctest.testmod(module)
         assert result.attempted > 0, module.__name__
         assert result.failed == 0, module.__name__
