@@ -39,6 +39,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments import game
 from tournaments.api.authentication import TableTokenAuthentication, table_access
 from tournaments.api.errors import ERROR
 from tournaments.api.idempotency import etag, parse_version, run_idempotent
@@ -397,6 +398,10 @@ class SheetVerifyInputSerializer(serializers.Serializer[Any]):
 class SheetVerifyOutputSerializer(serializers.Serializer[Any]):
     verdict = VerdictSerializer()
     complete = serializers.BooleanField(help_text="Valid and finished: it would be submitted.")
+    running = serializers.ListField(
+        child=serializers.ListField(child=serializers.FloatField(), allow_null=True),
+        help_text="The engine's scores (raw) after each hand; null from a hand with a fault on.",
+    )
 
 
 class SheetVerifyApi(ResultsApi):
@@ -412,7 +417,8 @@ class SheetVerifyApi(ResultsApi):
         data = SheetVerifyInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         found = services.assess_sheet(match.round.event, data.validated_data["sheet"])
-        return Response({"verdict": found.verdict, "complete": found.complete})
+        running = game.running_scores(data.validated_data["sheet"])
+        return Response({"verdict": found.verdict, "complete": found.complete, "running": running})
 
 
 class ClaimSubmitInputSerializer(serializers.Serializer[Any]):

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
+from tournaments import game as game_rules
 from tournaments.errors import NotFound, SpinnerError
 from tournaments.models import Event, Match, Round
 from tournaments.permissions import director_required, directors_only
@@ -71,21 +72,37 @@ def page_config(request: HttpRequest, token: str, match: Match) -> dict[str, Any
     game = expected_game(event)
     players = int(game["players"])
     header = {"format": "fives-scoresheet/1", **game}
-    divisor = 1 if event.rules == Event.Rules.ALL_FIVES else 5
+    divisor = game_rules.displayed_divisor(event)
     seats = _seat_records(match)
     drawn = cards_service.first_leader(match, seats)
     assert match.entry_b is not None
+    # Sides by team name; seats by player name, with a compass point where a position is needed
+    # (clockwise from North; head to head the two players sit North and South).
     entities = [
-        {"side": "A", "index": 0, "label": f"{match.entry_a.name} (A)"},
-        {"side": "B", "index": 1, "label": f"{match.entry_b.name} (B)"},
+        {"side": "A", "index": 0, "label": match.entry_a.name},
+        {"side": "B", "index": 1, "label": match.entry_b.name},
     ]
+    compass = ["N", "E", "S", "W"] if players == 4 else ["N", "S"] if players == 2 else None
     return {
         "token": token,
         "players": players,
         "header": header,
         "target": int(game["target"]),
         "divisor": divisor,
-        "seats": [{"number": s.number, "side": s.side, "player": s.player} for s in seats],
+        "seats": [
+            {
+                "number": s.number,
+                "side": s.side,
+                "player": s.player,
+                "compass": compass[s.number] if compass else str(s.number + 1),
+            }
+            for s in seats
+        ],
+        # The side this phone acts for (a side-bound link); None: either side, chosen on submit.
+        "side": None,
+        # Plausibility before the engine's tick: the most pips hands can hold at a hand's end.
+        "max_pips_left": game_rules.max_pips_left(event),
+        "time_policy": event.time_policy,
         "entities": entities,
         # Seat -> entity: partners share side A (seats 0, 2) or side B (1, 3); head to head,
         # seat 0 is side A and seat 1 side B.
@@ -97,6 +114,7 @@ def page_config(request: HttpRequest, token: str, match: Match) -> dict[str, Any
         "csrf": get_token(request),
         "urls": {
             "verify": _api("api-sheet-verify", match),
+            "table": reverse("api-table-match"),
             "submit": _api("api-match-claims", match),
             "position": reverse("phone-position", kwargs={"token": token}),
             "status": reverse("phone-status", kwargs={"token": token}),
@@ -138,7 +156,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         "seats": config["seats"],
         "rules_label": RULES_LABEL.get(event.rules, event.rules),
         "target_display": config["target"] // divisor if divisor == 5 else config["target"],
-        "unit_label": "(points: 5 pips = 1)" if divisor == 5 else "(points)",
+        "unit_label": game_rules.unit_label(event),
         "config": config,
         "urls": config["urls"],
     }
@@ -168,7 +186,7 @@ def claim_status(request: HttpRequest, token: str) -> HttpResponse:
         )
     board = match_board(match.pk)
     assert board is not None
-    divisor = 1 if match.round.event.rules == Event.Rules.ALL_FIVES else 5
+    divisor = game_rules.displayed_divisor(match.round.event)
     sides = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]
 
     def shown(halves: int | None) -> str:
