@@ -254,6 +254,14 @@
     });
   }
 
+  /** The first implausible pip count being typed (from the server's bounds), or "". */
+  function plausibility() {
+    if (!st.ending || !st.ending.kind) return "";
+    var errs = st.pipErrors || {};
+    for (var s = 0; s < N; s++) if (errs[s]) return seatName(s) + ": " + errs[s];
+    return st.endError || "";
+  }
+
   /** The engine's faults that are about one tally entry of the hand in play, by entry. */
   function faultsByEntry(i) {
     var out = {};
@@ -290,6 +298,13 @@
       return;
     }
     if (!v) { verdictEl.className = "verdict checking"; verdictEl.textContent = "Checking…"; return; }
+    var typo = plausibility();
+    if (typo) {
+      // A count no hand can hold is a typing slip: no tick while it is on the screen.
+      verdictEl.className = "verdict bad";
+      verdictEl.innerHTML = "<p><strong>✗ Pips left:</strong> " + esc(typo) + "</p>";
+      return;
+    }
     if (v.valid) {
       verdictEl.className = "verdict ok";
       verdictEl.innerHTML = "<strong>✓ Checked by the rules engine:</strong> no mistake so far." +
@@ -495,6 +510,7 @@
       html += "</div><p class=\"field-error\" id=\"other-error\" role=\"alert\">" + esc(st.otherError || "") + "</p></div>";
     }
     html += endSection(h);
+    if (st.unchecked && emptyHand(h) && st.hands.length > 1) html += maybeOver();
     if (h.tally.length) {
       var faults = faultsByEntry(i);
       html += "<h3>This hand</h3><ol class=\"entries\">" + h.tally.map(function (t, j) {
@@ -1195,7 +1211,7 @@
     if (!el.matches || !el.matches("[data-draft]")) return;
     st.drafts[el.id] = el.value;
     save();
-    if (el.matches("[data-pips]")) checkPipField(el);
+    if (el.matches("[data-pips]")) { checkPipField(el); renderVerdict(); }
     if (el.matches("[data-final]")) {
       var values = cfg.entities.map(function (ent, e) { return (st.drafts["final-" + e] || "").trim(); });
       var out = document.getElementById("final-error");
