@@ -66,6 +66,11 @@
     var v = raw / cfg.divisor;
     return Math.round(v * 100) / 100;
   }
+  /** Displayed points with a true minus sign. */
+  function plain(raw) {
+    var v = shown(raw);
+    return (v < 0 ? "−" : "") + Math.abs(v);
+  }
   function signed(raw) {
     var v = shown(raw);
     return (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v);
@@ -175,8 +180,9 @@
       netEl.className = "status-line";
       netEl.textContent = "Sending… (" + pending + " waiting)";
     } else {
-      netEl.className = "status-line";
-      netEl.textContent = "";
+      // What became of this phone's last send: in the dock, so that it moves nothing.
+      netEl.className = "status-line" + (st.notice ? " notice" : "");
+      netEl.textContent = st.notice || "";
     }
   }
 
@@ -403,7 +409,9 @@
 
   function finished() { return !!(st.verdict && st.verdict.finished && st.verdict.valid && !st.unchecked); }
 
-  /** Render the entry panel; the input that had the focus gets it back, with its caret. */
+  var lastEntryHtml = null;
+  /** Render the entry panel (only when something changed: a late verdict that changes nothing
+   *  here replaces nothing); the input that had the focus gets it back, with its caret. */
   function renderEntry() {
     var active = document.activeElement;
     var focusId = active && entry.contains(active) && active.id ? active.id : null;
@@ -413,7 +421,7 @@
     }
     var html = "";
     var h = lastHand();
-    if (st.notice) html += "<p class=\"notice\" role=\"status\">" + esc(st.notice) + "</p>";
+    if (st.entryNotice) html += "<p class=\"notice\" role=\"status\">" + esc(st.entryNotice) + "</p>";
     if (st.finalOnly) {
       html += renderFinalOnly();
     } else if (!h) {
@@ -436,7 +444,7 @@
     if (st.hands.length || st.finalOnly) {
       html += "<p>" + btn("reset", "Start the sheet again", { "class": "secondary" }) + "</p>";
     }
-    if (entry.innerHTML !== html) entry.innerHTML = html;
+    if (html !== lastEntryHtml) { entry.innerHTML = html; lastEntryHtml = html; }
     if (focusId) {
       var again = document.getElementById(focusId);
       if (again && again !== document.activeElement) {
@@ -705,26 +713,32 @@
     return "<ol class=\"claim-hands\">" + hands.map(function (h, i) {
       var how = h.end === "domino" ? seatName(h.finisher) + " went out" : h.end === "blocked" ? "blocked" : "ended at the target";
       var d = setl[i];
-      var score = running[i] ? cfg.entities.map(function (ent, e) { return shown(running[i][e]); }).join("–") : "?";
+      var score = running[i] ? cfg.entities.map(function (ent, e) { return plain(running[i][e]); }).join(" · ") : "?";
       var differs = diff && diff.hand === i;
       return "<li" + (differs ? " class=\"differs\" id=\"first-difference\"" : "") + "><div class=\"hand-line\"><span>Hand " + (i + 1) +
         " · " + esc(seatName(h.leader)) + " led</span><strong class=\"running\">" + esc(score) + "</strong></div>" +
         "<div class=\"muted\">" + esc(scorersOf(h)) + "; " + esc(how) +
-        (d ? "; settled " + esc(d.map(function (x) { return signed(x); }).join(" / ")) : "") + "</div>" +
+        (d ? "; settled " + esc(cfg.entities.map(function (ent, e) { return ent.label + " " + signed(d[e]); }).join(", ")) : "") + "</div>" +
         (differs ? "<div class=\"diff\">First difference from your sheet: " + esc(diff.text) + ".</div>" : "") + "</li>";
     }).join("") + "</ol>";
   }
 
   var detailFor = null;
   /** Fill a pending claim's detail (the status fragment leaves an empty box for it): read the
-   *  claim's sheet from the table API, the running score from the verify endpoint. */
+   *  claim's sheet from the table API, the running score from the verify endpoint; the first
+   *  difference from this phone's own sheet is worked out again whenever that sheet changes. */
   function fillClaimDetail() {
     var box = document.querySelector("#claim-status [data-claim-detail]");
     if (!box) { detailFor = null; return; }
     var key = box.getAttribute("data-claim-detail") + ":" + box.getAttribute("data-version");
-    if (detailFor && detailFor.key === key && detailFor.html) { box.innerHTML = detailFor.html; return; }
-    if (detailFor && detailFor.key === key) return;  // on its way
-    detailFor = { key: key, html: null };
+    if (detailFor && detailFor.key === key) {
+      if (detailFor.sheet) {
+        var html = claimHandsHtml(detailFor.sheet, detailFor.running, firstDifference(detailFor.sheet.hands));
+        if (box.innerHTML !== html) box.innerHTML = html;
+      }
+      return;  // drawn, or on its way
+    }
+    detailFor = { key: key, sheet: null, running: null };
     var side = sideIndex(box.getAttribute("data-side"));
     fetch(cfg.urls.table, { headers: { "Accept": "application/json", "Authorization": "Table " + cfg.token },
                             credentials: "same-origin" })
@@ -733,10 +747,9 @@
         var claim = data.match && data.match.sides[side] ? data.match.sides[side].claim : null;
         if (!claim || !claim.sheet || !claim.sheet.hands) throw new Error("no sheet");
         return callVerify(claim.sheet).then(function (answer) {
-          var html = claimHandsHtml(claim.sheet, answer.running, firstDifference(claim.sheet.hands));
-          detailFor = { key: key, html: html };
-          var now = document.querySelector("#claim-status [data-claim-detail]");
-          if (now) now.innerHTML = html;
+          if (!detailFor || detailFor.key !== key) return;
+          detailFor.sheet = claim.sheet; detailFor.running = answer.running;
+          fillClaimDetail();
         });
       })
       .catch(function () { detailFor = null; });
@@ -943,7 +956,7 @@
     if (res.ok) {
       var claim = res.data && res.data.claim ? res.data.claim : null;
       if (item.kind === "submit") st.submitted = { side: item.side, claim: claim ? claim.id : null };
-      if (state === "conflict" || state === "confirmed") st.notice = "";  // the claim status says it
+      if (state === "conflict" || state === "confirmed") st.notice = st.entryNotice = "";  // the claim status says it
       else if (item.kind === "confirm") st.notice = "Confirmed.";
       else if (claim && claim.status === "draft") {
         st.notice = "Sent, but kept as a draft: the rules engine found a mistake or the game is not over. Fix it and send it again.";
@@ -1026,6 +1039,7 @@
     if (h.end === "domino") newHand(h.finisher);
     if (document.activeElement && entry.contains(document.activeElement)) document.activeElement.blur();
     changed();
+    window.scrollTo(0, 0);  // the next hand's buttons, where the thumb starts
   }
 
   function addTally(who, raw) {
@@ -1047,7 +1061,7 @@
       return;
     }
     st.showEntry = true;
-    st.notice = "Enter your own sheet below and send it: the director then sees both sheets and settles it.";
+    st.entryNotice = "Enter your own sheet below and send it: the director then sees both sheets and settles it.";
     save(); entry.classList.remove("hidden");
     var t = document.getElementById("show-entry");
     if (t) t.remove();
@@ -1061,7 +1075,7 @@
     var seat = el.hasAttribute("data-seat") ? parseInt(el.getAttribute("data-seat"), 10) : null;
     switch (a) {
       case "first-leader": newHand(seat); changed(); break;
-      case "next-hand": newHand(seat); changed(); break;
+      case "next-hand": newHand(seat); changed(); window.scrollTo(0, 0); break;
       case "form":
         h.form = el.getAttribute("data-form"); st.pick = null; st.ending = null; changed();
         if (h.form === "moves") fetchPosition(null);
@@ -1225,6 +1239,7 @@
     renderVerdict();
     renderEntry();
     showNet();
+    if (detailFor && detailFor.sheet) fillClaimDetail();
   }
 
   // The claim status (htmx swaps it in): on a phone that has entered nothing, a claim to
@@ -1247,7 +1262,7 @@
       if (SIDE && b.getAttribute("data-side") !== SIDE) b.closest(".claim-actions").remove();
     });
     if ((statusEl.querySelector("#claim-confirmed") || statusEl.querySelector("#claim-conflict")) && st.notice) {
-      st.notice = ""; save(); renderEntry();
+      st.notice = ""; st.entryNotice = ""; save(); renderEntry(); showNet();
     }
     document.body.classList.toggle("has-actions", !!statusEl.querySelector(".claim-actions"));
     renderBoard();
