@@ -1,6 +1,6 @@
 """The entry page at the table, in Debian's Chromium at 390x844: a whole (short) match entered
-as a tally (one tap a score, the next hand led at once by whoever went out), the sheet surviving a reload,
-the submission and the other side's confirmation on its own phone."""
+as a tally (one tap a score, the next hand led at once by whoever went out), the sheet surviving
+a reload, the submission and the other side's confirmation on its own phone."""
 
 from __future__ import annotations
 
@@ -83,7 +83,12 @@ def test_full_match_in_tally_form_then_the_other_side_confirms(
     settle(
         phone,
         None,
-        {"Team A One (N)": "3", "Team B One (E)": "2", "Team A Two (S)": "4", "Team B Two (W)": "10"},
+        {
+            "Team A One (N)": "3",
+            "Team B One (E)": "2",
+            "Team A Two (S)": "4",
+            "Team B Two (W)": "10",
+        },
         hand=2,
     )
     expect(phone.locator("#settlement")).to_have_text("Settlement: Team A −2, Team B −2.")

@@ -1265,6 +1265,9 @@
       st.notice = ""; st.entryNotice = ""; save(); renderEntry(); showNet();
     }
     document.body.classList.toggle("has-actions", !!statusEl.querySelector(".claim-actions"));
+    // A conflict or a confirmed result is the match's state: the dock's tick about this phone's
+    // own sheet steps aside, so that the page says one thing.
+    document.body.classList.toggle("has-outcome", !!statusEl.querySelector("#claim-conflict, #claim-confirmed"));
     renderBoard();
     fillClaimDetail();
   });
