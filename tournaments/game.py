@@ -21,6 +21,7 @@ from typing import Any
 
 import scoring
 from scoring import MatchOptions, OptionError, RuleSet
+from scoring.tiles import TILES
 from tournaments.models import Event
 from tournaments.standings.serialise import format_number
 
@@ -142,3 +143,31 @@ def unit_label(event_or_rules: Any) -> str:
     """How a score is counted, for a label: ``"points (5 pips = 1)"`` or ``"points"``."""
     divisor = displayed_divisor(event_or_rules)
     return "points" if divisor == 1 else f"points ({divisor} pips = 1)"
+
+
+def max_pips_left(event: Event) -> dict[str, int]:
+    """The most pips that can be left in hands when a hand ends, from the engine's tile set: one
+    hand holds at most its deal plus the whole boneyard (``hand``); all hands together hold at most
+    every dealt or drawable tile but the one that opened the hand (``all``). A count above these is
+    a typing mistake, caught before the sheet is sent."""
+    options = match_options(event)
+    heaviest = sorted((tile.pips for tile in TILES), reverse=True)
+    in_play = options.players * options.hand_size + options.boneyard_size
+    return {
+        "hand": sum(heaviest[: options.hand_size + options.boneyard_size]),
+        "all": sum(heaviest[: in_play - 1]),
+    }
+
+
+def running_scores(sheet: Any) -> list[list[int | float] | None]:
+    """The engine's scores after each hand of a sheet (each settled hand's closing score; the
+    hand in play as far as entered): hand ``i``'s entry is the verdict of hands ``0..i``, or
+    ``None`` where that prefix has a fault. For a page that shows a sheet hand by hand."""
+    if not isinstance(sheet, dict) or not isinstance(sheet.get("hands"), list):
+        return []
+    base = {key: value for key, value in sheet.items() if key not in ("hands", "result")}
+    out: list[list[int | float] | None] = []
+    for i in range(1, len(sheet["hands"]) + 1):
+        verdict = scoring.verify({**base, "hands": sheet["hands"][:i]}).as_dict()
+        out.append(verdict["scores"] if verdict["valid"] else None)
+    return out

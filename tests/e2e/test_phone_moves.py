@@ -39,48 +39,46 @@ def test_one_hand_move_by_move_then_confirmed_on_the_same_phone(
     # Five Up with two tiles a seat and a 15-raw (3-point) game: one hand decides it.
     setup = orm(make_setup, "moves", rules="five-up", target=15, hand_size=2)
     phone.goto(live_server.url + setup.path())
-    tap(phone, "Seat 0 · Team A One (A)")
+    tap(phone, "Team A One (N)")
     tap(phone, "Move by move")
-    expect(phone.get_by_role("button", name="Move by move")).to_have_attribute(
-        "aria-pressed", "true"
-    )
+    expect(phone.get_by_role("button", name="Quick tally")).to_be_visible()
 
-    play(phone, "Team A One (A)", "1-4", "Open the hand", "1 point")  # 1 + 4 = 5
+    play(phone, "Team A One (N)", "1-4", "Open the hand", "1 point")  # 1 + 4 = 5
     tap(phone, "Drew from the boneyard")  # seat 1 draws one tile, then plays it
-    expect(phone.get_by_text("Seat 1 · Team B One (B) to play (after drawing 1).")).to_be_visible()
-    play(phone, "Team B One (B)", "4-4", "On 1|4", "0 points")  # 1 + 8 = 9
+    expect(phone.get_by_text("Team B One (E) to play (after drawing 1).")).to_be_visible()
+    play(phone, "Team B One (E)", "4-4", "On 1|4", "0 points")  # 1 + 8 = 9
     tap(phone, "Tile 1-1")  # 2 + 8 = 10
     expect(phone.locator("#layout svg")).to_be_visible()
     phone.screenshot(path=str(artifacts / "01-placing-a-tile.png"), full_page=True)
     tap(phone, "On 1|4 → 2 points")
     expect(phone.locator("#move-score")).to_contain_text("counts 10 on the ends")
-    tap(phone, "Confirm: Team A Two (A) scores 2 points")
+    tap(phone, "Confirm: Team A Two (S) scores 2 points")
     # On the drawn table: the one place 4|6 can go is marked; tapping it chooses it.
     tap(phone, "Tile 4-6")  # 2 + 6 = 8
     targets = phone.locator("#layout svg .target")
     expect(targets).to_have_count(1)
     targets.click()
     expect(phone.locator("#move-score")).to_contain_text("this play scores 0 points")
-    tap(phone, "Confirm: Team B Two (B) scores 0 points")
+    tap(phone, "Confirm: Team B Two (W) scores 0 points")
     expect(phone.locator("#verdict")).to_contain_text("no mistake so far")
-    play(phone, "Team A One (A)", "1-5", "On 1|1", "0 points")  # 5 + 6 = 11: seat 0's last tile
+    play(phone, "Team A One (N)", "1-5", "On 1|1", "0 points")  # 5 + 6 = 11: seat 0's last tile
     expect(phone.locator("#verdict")).to_contain_text("this hand is over")
     expect(phone.locator('#board .score[data-entity="0"]')).to_have_text("3")
     phone.screenshot(path=str(artifacts / "02-hand-entered.png"), full_page=True)
 
     tap(phone, "End the hand")
-    tap(phone, "Team A One (A) dominoed")
+    tap(phone, "Team A One (N) dominoed")
     phone.locator("#pips-1").fill("3")
     phone.locator("#pips-2").fill("2")
     phone.locator("#pips-3").fill("4")
-    tap(phone, "Settle the hand")
-    expect(phone.locator("#winner")).to_have_text("Team A (A) wins, 3 to -2.")
-    tap(phone, "Submit as side A")
+    tap(phone, "Settle hand 1")
+    expect(phone.locator("#winner")).to_have_text("Team A wins, 3 to -2.")
+    tap(phone, "Submit as Team A")
     expect(phone.locator("#claim-pending-A")).to_be_visible()
 
     # Handed across the table: side B checks the summary and confirms on the same phone.
     expect(phone.locator("#claim-pending-A")).to_contain_text("1 hand, checked by the rules engine")
-    tap(phone, "Confirm as side B")
+    tap(phone, "Confirm for Team B")
     expect(phone.locator("#claim-confirmed")).to_contain_text("Team A wins")
     phone.screenshot(path=str(artifacts / "03-confirmed.png"), full_page=True)
     claim = orm(lambda: Claim.objects.get(match=setup.matches[0], side=0))

@@ -45,17 +45,15 @@ def test_offline_entry_survives_a_reload_and_is_delivered_once(
     # worker passes on to the network, so the API is also cut at the page: nothing reaches it.
     phone.context.set_offline(True)
     phone.route("**/api/**", lambda route: route.abort("internetdisconnected"))
-    tap(phone, "Seat 0 · Team A One (A)")
-    tap(phone, "Seat 0 · Team A One (A)")
-    tap(phone, "Score 2 points")
+    tap(phone, "Team A One (N)")
+    tap(phone, "Team A One (N) scores 2 points")
     expect(phone.locator("#verdict")).to_contain_text("Not checked yet")
     expect(phone.locator("#net-status")).to_contain_text("No connection")
-    tap(phone, "End the hand")
-    tap(phone, "Team A One (A) dominoed")
+    tap(phone, "Team A One (N) dominoed")
     for seat, pips in ((1, "5"), (2, "0"), (3, "10")):
         phone.locator(f"#pips-{seat}").fill(pips)
-    tap(phone, "Settle the hand")
-    tap(phone, "Submit as side A")
+    tap(phone, "Settle hand 1")
+    tap(phone, "Submit as Team A")
     expect(phone.locator("#submitted")).to_contain_text("waiting for the connection")
     assert outbox_size(phone, token) == 1
     key = phone.evaluate(f"JSON.parse(localStorage.getItem('spinner.outbox.{token}'))[0].key")
@@ -111,16 +109,14 @@ def test_a_lost_answer_is_retried_with_the_same_key_and_stored_once(
 
     phone.route("**/claims/", lose_first_answer)
     phone.goto(live_server.url + path)
-    tap(phone, "Seat 0 · Team A One (A)")
-    tap(phone, "Seat 0 · Team A One (A)")
-    tap(phone, "Score 2 points")
-    tap(phone, "End the hand")
-    tap(phone, "Team A One (A) dominoed")
+    tap(phone, "Team A One (N)")
+    tap(phone, "Team A One (N) scores 2 points")
+    tap(phone, "Team A One (N) dominoed")
     for seat, pips in ((1, "5"), (2, "0"), (3, "10")):
         phone.locator(f"#pips-{seat}").fill(pips)
-    tap(phone, "Settle the hand")
+    tap(phone, "Settle hand 1")
     expect(phone.locator("#winner")).to_be_visible()
-    tap(phone, "Submit as side A")
+    tap(phone, "Submit as Team A")
     poll(lambda: outbox_size(phone, token) == 0)
     assert len(seen) == 2
     assert seen[0]["idempotency-key"] == seen[1]["idempotency-key"]

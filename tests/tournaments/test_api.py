@@ -125,6 +125,10 @@ def test_verify_is_a_dry_run() -> None:
     assert response.status_code == 200
     assert response.json()["verdict"]["valid"] is True and response.json()["complete"] is False
     assert not Claim.objects.exists() and not IdempotencyRecord.objects.exists()
+    # The running score after each hand (the table page shows a claim hand by hand with it).
+    running = response.json()["running"]
+    assert len(running) == len(sheet("progress")["hands"])
+    assert running[-1] == response.json()["verdict"]["scores"]
 
 
 def test_a_sheet_for_another_game_is_a_clear_error() -> None:

@@ -66,3 +66,34 @@ def test_units_round_trip() -> None:
     assert game.format_displayed("n/a", "five-up") == "n/a"
     assert game.unit_label("five-up") == "points (5 pips = 1)"
     assert game.unit_label("all-fives") == "points"
+
+
+@pytest.mark.parametrize("rules", list(scoring.RULESETS))
+@pytest.mark.parametrize(("kind", "seats", "partnerships"), KINDS)
+def test_most_pips_left_come_from_the_tile_set(
+    rules: str, kind: str, seats: int, partnerships: bool
+) -> None:
+    """The table page's plausibility bounds: a hand holds at most its deal and the boneyard; all
+    hands at most every tile but the one that opened; never more than the set's 168 pips."""
+    event = Event(rules=rules, entry_kind=kind)
+    options = game.match_options(event)
+    bounds = game.max_pips_left(event)
+    set_pips = sum(t.pips for t in scoring.tiles.TILES)
+    heaviest = max(t.pips for t in scoring.tiles.TILES)
+    assert set_pips == 168
+    assert options.hand_size * heaviest // 2 < bounds["hand"] <= bounds["all"] <= set_pips
+    assert bounds["hand"] <= (options.hand_size + options.boneyard_size) * heaviest
+
+
+def test_running_scores_are_the_engines_after_each_hand() -> None:
+    sheet = next(scoring.simulate(rules="five-up", players=4, seed=7))
+    running = game.running_scores(sheet)
+    assert len(running) == len(sheet["hands"])
+    assert running[-1] == scoring.verify(sheet).as_dict()["scores"]
+    for i in (0, len(sheet["hands"]) // 2):
+        prefix = {**sheet, "hands": sheet["hands"][: i + 1]}
+        prefix.pop("result", None)
+        assert running[i] == scoring.verify(prefix).as_dict()["scores"]
+    broken = {**sheet, "hands": [{"leader": 9}, *sheet["hands"]]}
+    assert game.running_scores(broken)[0] is None
+    assert game.running_scores("not a sheet") == []

@@ -61,7 +61,7 @@ def test_page_shows_the_match_seats_and_the_sheets_header(client: Client) -> Non
     assert response.status_code == 200
     html = response.content.decode()
     assert "Table 1 · Round 1" in html
-    assert "Seat 0: Team A One" in html and "Seat 3: Team B Two" in html
+    assert "N: Team A One" in html and "W: Team B Two" in html
     assert "spinner/phone.js" in html
     config = response.context["config"]
     assert config["header"] == {
@@ -201,8 +201,8 @@ def test_status_fragment_follows_the_claims(client: Client) -> None:
     assert "Team A 5 – -4 Team B" in pending
     assert 'data-side="B"' in pending and 'data-version="1"' in pending
     assert 'data-a="1"' in pending
-    assert "Hand 1: seat 0 led, tally, 3 scoring plays, seat 2 dominoed" in pending
-    assert "Hand 2: seat 2 led, tally, 1 scoring play, seat 0 dominoed" in pending
+    # The sheet hand by hand is drawn by the page's script into the box the fragment leaves.
+    assert 'data-claim-detail="' in pending and "Confirm for Team B" in pending
     confirm_claim(match=match, side=1, expected_version=1)
     confirmed = client.get(url).content.decode()
     assert 'id="claim-confirmed"' in confirmed
@@ -231,12 +231,12 @@ def test_status_fragment_shows_a_conflict_and_drafts(client: Client) -> None:
     unfinished["hands"] = unfinished["hands"][:1]
     submit_claim(match=match, side=1, sheet=unfinished)
     draft = client.get(url).content.decode()
-    assert "Side B has a draft" in draft and 'data-b="1"' in draft
-    assert "Confirm as side" not in draft
+    assert "Team B has a draft" in draft and 'data-b="1"' in draft
+    assert "Confirm for" not in draft
     submit_claim(match=match, side=0, sheet=tally_sheet())
     other = tally_sheet()
     other["hands"][1]["remaining"] = [0, 2, 4, 14]  # B loses 5 more: still A's game
     submit_claim(match=match, side=1, sheet=other, expected_version=1)
     conflict = client.get(url).content.decode()
     assert 'id="claim-conflict"' in conflict
-    assert "Side A (Team A): 5 – -4" in conflict and "Side B (Team B): 5 – -5" in conflict
+    assert "Team A's sheet: 5 – -4" in conflict and "Team B's sheet: 5 – -5" in conflict

@@ -283,6 +283,10 @@ class SheetVerifyInputSerializer(serializers.Serializer[Any]):
 class SheetVerifyOutputSerializer(serializers.Serializer[Any]):
     verdict = VerdictSerializer()
     complete = serializers.BooleanField(help_text="Valid and finished: it would be submitted.")
+    running = serializers.ListField(
+        child=serializers.ListField(child=serializers.FloatField(), allow_null=True),
+        help_text="The engine's scores (raw) after each hand; null from a hand with a fault on.",
+    )
 
 
 class ClaimSubmitInputSerializer(serializers.Serializer[Any]):

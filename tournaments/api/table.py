@@ -30,6 +30,7 @@ from rest_framework import status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from tournaments import game
 from tournaments.api.authentication import table_access
 from tournaments.api.base import ResultsApi
 from tournaments.api.idempotency import etag, parse_version, run_idempotent
@@ -112,7 +113,8 @@ class SheetVerifyApi(ResultsApi):
         data = SheetVerifyInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         found = services.assess_sheet(match.round.event, data.validated_data["sheet"])
-        return Response({"verdict": found.verdict, "complete": found.complete})
+        running = game.running_scores(data.validated_data["sheet"])
+        return Response({"verdict": found.verdict, "complete": found.complete, "running": running})
 
 
 class MatchClaimsApi(ResultsApi):

@@ -213,17 +213,33 @@ def page_config(match: Match, token: str, *, csrf: str) -> dict[str, Any]:
     seats = seat_records(match)
     drawn = cards.first_leader(match, seats)
     assert match.entry_b is not None
+    # Sides by team name; seats by player name, with a compass point where a position is needed
+    # (clockwise from North; head to head the two players sit North and South).
     entities = [
-        {"side": "A", "index": 0, "label": f"{match.entry_a.name} (A)"},
-        {"side": "B", "index": 1, "label": f"{match.entry_b.name} (B)"},
+        {"side": "A", "index": 0, "label": match.entry_a.name},
+        {"side": "B", "index": 1, "label": match.entry_b.name},
     ]
+    compass = ["N", "E", "S", "W"] if players == 4 else ["N", "S"] if players == 2 else None
     return {
         "token": token,
         "players": players,
         "header": header,
         "target": int(expected["target"]),
         "divisor": game.displayed_divisor(event),
-        "seats": [{"number": s.number, "side": s.side, "player": s.player} for s in seats],
+        "seats": [
+            {
+                "number": s.number,
+                "side": s.side,
+                "player": s.player,
+                "compass": compass[s.number] if compass else str(s.number + 1),
+            }
+            for s in seats
+        ],
+        # The side this phone acts for (a side-bound link); None: either side, chosen on submit.
+        "side": None,
+        # Plausibility before the engine's tick: the most pips hands can hold at a hand's end.
+        "max_pips_left": game.max_pips_left(event),
+        "time_policy": event.time_policy,
         "entities": entities,
         # Seat -> entity: partners share side A (seats 0, 2) or side B (1, 3); head to head,
         # seat 0 is side A and seat 1 side B.
@@ -235,6 +251,7 @@ def page_config(match: Match, token: str, *, csrf: str) -> dict[str, Any]:
         "csrf": csrf,
         "urls": {
             "verify": _api("api:sheet-verify", match),
+            "table": reverse("api:table-match"),
             "submit": _api("api:match-claims", match),
             "position": reverse("table:position", kwargs={"token": token}),
             "status": reverse("table:status", kwargs={"token": token}),

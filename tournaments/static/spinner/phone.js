@@ -1,15 +1,24 @@
-/* Spinner: the scoresheet entry page at the table (issue 7).
+/* Spinner: the scoresheet entry page at the table (issues 7 and 14).
  *
  * What this script does, and what it does not:
  *  - it BUILDS a fives-scoresheet/1 sheet from what the players tap (tally form by default, move
  *    form for a hand where they want it), KEEPS it in localStorage under the table's token (a
- *    reload loses nothing), and RENDERS it;
- *  - it never judges the sheet: every check is the server's engine. The sheet-so-far is posted
- *    (debounced) to the verify endpoint and the verdict is shown: the scores on the board, the
- *    faults in plain words with the engine's own message;
+ *    reload loses nothing; so are half-typed inputs: every keystroke is kept as a draft in the
+ *    state, and a re-render writes the drafts back and gives the focus and the caret back), and
+ *    RENDERS it;
+ *  - it never judges the sheet: every rule is the server's engine. The sheet-so-far is posted
+ *    (debounced) to the verify endpoint and the verdict is shown in the dock at the bottom of the
+ *    screen and next to the entry it is about. The only checks made here are plausibility
+ *    bounds the server sends in the page's config (the most pips hands can hold, the target),
+ *    so that a typing slip is caught before it is sent;
  *  - it SENDS through a small outbox kept in localStorage: each submission gets one
  *    Idempotency-Key when it is made, stored with it, so retries (the "online" event, then a
- *    backoff) deliver it exactly once.
+ *    backoff) deliver it exactly once;
+ *  - it SHOWS the other side's claim hand by hand (who scored, the running score in displayed
+ *    points, the settlement, where it first differs from this phone's own sheet) above a dock
+ *    with the Confirm and Disagree buttons.
+ * People are named, never numbered: seats by player name and compass point, sides by team name.
+ * cfg.side ("A"/"B", a side-bound link) preselects the side this phone acts for; null: either.
  * Plain JS, no build step.
  */
 (function () {
@@ -25,16 +34,22 @@
   var verdictEl = document.getElementById("verdict");
   var netEl = document.getElementById("net-status");
   var N = cfg.players;
+  var SIDE = cfg.side === "A" || cfg.side === "B" ? cfg.side : null;
 
   // ---------------------------------------------------------------- state, kept in the browser
   function blank() {
-    return { v: 1, hands: [], by: "seat", who: null, finalOnly: false, ending: null,
-             verdict: null, settled: {}, pick: null, notice: "" };
+    return { v: 1, hands: [], by: "seat", finalOnly: false, ending: null, verdict: null,
+             running: [], settled: {}, pick: null, notice: "", drafts: {}, timeCalled: false };
   }
   function load() {
     try {
       var s = JSON.parse(localStorage.getItem(KEY));
-      if (s && s.v === 1 && Array.isArray(s.hands)) return s;
+      if (s && s.v === 1 && Array.isArray(s.hands)) {
+        s.drafts = s.drafts || {};
+        s.running = s.running || [];
+        s.settled = s.settled || {};
+        return s;
+      }
     } catch (e) { /* a damaged copy: start afresh */ }
     return blank();
   }
@@ -46,39 +61,61 @@
       return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
     });
   }
+  /** Displayed points of a raw score (the divisor is the server's: the engine's rule set). */
   function shown(raw) {
     var v = raw / cfg.divisor;
     return Math.round(v * 100) / 100;
   }
+  /** Displayed points with a true minus sign. */
+  function plain(raw) {
+    var v = shown(raw);
+    return (v < 0 ? "−" : "") + Math.abs(v);
+  }
+  function signed(raw) {
+    var v = shown(raw);
+    return (v > 0 ? "+" : v < 0 ? "−" : "") + Math.abs(v);
+  }
+  function seatName(s) {
+    var seat = cfg.seats[s];
+    return seat && seat.player ? seat.player : "Player " + (seat ? seat.compass : s + 1);
+  }
+  /** A seat as people say it: the player's name and, where a position matters, the compass point. */
   function seatLabel(s) {
     var seat = cfg.seats[s];
-    return "Seat " + s + (seat && seat.player ? " · " + seat.player : "") + " (" + seat.side + ")";
+    return seatName(s) + (seat && seat.compass ? " (" + seat.compass + ")" : "");
   }
-  function seatShort(s) {
-    var seat = cfg.seats[s];
-    return (seat && seat.player ? seat.player : "Seat " + s) + " (" + seat.side + ")";
-  }
+  function seatShort(s) { return seatLabel(s); }
   /** The API numbers sides: 0 is side A (the match's first entry), 1 side B. */
   function sideIndex(letter) { return letter === "B" ? 1 : 0; }
+  function otherSide(letter) { return letter === "A" ? "B" : "A"; }
+  function sideName(letter) { return cfg.entities[sideIndex(letter)].label; }
   function entityLabel(e) { return cfg.entities[e].label; }
   function entityOfSeat(s) { return cfg.entity_of[s]; }
   function points(raw) {
-    return cfg.divisor === 1 ? raw + " pts" : shown(raw) + (shown(raw) === 1 ? " point" : " points");
+    var v = shown(raw);
+    return v + (v === 1 ? " point" : " points");
   }
   function lastHand() { return st.hands.length ? st.hands[st.hands.length - 1] : null; }
+  function emptyHand(h) { return !!h && !h.tally.length && !h.moves.length && !h.end; }
+  /** The hand whose entries and end are being typed: an empty hand that follows a settled one is
+   *  not on the sheet yet (see buildSheet). */
+  function sheetHands() {
+    var n = st.hands.length;
+    if (n > 1 && emptyHand(st.hands[n - 1])) return st.hands.slice(0, n - 1);
+    return st.hands;
+  }
 
   // ---------------------------------------------------------------- the sheet (built, not judged)
-  /** The fives-scoresheet/1 sheet of what has been entered. ``openLast``: leave out the end of
-   *  the last hand (to learn the scores before its settlement); ``result``: add the engine's
-   *  figures as the claimed result, once it has said the match is over. */
+  /** The fives-scoresheet/1 sheet of what has been entered (an empty hand started after a settled
+   *  one is left out: the match may be over). ``result``: add the engine's figures as the claimed
+   *  result, once it has said the match is over. */
   function buildSheet(opts) {
     opts = opts || {};
     var s = JSON.parse(JSON.stringify(cfg.header));
-    s.hands = st.hands.map(function (h, i) {
+    s.hands = sheetHands().map(function (h) {
       var o = { leader: h.leader };
       if (h.form === "moves") o.moves = h.moves.slice(); else o.tally = h.tally.slice();
-      var open = opts.openLast && i === st.hands.length - 1;
-      if (h.end && !open) {
+      if (h.end) {
         o.end = h.end;
         if (h.end === "domino") o.finisher = h.finisher;
         o.remaining = h.remaining.slice();
@@ -89,6 +126,31 @@
       s.result = { scores: st.verdict.scores.slice(), winner: st.verdict.winner };
     }
     return s;
+  }
+
+  /** What a hand's entries scored per side, as entered (raw). */
+  function scoredIn(h) {
+    var sums = cfg.entities.map(function () { return 0; });
+    if (h.moves) {
+      h.moves.forEach(function (m) { if (m.play && typeof m.score === "number") sums[entityOfSeat(m.seat)] += m.score; });
+    }
+    (h.tally || []).forEach(function (t) {
+      var e = t.entity !== undefined ? t.entity : entityOfSeat(t.seat);
+      if (typeof t.score === "number" && e !== undefined) sums[e] += t.score;
+    });
+    return sums;
+  }
+  /** Each settled hand's settlement: the engine's score after the hand, less the score before
+   *  it and what the hand's plays scored. */
+  function settlements(hands, running) {
+    var out = {};
+    hands.forEach(function (h, i) {
+      if (!h.end || !running[i] || (i > 0 && !running[i - 1])) return;
+      var before = i > 0 ? running[i - 1] : cfg.entities.map(function () { return 0; });
+      var plays = scoredIn(h);
+      out[i] = running[i].map(function (x, e) { return x - before[e] - plays[e]; });
+    });
+    return out;
   }
 
   // ---------------------------------------------------------------- network
@@ -118,8 +180,9 @@
       netEl.className = "status-line";
       netEl.textContent = "Sending… (" + pending + " waiting)";
     } else {
-      netEl.className = "status-line";
-      netEl.textContent = "";
+      // What became of this phone's last send: in the dock, so that it moves nothing.
+      netEl.className = "status-line" + (st.notice ? " notice" : "");
+      netEl.textContent = st.notice || "";
     }
   }
 
@@ -144,6 +207,12 @@
     }
     return text;
   }
+  /** The engine's fault in words people use: "seat 2" becomes the player, "entity 1" the team. */
+  function named(message) {
+    return String(message)
+      .replace(/\bseat (\d)\b/g, function (m, s) { return cfg.seats[+s] ? seatLabel(+s) : m; })
+      .replace(/\bentity (\d)\b/g, function (m, e) { return cfg.entities[+e] ? entityLabel(+e) : m; });
+  }
 
   var verifySeq = 0;
   var verifyTimer = null;
@@ -151,6 +220,8 @@
     clearTimeout(verifyTimer);
     verifyTimer = setTimeout(verifyNow, 350);
   }
+  /** The verify endpoint's answer: ``{verdict, running}`` (running: the engine's scores after
+   *  each hand). */
   function callVerify(sheet) {
     return post(cfg.urls.verify, { sheet: sheet }).then(function (res) {
       if (res.status >= 400 && res.status < 500 && res.status !== 429 && res.data && res.data.code) {
@@ -158,8 +229,8 @@
         refused.refused = res.data;
         throw refused;
       }
-      if (!res.ok || !res.data) throw new Error("verify " + res.status);
-      return res.data.verdict || res.data;
+      if (!res.ok || !res.data || !res.data.verdict) throw new Error("verify " + res.status);
+      return { verdict: res.data.verdict, running: res.data.running || [] };
     });
   }
   function verifyNow() {
@@ -167,10 +238,13 @@
     var seq = ++verifySeq;
     if (!st.hands.length) { st.verdict = null; save(); renderAll(); return Promise.resolve(null); }
     verdictEl.classList.add("checking");
-    return callVerify(buildSheet()).then(function (v) {
-      if (seq !== verifySeq) return v;
-      st.verdict = v; st.unchecked = false; st.refused = null; save(); renderAll();
-      return v;
+    var hands = sheetHands().slice();
+    return callVerify(buildSheet()).then(function (answer) {
+      if (seq !== verifySeq) return answer.verdict;
+      st.verdict = answer.verdict; st.running = answer.running;
+      st.settled = settlements(hands, answer.running);
+      st.unchecked = false; st.refused = null; save(); renderAll();
+      return answer.verdict;
     }).catch(function (err) {
       if (seq !== verifySeq) return null;
       if (err && err.refused) {
@@ -186,10 +260,37 @@
     });
   }
 
+  /** The first implausible pip count being typed (from the server's bounds), or "". */
+  function plausibility() {
+    if (!st.ending || !st.ending.kind) return "";
+    var errs = st.pipErrors || {};
+    for (var s = 0; s < N; s++) if (errs[s]) return seatName(s) + ": " + errs[s];
+    return st.endError || "";
+  }
+
+  /** The engine's faults that are about one tally entry of the hand in play, by entry. */
+  function faultsByEntry(i) {
+    var out = {};
+    if (!st.verdict || st.verdict.valid || st.unchecked) return out;
+    st.verdict.errors.forEach(function (e) {
+      if (e.hand === i && e.move !== null && e.move !== undefined) out[e.move] = e;
+    });
+    return out;
+  }
+  /** The "hand is over" verdict of a move-form hand whose last tile was played: the next step,
+   *  not a mistake. */
+  function handIsOver(v) {
+    var h = lastHand();
+    return v.errors.length === 1 && v.errors[0].code === "end" && v.errors[0].hand === st.hands.length - 1 &&
+      (v.errors[0].move === null || v.errors[0].move === undefined) && h && !h.end;
+  }
+
+  /** The dock's verdict: one line while all is well, the engine's explanation (and the button
+   *  that fixes it) when not. It sits at the bottom of the screen, so it is always in view. */
   function renderVerdict() {
     var v = st.verdict;
     verdictEl.classList.remove("checking");
-    if (st.finalOnly || !st.hands.length) { verdictEl.className = "verdict hidden"; return; }
+    if (st.finalOnly || !st.hands.length) { verdictEl.className = "verdict hidden"; verdictEl.innerHTML = ""; return; }
     if (st.refused) {
       verdictEl.className = "verdict bad";
       verdictEl.innerHTML = "<strong>The server cannot check this sheet:</strong> " + esc(st.refused.message) +
@@ -203,69 +304,71 @@
       return;
     }
     if (!v) { verdictEl.className = "verdict checking"; verdictEl.textContent = "Checking…"; return; }
+    var typo = plausibility();
+    if (typo) {
+      // A count no hand can hold is a typing slip: no tick while it is on the screen.
+      verdictEl.className = "verdict bad";
+      verdictEl.innerHTML = "<p><strong>✗ Pips left:</strong> " + esc(typo) + "</p>";
+      return;
+    }
     if (v.valid) {
       verdictEl.className = "verdict ok";
       verdictEl.innerHTML = "<strong>✓ Checked by the rules engine:</strong> no mistake so far." +
         (v.finished ? " The match is over." : "");
       return;
     }
-    var h = lastHand();
-    if (v.errors.length === 1 && v.errors[0].code === "end" && v.errors[0].hand === st.hands.length - 1 &&
-        (v.errors[0].move === null || v.errors[0].move === undefined) && h && !h.end) {
-      // The engine says the hand in play is over (a seat has played its last tile): not a
-      // mistake yet, the next step.
+    if (handIsOver(v)) {
       verdictEl.className = "verdict ok";
-      verdictEl.innerHTML = "<strong>The rules engine says this hand is over:</strong> tap “End the hand”. <span class=\"engine\">(" + esc(v.errors[0].message) + ")</span>";
+      verdictEl.innerHTML = "<strong>The rules engine says this hand is over:</strong> tap “End the hand”. <span class=\"engine\">(" + esc(named(v.errors[0].message)) + ")</span>";
       return;
     }
     verdictEl.className = "verdict bad";
-    var items = v.errors.map(function (e) {
-      return "<li><span class=\"where\">" + esc(where(e)) + ":</span> " +
-        esc(PLAIN[e.code] || "This does not follow the rules.") +
-        " <span class=\"engine\">(" + esc(e.code) + ": " + esc(e.message) + ")</span></li>";
-    }).join("");
-    verdictEl.innerHTML = "<strong>✗ The rules engine found a mistake. Fix it before you submit.</strong><ul>" + items + "</ul>";
+    var e = v.errors[0];
+    var more = v.errors.length > 1 ? " <span class=\"engine\">(and " + (v.errors.length - 1) + " more)</span>" : "";
+    var fix = "";
+    var h = e.hand !== null && e.hand !== undefined ? st.hands[e.hand] : null;
+    if (h && e.hand === sheetHands().length - 1) {
+      if (h.end) fix = btn("reopen", "Reopen hand " + (e.hand + 1), { "class": "secondary" });
+      else if (e.move !== null && e.move !== undefined) fix = btn("undo", "Undo last", { "class": "secondary" });
+    }
+    verdictEl.innerHTML = "<p><strong>✗ <span class=\"where\">" + esc(where(e)) + ":</span></strong> " +
+      esc(PLAIN[e.code] || "This does not follow the rules.") + more +
+      " <span class=\"engine\">(" + esc(named(e.message)) + ")</span></p>" + (fix ? "<div class=\"dock-actions\">" + fix + "</div>" : "");
   }
 
   // ---------------------------------------------------------------- the board
+  /** The scorebar at the top (sticky): each side's name, score in displayed points and a thin
+   *  bar to the target. Its height never changes, so nothing below it moves. */
   function renderBoard() {
     var scores = (st.verdict && st.verdict.scores && st.verdict.scores.length)
       ? st.verdict.scores : cfg.entities.map(function () { return 0; });
-    var goal = Math.ceil(cfg.target / cfg.divisor);
-    var html = cfg.entities.map(function (ent, e) {
+    // A phone with no sheet of its own shows the score of the claim or result on the table.
+    var told = !st.hands.length && !st.finalOnly ? document.querySelector("#claim-status [data-shown]") : null;
+    if (told) {
+      scores = told.getAttribute("data-shown").split(",").map(function (x) {
+        return parseFloat(String(x).replace("\u2212", "-")) * cfg.divisor;
+      });
+      if (scores.some(isNaN)) scores = cfg.entities.map(function () { return 0; });
+    }
+    var goal = cfg.target / cfg.divisor;
+    boardEl.innerHTML = cfg.entities.map(function (ent, e) {
       var raw = scores[e] || 0;
-      var pegged = Math.max(0, Math.min(goal, Math.floor(raw / cfg.divisor)));
-      // One hole per displayed point to the target, in groups of five, as on a cribbage board
-      // (all-fives: one hole per five raw points).
-      var per = cfg.divisor === 1 ? 5 : 1;
-      var holes = Math.ceil(goal / per);
-      var filled = Math.floor(pegged / per);
-      // Rows of twenty holes in groups of five, like the streets of a cribbage board.
-      var dots = "";
-      var perRow = Math.min(20, holes);
-      for (var i = 0; i < holes; i++) {
-        var col = i % 20;
-        var x = 1 + col * 1.5 + Math.floor(col / 5) * 0.8;
-        var y = 1.2 + Math.floor(i / 20) * 1.6;
-        var cls = "hole" + (i < filled ? " on-" + ent.side : "") + (i === holes - 1 ? " goal" : "");
-        dots += "<circle class=\"" + cls + "\" cx=\"" + x.toFixed(2) + "\" cy=\"" + y.toFixed(2) + "\" r=\"0.55\"/>";
-      }
-      var width = 1.2 + (perRow - 1) * 1.5 + Math.floor((perRow - 1) / 5) * 0.8 + 1;
-      var height = 2.4 + Math.floor((holes - 1) / 20) * 1.6;
-      return "<div class=\"row\"><span class=\"name\">" + esc(ent.label) + "</span>" +
+      var pct = Math.max(0, Math.min(100, 100 * shown(raw) / goal));
+      return "<div class=\"row side-" + ent.side + "\"><span class=\"name\">" + esc(ent.label) + "</span>" +
         "<span class=\"score\" data-entity=\"" + e + "\" aria-label=\"" + esc(ent.label) + ": " +
         esc(String(shown(raw))) + " of " + goal + "\">" + esc(String(shown(raw))) + "</span>" +
-        "<svg class=\"track\" style=\"max-width: " + (width * 0.8).toFixed(1) + "rem\" viewBox=\"0 0 " + width.toFixed(2) + " " + height.toFixed(2) + "\" aria-hidden=\"true\" focusable=\"false\">" +
-        dots + "</svg></div>";
+        "<span class=\"bar\" aria-hidden=\"true\"><span style=\"width: " + pct.toFixed(1) + "%\"></span></span></div>";
     }).join("");
-    boardEl.innerHTML = html;
   }
 
   // ---------------------------------------------------------------- rendering the entry panel
   function btn(action, label, extra) {
     extra = extra || {};
     var attrs = "";
-    Object.keys(extra).forEach(function (k) { attrs += " " + k + "=\"" + esc(extra[k]) + "\""; });
+    Object.keys(extra).forEach(function (k) {
+      if (extra[k] === null || extra[k] === undefined) return;
+      attrs += " " + k + "=\"" + esc(extra[k]) + "\"";
+    });
     return "<button type=\"button\" data-action=\"" + action + "\"" + attrs + ">" + label + "</button>";
   }
   function seatButtons(action, pressed) {
@@ -276,38 +379,49 @@
     }
     return out;
   }
-
-  function handsSummary() {
-    if (!st.hands.length) return "";
-    var rows = st.hands.map(function (h, i) {
-      // What was entered (as entered: the board shows the engine's figures).
-      var sums = cfg.entities.map(function () { return 0; });
-      if (h.form === "moves") {
-        h.moves.forEach(function (m) { if (m.play) sums[entityOfSeat(m.seat)] += m.score; });
-      } else {
-        h.tally.forEach(function (t) {
-          var e = t.entity !== undefined ? t.entity : entityOfSeat(t.seat);
-          if (typeof t.score === "number") sums[e] += t.score;
-        });
-      }
-      var end = !h.end ? "in play" : h.end === "blocked" ? "blocked" : "domino: seat " + h.finisher;
-      var settle = st.settled[i] ? st.settled[i].map(function (d) { return shown(d); }).join(" / ") : "";
-      return "<tr><td>" + (i + 1) + "</td><td>" + h.leader + "</td><td>" + (h.form === "moves" ? "moves" : "tally") +
-        "</td><td>" + sums.map(function (x) { return shown(x); }).join(" / ") + "</td><td>" + esc(end) +
-        "</td><td>" + esc(settle) + "</td></tr>";
-    }).join("");
-    return "<details class=\"hands-summary\"><summary>Hands so far (" + st.hands.length + ")</summary>" +
-      "<div class=\"table-wrap\"><table><thead><tr><th>#</th><th>Led</th><th>Form</th><th>Scored " +
-      cfg.entities.map(function (e) { return esc(e.side); }).join("/") +
-      "</th><th>End</th><th>Settled</th></tr></thead><tbody>" + rows + "</tbody></table></div></details>";
+  /** A number input whose typed text is kept as a draft in the state (never lost to a re-render). */
+  function numberInput(id, attrs) {
+    var value = st.drafts[id] !== undefined ? st.drafts[id] : (attrs.value || "");
+    var extra = "";
+    Object.keys(attrs).forEach(function (k) {
+      if (k !== "value" && attrs[k] !== null && attrs[k] !== undefined) extra += " " + k + "=\"" + esc(attrs[k]) + "\"";
+    });
+    return "<input id=\"" + id + "\" type=\"text\" inputmode=\"numeric\" autocomplete=\"off\" data-draft=\"1\" value=\"" +
+      esc(value) + "\"" + extra + ">";
   }
 
-  function finished() { return !!(st.verdict && st.verdict.finished && st.verdict.valid); }
+  function handsSummary() {
+    var hands = sheetHands();
+    if (!hands.length) return "";
+    var rows = hands.map(function (h, i) {
+      var sums = scoredIn(h);
+      var end = !h.end ? "in play" : h.end === "blocked" ? "blocked" : seatName(h.finisher) + " out";
+      var settle = st.settled[i] ? st.settled[i].map(function (d) { return signed(d); }).join(" / ") : "";
+      var after = st.running[i] ? st.running[i].map(function (x) { return shown(x); }).join("–") : "";
+      return "<tr><td>" + (i + 1) + "</td><td>" + esc(seatName(h.leader)) + "</td><td>" +
+        sums.map(function (x) { return shown(x); }).join(" / ") + "</td><td>" + esc(end) +
+        "</td><td>" + esc(settle) + "</td><td>" + esc(after) + "</td></tr>";
+    }).join("");
+    return "<details class=\"hands-summary\"><summary>Hands so far (" + hands.length + ")</summary>" +
+      "<div class=\"table-wrap\"><table><thead><tr><th>#</th><th>Led</th><th>Scored</th><th>End</th><th>Settled</th><th>Score</th></tr></thead><tbody>" +
+      rows + "</tbody></table></div></details>";
+  }
 
+  function finished() { return !!(st.verdict && st.verdict.finished && st.verdict.valid && !st.unchecked); }
+
+  var lastEntryHtml = null;
+  /** Render the entry panel (only when something changed: a late verdict that changes nothing
+   *  here replaces nothing); the input that had the focus gets it back, with its caret. */
   function renderEntry() {
+    var active = document.activeElement;
+    var focusId = active && entry.contains(active) && active.id ? active.id : null;
+    var caret = null;
+    if (focusId && active.tagName === "INPUT") {
+      try { caret = [active.selectionStart, active.selectionEnd]; } catch (e) { caret = null; }
+    }
     var html = "";
     var h = lastHand();
-    if (st.notice) html += "<p class=\"muted\" role=\"status\">" + esc(st.notice) + "</p>";
+    if (st.entryNotice) html += "<p class=\"notice\" role=\"status\">" + esc(st.entryNotice) + "</p>";
     if (st.finalOnly) {
       html += renderFinalOnly();
     } else if (!h) {
@@ -322,7 +436,7 @@
     } else if (finished()) {
       html += renderFinished();
     } else if (!h.end) {
-      html += st.ending ? renderEnding(h) : (h.form === "moves" ? renderMoves(h) : renderTally(h));
+      html += h.form === "moves" ? renderMoves(h) : renderTally(h);
     } else {
       html += renderBetweenHands(h);
     }
@@ -330,64 +444,100 @@
     if (st.hands.length || st.finalOnly) {
       html += "<p>" + btn("reset", "Start the sheet again", { "class": "secondary" }) + "</p>";
     }
-    entry.innerHTML = html;
+    if (html !== lastEntryHtml) { entry.innerHTML = html; lastEntryHtml = html; }
+    if (focusId) {
+      var again = document.getElementById(focusId);
+      if (again && again !== document.activeElement) {
+        again.focus({ preventScroll: true });
+        if (caret && again.setSelectionRange) { try { again.setSelectionRange(caret[0], caret[1]); } catch (e) { /* not a text input */ } }
+      }
+    }
+  }
+
+  function lastSettledLine() {
+    // The hand before this one, settled: one line, its space kept even before the engine answers.
+    var i = st.hands.length - 2;
+    if (i < 0) return "<p class=\"last-hand\" id=\"last-hand\">&nbsp;</p>";
+    var prev = st.hands[i];
+    var how = prev.end === "domino" ? seatName(prev.finisher) + " went out" : "blocked";
+    var d = st.settled[i];
+    return "<p class=\"last-hand\" id=\"last-hand\">Hand " + (i + 1) + ": " + esc(how) +
+      (d ? "; settled " + cfg.entities.map(function (ent, e) { return esc(ent.label) + " " + esc(signed(d[e])); }).join(", ") : "") +
+      ".</p>";
   }
 
   function handHead(h) {
     var i = st.hands.length;
-    var head = "<h2>Hand " + i + " · " + esc(seatShort(h.leader)) + " led</h2>";
-    var empty = !h.tally.length && !h.moves.length;
-    if (empty) {
-      head += "<p>" + btn("unlead", "Wrong leader? Choose again", { "class": "link" }) + "</p>";
-      head += "<div class=\"row-actions\">" +
-        btn("form", "Quick tally", { "data-form": "tally", "aria-pressed": h.form !== "moves" ? "true" : "false", "class": "secondary" }) +
-        btn("form", "Move by move", { "data-form": "moves", "aria-pressed": h.form === "moves" ? "true" : "false", "class": "secondary" }) +
-        "</div>";
-    }
-    return head;
+    return "<div class=\"hand-head\"><h2>Hand " + i + " · " + esc(seatShort(h.leader)) + " led</h2>" + lastSettledLine() + "</div>";
+  }
+  /** The rarely used switches, kept BELOW the entry so that showing or hiding them moves nothing. */
+  function handFoot(h) {
+    if (!emptyHand(h)) return "";
+    return "<div class=\"row-actions hand-foot\">" +
+      btn("form", h.form === "moves" ? "Quick tally" : "Move by move", { "data-form": h.form === "moves" ? "tally" : "moves", "class": "secondary" }) +
+      btn("unlead", "Wrong leader?", { "class": "secondary" }) + "</div>";
   }
 
+  /** The tally: a row of value buttons per player (or per side), so a score is ONE tap, each row
+   *  with the points it has this hand; then how the hand ended, on the same screen. */
   function renderTally(h) {
     var html = handHead(h);
-    html += "<fieldset><legend>Who scored?</legend><div class=\"row-actions\">" +
-      btn("by", "By player", { "data-by": "seat", "aria-pressed": st.by === "seat" ? "true" : "false", "class": "secondary" }) +
-      btn("by", "By side", { "data-by": "entity", "aria-pressed": st.by === "entity" ? "true" : "false", "class": "secondary" }) +
-      "</div><div class=\"choices\">";
-    if (st.by === "entity") {
-      cfg.entities.forEach(function (ent, e) {
-        html += btn("who", esc(ent.label), { "data-who": e, "class": "seat-btn side-" + ent.side,
-          "aria-pressed": st.who === e ? "true" : "false" });
-      });
-    } else {
-      for (var s = 0; s < N; s++) {
-        html += btn("who", esc(seatLabel(s)), { "data-who": s, "class": "seat-btn side-" + cfg.seats[s].side,
-          "aria-pressed": st.who === s ? "true" : "false" });
-      }
-    }
-    html += "</div></fieldset>";
-    html += "<fieldset><legend>Points scored" + (cfg.divisor === 5 ? " (5 pips = 1 point)" : " (pips)") +
-      "</legend><div class=\"choices values\">";
-    cfg.tally_values.forEach(function (raw) {
-      html += btn("tally", esc(String(shown(raw))), { "data-raw": raw, "aria-label": "Score " + points(raw) });
+    var i = st.hands.length - 1;
+    var sums = {};
+    h.tally.forEach(function (t) {
+      var k = t.entity !== undefined ? "e" + t.entity : "s" + t.seat;
+      sums[k] = (sums[k] || 0) + (typeof t.score === "number" ? t.score : 0);
     });
-    html += "</div><div class=\"other\"><div><label for=\"other-raw\">Other total, in pips</label>" +
-      "<input id=\"other-raw\" type=\"number\" inputmode=\"numeric\" min=\"0\" step=\"1\"></div>" +
-      btn("tally-other", "Add") + "</div></fieldset>";
-    if (h.tally.length) {
-      html += "<h3>This hand</h3><ol class=\"entries\">" + h.tally.map(function (t) {
-        var who = t.entity !== undefined ? entityLabel(t.entity) : seatShort(t.seat);
-        return "<li>" + esc(who) + ": " + esc(points(t.score)) + "</li>";
-      }).join("") + "</ol>";
+    var rows = [];
+    if (st.by === "entity") {
+      cfg.entities.forEach(function (ent, e) { rows.push({ who: e, key: "e" + e, label: ent.label, side: ent.side }); });
+    } else {
+      for (var s = 0; s < N; s++) rows.push({ who: s, key: "s" + s, label: seatLabel(s), side: cfg.seats[s].side });
     }
+    html += "<div class=\"score-grid\" role=\"group\" aria-label=\"Who scored what: one tap a score\">";
+    rows.forEach(function (r) {
+      html += "<div class=\"score-row side-" + r.side + "\"><div class=\"who\"><span class=\"name\">" + esc(r.label) +
+        "</span><span class=\"sum\">" + (sums[r.key] ? esc(String(shown(sums[r.key]))) + " this hand" : "") + "</span></div><div class=\"values\">";
+      cfg.tally_values.forEach(function (raw) {
+        html += btn("tally", esc(String(shown(raw))), { "data-raw": raw, "data-who": r.who,
+          "aria-label": r.label + " scores " + points(raw) });
+      });
+      html += "</div></div>";
+    });
+    html += "</div>";
     html += "<div class=\"row-actions\">" +
       btn("undo", "Undo last", { "class": "secondary", disabled: h.tally.length ? null : "disabled" }) +
-      btn("end", "End the hand") + "</div>";
-    return html.replace(/ disabled="null"/g, "");
+      btn("by", st.by === "entity" ? "By player" : "By side", { "data-by": st.by === "entity" ? "seat" : "entity", "class": "secondary" }) +
+      btn("other", "Other…", { "class": "secondary", "aria-expanded": st.other ? "true" : "false" }) + "</div>";
+    if (st.other) {
+      html += "<div class=\"other\"><div><label for=\"other-raw\">Another score, in points" + (cfg.divisor === 1 ? "" : " (" + cfg.divisor + " pips = 1)") +
+        "</label>" + numberInput("other-raw", { enterkeyhint: "done" }) + "</div><div class=\"other-who\">";
+      rows.forEach(function (r) {
+        html += btn("tally-other", "to " + esc(r.label), { "data-who": r.who, "class": "secondary" });
+      });
+      html += "</div><p class=\"field-error\" id=\"other-error\" role=\"alert\">" + esc(st.otherError || "") + "</p></div>";
+    }
+    html += endSection(h);
+    if (st.unchecked && emptyHand(h) && st.hands.length > 1) html += maybeOver();
+    if (h.tally.length) {
+      var faults = faultsByEntry(i);
+      html += "<h3>This hand</h3><ol class=\"entries\">" + h.tally.map(function (t, j) {
+        var who = t.entity !== undefined ? entityLabel(t.entity) : seatShort(t.seat);
+        var f = faults[j];
+        return "<li" + (f ? " class=\"fault\"" : "") + ">" + esc(who) + ": " + esc(points(t.score)) +
+          (f ? " <strong>✗ " + esc(PLAIN[f.code] || "") + "</strong> <span class=\"engine\">(" + esc(named(f.message)) + ")</span>" : "") + "</li>";
+      }).join("") + "</ol>";
+    }
+    html += handFoot(h);
+    return html;
   }
 
-  function renderEnding(h) {
-    var e = st.ending;
-    var html = "<h2>End of hand " + st.hands.length + "</h2><fieldset><legend>How did it end?</legend><div class=\"choices\">";
+  /** How the hand ended (one tap: who went out, or blocked) and the pips left in each hand, typed
+   *  in a row with Enter moving on (the last Enter settles). */
+  function endSection(h) {
+    var e = st.ending || {};
+    var i = st.hands.length;
+    var html = "<fieldset class=\"ending\"><legend>How did hand " + i + " end?</legend><div class=\"choices ends\">";
     for (var s = 0; s < N; s++) {
       html += btn("end-kind", esc(seatShort(s)) + " dominoed", { "data-kind": "domino", "data-seat": s,
         "class": "seat-btn side-" + cfg.seats[s].side,
@@ -395,35 +545,36 @@
     }
     html += btn("end-kind", "Blocked (nobody can play)", { "data-kind": "blocked",
       "aria-pressed": e.kind === "blocked" ? "true" : "false", "class": "secondary" });
-    html += "</div></fieldset>";
+    html += "</div>";
     if (e.kind) {
-      html += "<fieldset><legend>Pips left in each hand</legend><div class=\"pips\">";
+      html += "<div class=\"pips\" id=\"pips\"><p class=\"hint\">Pips left in each hand" +
+        " (at most " + cfg.max_pips_left.hand + " in one hand)</p>";
       for (var p = 0; p < N; p++) {
         var fin = e.kind === "domino" && e.finisher === p;
+        if (fin) continue;
+        var err = (st.pipErrors || {})[p] || "";
         html += "<div class=\"pip-row\"><label for=\"pips-" + p + "\">" + esc(seatLabel(p)) + "</label>" +
-          "<input id=\"pips-" + p + "\" data-pips=\"" + p + "\" type=\"number\" inputmode=\"numeric\" min=\"0\" max=\"168\" step=\"1\" value=\"" +
-          (fin ? "0" : (e.pips[p] === undefined || e.pips[p] === null ? "" : esc(e.pips[p]))) + "\"" +
-          (fin ? " readonly aria-readonly=\"true\"" : "") + "></div>";
+          numberInput("pips-" + p, { "data-pips": p, enterkeyhint: "next", "aria-describedby": "pips-error-" + p,
+            "aria-invalid": err ? "true" : null }) +
+          "<span class=\"field-error\" id=\"pips-error-" + p + "\">" + esc(err) + "</span></div>";
       }
-      html += "</div></fieldset>";
+      html += "<p class=\"field-error\" id=\"end-error\" role=\"alert\">" + esc(st.endError || "") + "</p>" +
+        "<div class=\"row-actions\">" + btn("settle", "Settle hand " + i) + "</div></div>";
     }
-    html += "<p class=\"error\" id=\"end-error\" role=\"alert\"></p><div class=\"row-actions\">" +
-      btn("end-cancel", "Back", { "class": "secondary" }) +
-      btn("settle", "Settle the hand") + "</div>";
-    return html;
+    return html + "</fieldset>";
   }
 
+  /** After a blocked hand: the next leader is drawn by lot at the table. (After a domino the
+   *  next hand starts at once, led by whoever went out.) */
   function renderBetweenHands(h) {
     var i = st.hands.length - 1;
     var html = "<h2>Hand " + (i + 1) + " settled</h2>";
     var d = st.settled[i];
-    if (d) {
-      html += "<p id=\"settlement\">Settlement: " + cfg.entities.map(function (ent, e) {
-        return esc(ent.label) + " " + (d[e] > 0 ? "+" : "") + esc(String(shown(d[e])));
-      }).join(", ") + ".</p>";
-    }
-    if (st.verdict && !st.verdict.valid) {
-      html += "<p>Fix the mistake above: reopen the hand.</p>";
+    html += "<p id=\"settlement\">" + (d ? "Settlement: " + cfg.entities.map(function (ent, e) {
+      return esc(ent.label) + " " + esc(signed(d[e]));
+    }).join(", ") + "." : "&nbsp;") + "</p>";
+    if (st.verdict && !st.verdict.valid && !st.unchecked) {
+      html += "<p>Fix the mistake shown below: reopen the hand.</p>";
     } else if (h.end === "domino") {
       html += "<p>" + esc(seatShort(h.finisher)) + " dominoed and leads the next hand.</p>" +
         "<div class=\"row-actions\">" + btn("next-hand", "Start hand " + (i + 2), { "data-seat": h.finisher }) + "</div>";
@@ -431,23 +582,26 @@
       html += "<h3>The hand was blocked: who leads hand " + (i + 2) + "?</h3><p class=\"muted\">Chosen by lot at the table.</p>" +
         "<div class=\"choices\">" + seatButtons("next-hand", null) + "</div>";
     }
-    if (st.unchecked) {
-      // No connection, so no verdict yet: if the game is over the players may still submit; the
-      // sheet is verified when it arrives (an invalid one is kept as a draft, never lost).
-      html += submitButtons("Is the game over? You can submit now: the sheet is sent and checked when the connection returns.");
-    }
+    if (st.unchecked) html += maybeOver();
     html += "<div class=\"row-actions\">" + btn("reopen", "Reopen hand " + (i + 1), { "class": "secondary" }) + "</div>";
     return html;
   }
+  /** No connection, so no verdict: if the game is over the players may still submit; the sheet
+   *  is verified when it arrives (an invalid one is kept as a draft, never lost). */
+  function maybeOver() {
+    return submitButtons("Is the match over? You can submit now: the sheet is sent and checked when the connection returns.");
+  }
 
-  function submitButtons(intro) {
+  function submitLabel(letter) { return "Submit as " + sideName(letter); }
+  function submitButtons(intro, action) {
+    action = action || "submit";
     if (st.submitted) {
-      return "<p class=\"ok\" id=\"submitted\">Submitted as side " + esc(st.submitted.side) +
+      return "<p class=\"ok\" id=\"submitted\">Sent for " + esc(sideName(st.submitted.side)) +
         (outbox().length ? " (waiting for the connection)." : ".") + "</p>";
     }
     var html = "<p>" + esc(intro) + "</p><div class=\"choices\">";
-    cfg.entities.forEach(function (ent) {
-      html += btn("submit", "Submit as side " + esc(ent.side), { "data-side": ent.side });
+    (SIDE ? [SIDE] : ["A", "B"]).forEach(function (letter) {
+      html += btn(action, esc(submitLabel(letter)), { "data-side": letter });
     });
     return html + "</div>";
   }
@@ -457,31 +611,148 @@
     var html = "<h2>Match over</h2><p id=\"winner\">" +
       (v.winner === null ? "Drawn match." : esc(cfg.entities[v.winner].label) + " wins, " +
         cfg.entities.map(function (ent, e) { return esc(String(shown(v.scores[e]))); }).join(" to ") + ".") + "</p>";
-    html += submitButtons("Which side are you? Submit the sheet; the other side then confirms it.");
+    html += submitButtons(SIDE ? "Send the sheet; the other team then checks and confirms it." :
+      "Which team are you? Send the sheet; the other team then checks and confirms it.");
     if (!st.submitted) {
-      var h = lastHand();
-      if (h) html += "<div class=\"row-actions\">" + btn(h.end ? "reopen" : "undo", "Undo the last entry", { "class": "secondary" }) + "</div>";
+      html += "<div class=\"row-actions\">" + btn("reopen", "Undo the last entry", { "class": "secondary" }) + "</div>";
     }
     return html;
+  }
+
+  /** Plausibility of a final score, from the server's config: whole points, and someone at or
+   *  past the target unless time was called. Null when plausible. */
+  function finalProblem(values) {
+    var goal = cfg.target / cfg.divisor;
+    for (var e = 0; e < values.length; e++) {
+      if (!/^-?\d+$/.test(values[e])) return "Type each team's final score in whole points.";
+    }
+    var nums = values.map(function (x) { return parseInt(x, 10); });
+    var top = Math.max.apply(null, nums);
+    if (!st.timeCalled) {
+      if (top < goal) return "Nobody has reached " + goal + ": the match is not over. If time was called, tick “Time was called”.";
+      if (nums[0] === nums[1]) return "A tie at the target is not a finished match: check both scores.";
+    }
+    return null;
   }
 
   function renderFinalOnly() {
     var html = "<h2>Final score only</h2><p class=\"unverified\">Marked unverified: the rules engine cannot check a final score.</p><div class=\"pips\">";
     cfg.entities.forEach(function (ent, e) {
-      html += "<div class=\"pip-row\"><label for=\"final-" + e + "\">" + esc(ent.label) + (cfg.divisor === 5 ? " (points)" : " (pips)") + "</label>" +
-        "<input id=\"final-" + e + "\" data-final=\"" + e + "\" type=\"number\" inputmode=\"numeric\" step=\"1\"></div>";
+      html += "<div class=\"pip-row\"><label for=\"final-" + e + "\">" + esc(ent.label) + " (points)</label>" +
+        numberInput("final-" + e, { "data-final": e, enterkeyhint: e === 0 ? "next" : "done" }) + "</div>";
     });
-    html += "</div><p class=\"error\" id=\"final-error\" role=\"alert\"></p>";
+    html += "<label class=\"check\"><input type=\"checkbox\" id=\"time-called\" data-action=\"time-called\"" +
+      (st.timeCalled ? " checked" : "") + "> Time was called (the match ended before the target)</label>";
+    var values = cfg.entities.map(function (ent, e) { return (st.drafts["final-" + e] || "").trim(); });
+    var typed = values.every(function (x) { return x !== ""; });
+    var problem = typed ? finalProblem(values) : null;
+    html += "</div><p class=\"field-error\" id=\"final-error\" role=\"alert\">" + esc(st.finalError || problem || "") + "</p>";
     if (st.submitted) {
-      html += "<p class=\"ok\">Submitted as side " + esc(st.submitted.side) + ".</p>";
+      html += "<p class=\"ok\">Sent for " + esc(sideName(st.submitted.side)) + ".</p>";
     } else {
       html += "<div class=\"choices\">";
-      cfg.entities.forEach(function (ent) {
-        html += btn("submit-final", "Submit as side " + esc(ent.side), { "data-side": ent.side });
+      (SIDE ? [SIDE] : ["A", "B"]).forEach(function (letter) {
+        html += btn("submit-final", esc(submitLabel(letter)), { "data-side": letter });
       });
       html += "</div><div class=\"row-actions\">" + btn("final-off", "Back to the scoresheet", { "class": "secondary" }) + "</div>";
     }
     return html;
+  }
+
+  // ---------------------------------------------------------------- the other side's claim, hand by hand
+  /** Where the claim's sheet first differs from this phone's own sheet (hand by hand, as
+   *  entered); null when this phone has no sheet or they agree so far. */
+  function firstDifference(claimHands) {
+    var own = buildSheet().hands;
+    if (!own.length) return null;
+    var n = Math.max(own.length, claimHands.length);
+    for (var i = 0; i < n; i++) {
+      var a = own[i], b = claimHands[i];
+      if (!a || !b) return { hand: i, text: !a ? "your sheet has no hand " + (i + 1) + " yet" : "your sheet has a hand " + (i + 1) + " more" };
+      if (a.leader !== b.leader) return { hand: i, text: "on your sheet " + seatName(a.leader) + " led" };
+      var ta = JSON.stringify(a.tally || a.moves || []), tb = JSON.stringify(b.tally || b.moves || []);
+      if (ta !== tb) {
+        var pa = scoredIn(a), pb = scoredIn(b);
+        return { hand: i, text: "your sheet scores this hand " + pa.map(function (x) { return shown(x); }).join("–") +
+          " (this one " + pb.map(function (x) { return shown(x); }).join("–") + ")" };
+      }
+      if (a.end !== b.end || a.finisher !== b.finisher) {
+        return { hand: i, text: "on your sheet " + (a.end === "domino" ? seatName(a.finisher) + " went out" : a.end ? "the hand was blocked" : "the hand is not over") };
+      }
+      if (JSON.stringify(a.remaining || null) !== JSON.stringify(b.remaining || null)) {
+        return { hand: i, text: "your sheet has other pips left: " + (a.remaining || []).join(", ") };
+      }
+    }
+    return null;
+  }
+
+  function scorersOf(h) {
+    var by = {};
+    var order = [];
+    function add(label, raw) {
+      if (!(label in by)) { by[label] = 0; order.push(label); }
+      by[label] += raw;
+    }
+    if (h.tally) {
+      h.tally.forEach(function (t) {
+        if (typeof t.score !== "number") return;
+        add(t.entity !== undefined ? entityLabel(t.entity) : seatName(t.seat), t.score);
+      });
+    } else if (h.moves) {
+      h.moves.forEach(function (m) { if (m.play && m.score) add(seatName(m.seat), m.score); });
+    }
+    if (!order.length) return "nobody scored";
+    return order.map(function (k) { return k + " " + shown(by[k]); }).join(", ");
+  }
+
+  /** The claim's sheet, hand by hand: the leader, who scored what, how it ended, the settlement
+   *  and the running score, all in displayed points (the running score is the engine's). */
+  function claimHandsHtml(sheet, running, diff) {
+    var hands = sheet.hands || [];
+    var setl = settlements(hands, running);
+    return "<ol class=\"claim-hands\">" + hands.map(function (h, i) {
+      var how = h.end === "domino" ? seatName(h.finisher) + " went out" : h.end === "blocked" ? "blocked" : "ended at the target";
+      var d = setl[i];
+      var score = running[i] ? cfg.entities.map(function (ent, e) { return plain(running[i][e]); }).join(" · ") : "?";
+      var differs = diff && diff.hand === i;
+      return "<li" + (differs ? " class=\"differs\" id=\"first-difference\"" : "") + "><div class=\"hand-line\"><span>Hand " + (i + 1) +
+        " · " + esc(seatName(h.leader)) + " led</span><strong class=\"running\">" + esc(score) + "</strong></div>" +
+        "<div class=\"muted\">" + esc(scorersOf(h)) + "; " + esc(how) +
+        (d ? "; settled " + esc(cfg.entities.map(function (ent, e) { return ent.label + " " + signed(d[e]); }).join(", ")) : "") + "</div>" +
+        (differs ? "<div class=\"diff\">First difference from your sheet: " + esc(diff.text) + ".</div>" : "") + "</li>";
+    }).join("") + "</ol>";
+  }
+
+  var detailFor = null;
+  /** Fill a pending claim's detail (the status fragment leaves an empty box for it): read the
+   *  claim's sheet from the table API, the running score from the verify endpoint; the first
+   *  difference from this phone's own sheet is worked out again whenever that sheet changes. */
+  function fillClaimDetail() {
+    var box = document.querySelector("#claim-status [data-claim-detail]");
+    if (!box) { detailFor = null; return; }
+    var key = box.getAttribute("data-claim-detail") + ":" + box.getAttribute("data-version");
+    if (detailFor && detailFor.key === key) {
+      if (detailFor.sheet) {
+        var html = claimHandsHtml(detailFor.sheet, detailFor.running, firstDifference(detailFor.sheet.hands));
+        if (box.innerHTML !== html) box.innerHTML = html;
+      }
+      return;  // drawn, or on its way
+    }
+    detailFor = { key: key, sheet: null, running: null };
+    var side = sideIndex(box.getAttribute("data-side"));
+    fetch(cfg.urls.table, { headers: { "Accept": "application/json", "Authorization": "Table " + cfg.token },
+                            credentials: "same-origin" })
+      .then(function (r) { if (!r.ok) throw new Error("table " + r.status); return r.json(); })
+      .then(function (data) {
+        var claim = data.match && data.match.sides[side] ? data.match.sides[side].claim : null;
+        if (!claim || !claim.sheet || !claim.sheet.hands) throw new Error("no sheet");
+        return callVerify(claim.sheet).then(function (answer) {
+          if (!detailFor || detailFor.key !== key) return;
+          detailFor.sheet = claim.sheet; detailFor.running = answer.running;
+          fillClaimDetail();
+        });
+      })
+      .catch(function () { detailFor = null; });
   }
 
   // ---------------------------------------------------------------- move form
@@ -502,6 +773,10 @@
 
   function renderMoves(h) {
     var html = handHead(h);
+    if (st.ending) {
+      return html + endSection(h) + "<div class=\"row-actions\">" +
+        btn("end-cancel", "Back to the moves", { "class": "secondary" }) + "</div>";
+    }
     var seat = nextSeat(h);
     var last = h.moves[h.moves.length - 1];
     var afterDraw = last && last.draw !== undefined;
@@ -543,8 +818,8 @@
     }
     html += "<div class=\"row-actions\">" +
       btn("undo", "Undo last", { "class": "secondary", disabled: h.moves.length ? null : "disabled" }) +
-      btn("end", "End the hand") + "</div>";
-    return html.replace(/ disabled="null"/g, "");
+      btn("end", "End the hand") + "</div>" + handFoot(h);
+    return html;
   }
 
   function fetchPosition(tile) {
@@ -677,14 +952,16 @@
     });
   }
   function delivered(item, res) {
+    var state = res.data && res.data.match ? res.data.match.state : null;
     if (res.ok) {
       var claim = res.data && res.data.claim ? res.data.claim : null;
       if (item.kind === "submit") st.submitted = { side: item.side, claim: claim ? claim.id : null };
-      if (item.kind === "confirm") st.notice = "Confirmed.";
+      if (state === "conflict" || state === "confirmed") st.notice = st.entryNotice = "";  // the claim status says it
+      else if (item.kind === "confirm") st.notice = "Confirmed.";
       else if (claim && claim.status === "draft") {
-        st.notice = "Sent, but kept as a draft: the rules engine found a mistake or the game is not over. Fix it and submit again.";
+        st.notice = "Sent, but kept as a draft: the rules engine found a mistake or the game is not over. Fix it and send it again.";
         st.submitted = null;
-      } else st.notice = "Sent: the other side now confirms it.";
+      } else st.notice = "Sent: " + sideName(otherSide(item.side)) + " now checks and confirms it.";
     } else {
       var d = res.data || {};
       st.notice = "Not accepted: " + (d.message || ("error " + res.status)) + (d.code ? " (" + d.code + ")" : "");
@@ -697,42 +974,99 @@
   // ---------------------------------------------------------------- actions
   function newHand(leader) {
     st.hands.push({ leader: leader, form: "tally", tally: [], moves: [], end: null, finisher: null, remaining: null });
-    st.who = null; st.ending = null; st.pick = null; st.layoutSvg = ""; st.notice = "";
+    st.ending = null; st.pick = null; st.layoutSvg = ""; st.notice = ""; st.other = false;
   }
   function changed() { save(); renderAll(); verifySoon(); }
+  /** Undo and reopen work on the sheet's last hand: an empty hand started after it goes first. */
+  function dropEmptyTail() {
+    if (st.hands.length > 1 && emptyHand(lastHand())) st.hands.pop();
+    return lastHand();
+  }
 
+  /** The pips typed, checked against what hands can hold (the server's bounds): each seat's
+   *  count, or null with the problems put next to the fields. */
   function readPips() {
     var e = st.ending;
     var pips = [];
-    var bad = false;
+    var errors = {};
+    var total = 0;
     for (var s = 0; s < N; s++) {
       if (e.kind === "domino" && e.finisher === s) { pips.push(0); continue; }
-      var input = entry.querySelector("[data-pips=\"" + s + "\"]");
-      var raw = input ? input.value.trim() : "";
-      if (!/^\d+$/.test(raw)) { bad = true; pips.push(null); } else pips.push(parseInt(raw, 10));
+      var raw = (st.drafts["pips-" + s] || "").trim();
+      if (!/^\d+$/.test(raw)) { errors[s] = raw === "" ? "Type the pips left (0 if none)." : "Whole pips only."; pips.push(null); continue; }
+      var n = parseInt(raw, 10);
+      if (n > cfg.max_pips_left.hand) errors[s] = "No hand can hold " + n + " pips (at most " + cfg.max_pips_left.hand + ").";
+      total += n;
+      pips.push(n);
     }
-    return bad ? null : pips;
+    st.pipErrors = errors;
+    st.endError = "";
+    if (!Object.keys(errors).length && total > cfg.max_pips_left.all) {
+      st.endError = total + " pips left in all: more than the set holds (" + cfg.max_pips_left.all + "). Check the counts.";
+    }
+    return Object.keys(errors).length || st.endError ? null : pips;
+  }
+  /** Live plausibility of one pip count, next to its field (no re-render while typing). */
+  function checkPipField(input) {
+    var s = input.getAttribute("data-pips");
+    var msg = "";
+    var raw = input.value.trim();
+    if (raw !== "" && !/^\d+$/.test(raw)) msg = "Whole pips only.";
+    else if (raw !== "" && parseInt(raw, 10) > cfg.max_pips_left.hand) msg = "No hand can hold " + raw + " pips (at most " + cfg.max_pips_left.hand + ").";
+    st.pipErrors = st.pipErrors || {};
+    if (msg) st.pipErrors[s] = msg; else delete st.pipErrors[s];
+    var out = document.getElementById("pips-error-" + s);
+    if (out) out.textContent = msg;
+    if (msg) input.setAttribute("aria-invalid", "true"); else input.removeAttribute("aria-invalid");
   }
 
   function settle() {
     var h = lastHand();
     var e = st.ending;
-    var err = document.getElementById("end-error");
-    if (!e.kind) { err.textContent = "Say how the hand ended."; return; }
+    if (!e || !e.kind) return;
     var pips = readPips();
-    if (!pips) { err.textContent = "Enter the pips left in every hand (0 if none)."; return; }
+    if (!pips) {
+      save(); renderAll();
+      var bad = entry.querySelector("[aria-invalid=\"true\"]") || document.getElementById("end-error");
+      if (bad) { bad.scrollIntoView({ block: "center" }); if (bad.focus) bad.focus(); }
+      return;
+    }
     h.end = e.kind; h.finisher = e.kind === "domino" ? e.finisher : null; h.remaining = pips;
-    st.ending = null;
-    save(); renderAll();
-    var i = st.hands.length - 1;
-    // The settlement is the engine's: the scores with the hand settled less the scores before.
-    Promise.all([callVerify(buildSheet({ openLast: true })), verifyNow()]).then(function (vs) {
-      var before = vs[0], after = vs[1];
-      if (before && after && before.scores && after.scores && before.scores.length === after.scores.length) {
-        st.settled[i] = after.scores.map(function (x, k) { return x - before.scores[k]; });
-        save(); renderAll();
-      }
-    }).catch(function () { /* offline: shown once checked */ });
+    st.ending = null; st.pipErrors = {}; st.endError = "";
+    for (var s = 0; s < N; s++) delete st.drafts["pips-" + s];
+    // After a domino the one who went out leads: the next hand starts at once (it stays off the
+    // sheet until something is entered in it, so a match that is over is not spoiled by it).
+    if (h.end === "domino") newHand(h.finisher);
+    if (document.activeElement && entry.contains(document.activeElement)) document.activeElement.blur();
+    changed();
+    window.scrollTo(0, 0);  // the next hand's buttons, where the thumb starts
+  }
+
+  function addTally(who, raw) {
+    var h = lastHand();
+    var t = st.by === "entity" ? { entity: who, score: raw } : { seat: who, score: raw };
+    h.tally.push(t); st.notice = ""; changed();
+  }
+
+  function disagree() {
+    // With a finished sheet of its own, this phone sends it: the two sheets then conflict and the
+    // director settles it. Without one, the players enter their own sheet first.
+    var box = document.querySelector("#claim-status [data-claim-detail]");
+    var mine = box ? otherSide(box.getAttribute("data-side")) : SIDE;
+    if (finished() && !st.submitted && mine) {
+      enqueue({ kind: "submit", side: mine, url: cfg.urls.submit, ifMatch: claimVersion(mine),
+                body: { side: sideIndex(mine), sheet: buildSheet({ result: true }) } });
+      st.submitted = { side: mine, claim: null };
+      save(); renderAll();
+      return;
+    }
+    st.showEntry = true;
+    st.entryNotice = "Enter your own sheet below and send it: the director then sees both sheets and settles it.";
+    save(); entry.classList.remove("hidden");
+    var t = document.getElementById("show-entry");
+    if (t) t.remove();
+    renderAll();
+    entry.scrollIntoView({ block: "start" });
   }
 
   function act(el) {
@@ -741,48 +1075,49 @@
     var seat = el.hasAttribute("data-seat") ? parseInt(el.getAttribute("data-seat"), 10) : null;
     switch (a) {
       case "first-leader": newHand(seat); changed(); break;
-      case "next-hand": newHand(seat); changed(); break;
+      case "next-hand": newHand(seat); changed(); window.scrollTo(0, 0); break;
       case "form":
-        h.form = el.getAttribute("data-form"); st.pick = null; changed();
+        h.form = el.getAttribute("data-form"); st.pick = null; st.ending = null; changed();
         if (h.form === "moves") fetchPosition(null);
         break;
-      case "by": st.by = el.getAttribute("data-by"); st.who = null; save(); renderAll(); break;
-      case "who": st.who = parseInt(el.getAttribute("data-who"), 10); st.notice = ""; save(); renderAll(); break;
-      case "tally":
+      case "by": st.by = el.getAttribute("data-by"); save(); renderAll(); break;
+      case "other": st.other = !st.other; st.otherError = ""; save(); renderAll();
+        if (st.other) { var o = document.getElementById("other-raw"); if (o) o.focus(); }
+        break;
+      case "tally": addTally(parseInt(el.getAttribute("data-who"), 10), parseInt(el.getAttribute("data-raw"), 10)); break;
       case "tally-other": {
-        var raw;
-        if (a === "tally") raw = parseInt(el.getAttribute("data-raw"), 10);
-        else {
-          var v = document.getElementById("other-raw").value.trim();
-          if (!/^-?\d+$/.test(v)) { st.notice = "Type the total in pips, e.g. 40."; save(); renderAll(); return; }
-          raw = parseInt(v, 10);
-        }
-        if (st.who === null || st.who === undefined) { st.notice = "First tap who scored."; save(); renderAll(); return; }
-        var t = st.by === "entity" ? { entity: st.who, score: raw } : { seat: st.who, score: raw };
-        h.tally.push(t); st.notice = ""; changed();
+        var v = (st.drafts["other-raw"] || "").trim();
+        if (!/^\d+$/.test(v) || parseInt(v, 10) <= 0) { st.otherError = "Type the points scored, e.g. 8."; save(); renderAll(); return; }
+        delete st.drafts["other-raw"]; st.otherError = ""; st.other = false;
+        addTally(parseInt(el.getAttribute("data-who"), 10), parseInt(v, 10) * cfg.divisor);
         break;
       }
       case "undo":
-        if (h.form === "moves") { h.moves.pop(); st.pick = null; fetchPosition(null); }
+        h = dropEmptyTail();
+        if (h.end) { h.end = null; h.finisher = null; h.remaining = null; delete st.settled[st.hands.length - 1]; }
+        else if (h.form === "moves") { h.moves.pop(); st.pick = null; fetchPosition(null); }
         else h.tally.pop();
-        changed();
+        st.submitted = null; changed();
         break;
-      case "end": st.ending = { kind: null, finisher: null, pips: {} }; st.pick = null; save(); renderAll(); break;
+      case "end":
+        st.ending = { kind: null, finisher: null }; st.pick = null; save(); renderAll(); break;
       case "end-kind": {
-        var keep = {};
-        for (var s = 0; s < N; s++) {
-          var input = entry.querySelector("[data-pips=\"" + s + "\"]");
-          if (input) keep[s] = input.value;
+        var kind = el.getAttribute("data-kind");
+        if (st.ending && st.ending.kind === kind && st.ending.finisher === seat) {
+          st.ending = h.form === "moves" ? { kind: null, finisher: null } : null;  // tapped again: not yet
+        } else {
+          st.ending = { kind: kind, finisher: seat };
         }
-        st.ending = { kind: el.getAttribute("data-kind"), finisher: seat, pips: keep };
+        st.pipErrors = {}; st.endError = "";
         save(); renderAll();
-        var first = entry.querySelector("[data-pips]:not([readonly])");
-        if (first) first.focus();
+        var first = entry.querySelector("[data-pips]");
+        if (first && st.ending) first.focus();
         break;
       }
       case "end-cancel": st.ending = null; save(); renderAll(); break;
       case "settle": settle(); break;
       case "reopen":
+        h = dropEmptyTail();
         h.end = null; h.finisher = null; h.remaining = null;
         delete st.settled[st.hands.length - 1];
         st.submitted = null; changed();
@@ -806,27 +1141,31 @@
         break;
       }
       case "pass": h.moves.push({ seat: nextSeat(h), pass: true }); changed(); break;
-      case "submit":
-        enqueue({ kind: "submit", side: el.getAttribute("data-side"), url: cfg.urls.submit,
-                  ifMatch: claimVersion(el.getAttribute("data-side")),
-                  body: { side: sideIndex(el.getAttribute("data-side")), sheet: buildSheet({ result: true }) } });
-        st.submitted = { side: el.getAttribute("data-side"), claim: null };
+      case "submit": {
+        var letter = el.getAttribute("data-side");
+        enqueue({ kind: "submit", side: letter, url: cfg.urls.submit, ifMatch: claimVersion(letter),
+                  body: { side: sideIndex(letter), sheet: buildSheet({ result: true }) } });
+        st.submitted = { side: letter, claim: null };
         save(); renderAll();
         break;
+      }
       case "final-only": st.finalOnly = true; save(); renderAll(); break;
       case "final-off": st.finalOnly = false; save(); renderAll(); break;
+      case "time-called": st.timeCalled = !!el.checked; st.finalError = ""; save(); renderAll(); return "native";
       case "submit-final": {
-        var scores = [];
-        var ok = true;
-        cfg.entities.forEach(function (ent, e) {
-          var val = entry.querySelector("[data-final=\"" + e + "\"]").value.trim();
-          if (!/^-?\d+$/.test(val)) ok = false;
-          scores.push(parseInt(val, 10) * cfg.divisor);
-        });
-        if (!ok) { document.getElementById("final-error").textContent = "Enter both final scores."; return; }
+        var values = cfg.entities.map(function (ent, e) { return (st.drafts["final-" + e] || "").trim(); });
+        var problem = values.some(function (x) { return x === ""; }) ? "Enter both final scores." : finalProblem(values);
+        if (problem) {
+          st.finalError = problem; save(); renderAll();
+          var fe = document.getElementById("final-error");
+          if (fe) fe.scrollIntoView({ block: "center" });
+          return;
+        }
+        var scores = values.map(function (x) { return parseInt(x, 10) * cfg.divisor; });
         var side = el.getAttribute("data-side");
         enqueue({ kind: "submit", side: side, url: cfg.urls.submit, ifMatch: claimVersion(side),
                   body: { side: sideIndex(side), final_score: { scores: scores } } });
+        st.finalError = "";
         st.submitted = { side: side, claim: null }; save(); renderAll();
         break;
       }
@@ -838,9 +1177,10 @@
         el.textContent = "Confirming…";
         break;
       }
+      case "disagree": disagree(); break;
       case "unlead":
         // Only an empty hand: its leader was chosen by mistake.
-        if (h && !h.tally.length && !h.moves.length && !h.end) { st.hands.pop(); st.pick = null; changed(); }
+        if (emptyHand(h)) { st.hands.pop(); st.pick = null; st.ending = null; changed(); }
         break;
       case "show-entry":
         st.showEntry = true; save(); entry.classList.remove("hidden");
@@ -850,19 +1190,48 @@
       case "reset":
         if (window.confirm("Clear this scoresheet on this phone?")) { st = blank(); save(); renderAll(); }
         break;
-      default: return;
+      default: return "native";
     }
+    return null;
   }
 
   app.addEventListener("click", function (ev) {
     var el = ev.target.closest("[data-action]");
     if (!el || el.disabled) return;
+    if (el.tagName === "INPUT") { act(el); return; }  // a checkbox keeps its own click
     ev.preventDefault();
     act(el);
   });
   app.addEventListener("keydown", function (ev) {
     var el = ev.target.closest("svg [data-action]");
-    if (el && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); act(el); }
+    if (el && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); act(el); return; }
+    // Enter in a pip count moves to the next count; in the last one it settles the hand.
+    if (ev.key === "Enter" && ev.target.matches("[data-pips]")) {
+      ev.preventDefault();
+      var all = Array.prototype.slice.call(entry.querySelectorAll("[data-pips]"));
+      var k = all.indexOf(ev.target);
+      if (k >= 0 && k < all.length - 1) all[k + 1].focus();
+      else settle();
+    } else if (ev.key === "Enter" && ev.target.matches("[data-final]")) {
+      ev.preventDefault();
+      var next = entry.querySelector("[data-final=\"" + (parseInt(ev.target.getAttribute("data-final"), 10) + 1) + "\"]");
+      if (next) next.focus();
+    }
+  });
+  // Every keystroke is kept in the state (and in the browser's storage): a re-render, a reload or
+  // a late answer from the server writes it back.
+  app.addEventListener("input", function (ev) {
+    var el = ev.target;
+    if (!el.matches || !el.matches("[data-draft]")) return;
+    st.drafts[el.id] = el.value;
+    save();
+    if (el.matches("[data-pips]")) { checkPipField(el); renderVerdict(); }
+    if (el.matches("[data-final]")) {
+      var values = cfg.entities.map(function (ent, e) { return (st.drafts["final-" + e] || "").trim(); });
+      var out = document.getElementById("final-error");
+      st.finalError = "";
+      if (out) out.textContent = values.every(function (x) { return x !== ""; }) ? (finalProblem(values) || "") : "";
+    }
   });
 
   function renderAll() {
@@ -870,10 +1239,13 @@
     renderVerdict();
     renderEntry();
     showNet();
+    if (detailFor && detailFor.sheet) fillClaimDetail();
   }
 
   // The claim status (htmx swaps it in): on a phone that has entered nothing, a claim to
-  // confirm or a confirmed result is what matters, so the empty entry panel steps aside.
+  // confirm or a confirmed result is what matters, so the empty entry panel steps aside. One
+  // state, one message: the fragment speaks for the match, so this phone's own notice about its
+  // last send goes once the fragment shows a conflict or a confirmed result.
   var statusEl = document.getElementById("claim-status");
   document.body.addEventListener("htmx:afterSwap", function (ev) {
     if (ev.target !== statusEl) return;
@@ -881,11 +1253,23 @@
     var idle = !st.hands.length && !st.finalOnly;
     entry.classList.toggle("hidden", claimShown && idle && !st.showEntry);
     var toggle = document.getElementById("show-entry");
-    if (claimShown && idle && !st.showEntry && !toggle) {
+    if (claimShown && idle && !st.showEntry && !toggle && !statusEl.querySelector(".claim-actions")) {
       statusEl.insertAdjacentHTML("beforeend", "<p id=\"show-entry\">" +
         btn("show-entry", "Enter our own scoresheet instead", { "class": "secondary" }) + "</p>");
     }
-    if (statusEl.querySelector("#claim-confirmed") && st.notice) { st.notice = ""; save(); renderEntry(); }
+    // A side-bound phone confirms only the other side's claim.
+    statusEl.querySelectorAll("[data-action=confirm]").forEach(function (b) {
+      if (SIDE && b.getAttribute("data-side") !== SIDE) b.closest(".claim-actions").remove();
+    });
+    if ((statusEl.querySelector("#claim-confirmed") || statusEl.querySelector("#claim-conflict")) && st.notice) {
+      st.notice = ""; st.entryNotice = ""; save(); renderEntry(); showNet();
+    }
+    document.body.classList.toggle("has-actions", !!statusEl.querySelector(".claim-actions"));
+    // A conflict or a confirmed result is the match's state: the dock's tick about this phone's
+    // own sheet steps aside, so that the page says one thing.
+    document.body.classList.toggle("has-outcome", !!statusEl.querySelector("#claim-conflict, #claim-confirmed"));
+    renderBoard();
+    fillClaimDetail();
   });
 
   window.addEventListener("online", function () {
