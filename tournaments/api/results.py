@@ -33,7 +33,7 @@ from drf_spectacular.utils import (
     extend_schema_field,
 )
 from rest_framework import serializers, status
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -50,6 +50,7 @@ from tournaments.api.permissions import (
     TableOnlyToWrite,
 )
 from tournaments.api.throttles import TableTokenThrottle
+from tournaments.api.tokens import HashedTokenAuthentication
 from tournaments.errors import ValidationFailed
 from tournaments.models import Claim, Match, MatchResult, Round
 from tournaments.selectors import results as selectors
@@ -319,7 +320,7 @@ class ResultsApi(APIView):
 
     authentication_classes = [
         TableTokenAuthentication,
-        TokenAuthentication,
+        HashedTokenAuthentication,
         SessionAuthentication,
     ]
     permission_classes = [OwnTableOrDirector]

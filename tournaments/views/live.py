@@ -6,7 +6,6 @@ Every public page reads the latest snapshot; none computes standings.
 
 from __future__ import annotations
 
-import csv
 import io
 from fractions import Fraction
 from typing import Any
@@ -18,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods
 
+from tournaments import csv_safety, result_privacy
 from tournaments.errors import SpinnerError
 from tournaments.models import Entry, Event
 from tournaments.permissions import can_oversee, can_see, director_required
@@ -88,6 +88,8 @@ def _live_context(
     if html is None:
         data = selectors.latest_standings(event)
         meta = data.meta
+        if not event.public_results:  # the table is shared by every visitor: no outcomes
+            data = result_privacy.without_outcomes(data)
         html = render_to_string(
             "tournaments/live/_standings_table.html",
             {"event": event, "standings": data, "projector": projector},
@@ -150,11 +152,11 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
         etag = tag(selectors.snapshot_meta(event))
         if _etag_matches(request, etag):
             return _not_modified(etag)
-    data = selectors.latest_standings(event)
+    data = result_privacy.for_viewer(selectors.latest_standings(event), request.user, event)
     meta = data.meta
     etag = tag(meta)
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv_safety.writer(buffer, lineterminator="\n")  # formulas neutralised
     writer.writerow(selectors.csv_header(data))
     writer.writerows(selectors.csv_rows(data))
     response = HttpResponse(buffer.getvalue(), content_type="text/csv; charset=utf-8")
@@ -213,10 +215,14 @@ def team(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         entry = selectors.event_entry(event, entry_id)
     except Entry.DoesNotExist:
         raise Http404("No such team in this event.") from None
-    data = selectors.latest_standings(event)
+    data = result_privacy.for_viewer(selectors.latest_standings(event), request.user, event)
     row = selectors.standings_row(data, entry.pk)
     history = selectors.team_history(event, entry.pk)
-    chart = progress_chart(row["progress"], data.document.get("rounds", [])) if row else None
+    chart = (
+        progress_chart(row["progress"], data.document.get("rounds", []))
+        if row and not result_privacy.hides_outcomes(request.user, event)
+        else None
+    )
     context = {
         "event": event,
         "entry": entry,

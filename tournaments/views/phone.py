@@ -17,11 +17,13 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.html import format_html
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.errors import NotFound, SpinnerError
 from tournaments.models import Event, Match, Round
 from tournaments.permissions import director_required, directors_only
+from tournaments.rate_limit import per_table_link, throttled
 from tournaments.selectors.results import match_board
 from tournaments.services import cards as cards_service
 from tournaments.services import phone as phone_service
@@ -213,7 +215,8 @@ def claim_status(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-def position(request: HttpRequest, token: str) -> JsonResponse:
+@throttled("table_position", per_table_link)
+def position(request: HttpRequest, token: str) -> HttpResponse:
     """Move entry's helper: POST ``{"sheet": ..., "hand": i, "tile": "a-b" | null}``.
 
     Replays hand ``i``'s moves with the engine and answers the table's geometry for drawing and,
@@ -239,6 +242,7 @@ def _round(event: Event, number: int) -> Round:
     return get_object_or_404(Round.objects.select_related("event"), event=event, number=number)
 
 
+@never_cache  # the cards carry the tables' links: no cache keeps them
 @directors_only  # the cards carry each table's link: staff who only oversee do not get them
 def table_cards(request: HttpRequest, number: int, *, event: Event) -> HttpResponse:
     """Print-ready table cards of round ``number``: one per table."""

@@ -21,8 +21,9 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 from django.views.decorators.http import require_POST
 
 from tournaments.errors import SpinnerError
+from tournaments.middleware import checks_its_own_text
 from tournaments.models import Entry, Event
-from tournaments.permissions import director_required
+from tournaments.permissions import can_create_events, director_required, organisers_only
 from tournaments.selectors import registration as selectors
 from tournaments.services import events as event_services
 from tournaments.services import registration as services
@@ -209,11 +210,14 @@ def director_home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/registration/director_home.html",
-        {"events": selectors.list_director_events(request.user)},
+        {
+            "events": selectors.list_director_events(request.user),
+            "can_create_events": can_create_events(request.user),
+        },
     )
 
 
-@login_required
+@organisers_only
 def event_create(request: HttpRequest) -> HttpResponse:
     """/director/events/new/: create an event (its creator directs it)."""
     form = EventForm(request.POST or None, creating=True)
@@ -470,6 +474,7 @@ def _read_upload(request: HttpRequest) -> str:
         return raw.decode("cp1252", errors="replace")
 
 
+@checks_its_own_text  # names each line holding a NUL (a binary file), not a bare 400
 @director_required
 def import_entries(request: HttpRequest, event: Event) -> HttpResponse:
     """/director/events/<slug>/import/: paste or upload a CSV, preview it, then confirm.
