@@ -36,6 +36,7 @@ from rest_framework import serializers, status
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
+from rest_framework.settings import api_settings
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -343,7 +344,8 @@ class ResultsApi(APIView):
 
 class DirectorApi(ResultsApi):
     permission_classes = [DirectorOnly]
-    throttle_classes = []
+    # Per account, as every API view is (settings: DEFAULT_THROTTLE_CLASSES, rate "user").
+    throttle_classes = api_settings.DEFAULT_THROTTLE_CLASSES
 
 
 # --- Tables (directors read) ---------------------------------------------------------------
