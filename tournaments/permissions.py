@@ -18,7 +18,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, PermissionsMixin
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -59,7 +59,7 @@ ORGANISERS_GROUP = "organisers"
 
 def can_create_events(user: AbstractBaseUser | AnonymousUser) -> bool:
     """May this user create events? Superusers and organisers (``tournaments.add_event``)."""
-    return bool(user.is_authenticated and user.has_perm("tournaments.add_event"))
+    return isinstance(user, PermissionsMixin) and user.has_perm("tournaments.add_event")
 
 
 def organisers_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:

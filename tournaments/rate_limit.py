@@ -17,13 +17,15 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.response import HttpResponseBase
 
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
 
 def rate_of(scope: str) -> tuple[int, int] | None:
     """``(requests, seconds)`` for the scope, or None when it has no rate (no limit)."""
-    rates: dict[str, Any] = settings.REST_FRAMEWORK.get("DEFAULT_THROTTLE_RATES", {})
+    config: Any = settings.REST_FRAMEWORK
+    rates: dict[str, Any] = config.get("DEFAULT_THROTTLE_RATES", {})
     rate = rates.get(scope)
     if not rate:
         return None
@@ -62,14 +64,14 @@ def per_table_link(request: HttpRequest, token: str, *args: Any, **kwargs: Any) 
 
 def throttled(
     scope: str, ident: Callable[..., str], *, methods: tuple[str, ...] = ()
-) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
     """Decorate a view: beyond the scope's rate, a 429 (JSON ``{code, message, details}`` for
     JSON callers, plain text otherwise) with ``Retry-After``. ``ident(request, *args,
     **kwargs)`` names the client counted; ``methods`` limits counting to those methods."""
 
-    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    def decorate(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
         @wraps(view)
-        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
             if methods and request.method not in methods:
                 return view(request, *args, **kwargs)
             ok, wait = allow(scope, ident(request, *args, **kwargs))

@@ -14,7 +14,8 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest
+from django.http.response import HttpResponseBase
 from django.urls import path
 
 from tournaments.rate_limit import client_address, throttled
@@ -24,9 +25,9 @@ def password_reset_enabled() -> bool:
     return bool(getattr(settings, "SPINNER_PASSWORD_RESET", False))
 
 
-def _reset_only_with_mail(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+def _reset_only_with_mail(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
     @wraps(view)
-    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
         if not password_reset_enabled():
             raise Http404("Password reset is not available here.")
         return view(request, *args, **kwargs)

@@ -37,7 +37,7 @@ from rest_framework.authentication import SessionAuthentication
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.settings import api_settings
+from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from tournaments.api.authentication import TableTokenAuthentication, table_access
@@ -344,8 +344,8 @@ class ResultsApi(APIView):
 
 class DirectorApi(ResultsApi):
     permission_classes = [DirectorOnly]
-    # Per account, as every API view is (settings: DEFAULT_THROTTLE_CLASSES, rate "user").
-    throttle_classes = api_settings.DEFAULT_THROTTLE_CLASSES
+    # Directors are always signed in: counted per account (rate "user"), as every API view is.
+    throttle_classes = [UserRateThrottle]
 
 
 # --- Tables (directors read) ---------------------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from tournaments.models import ApiToken
@@ -17,7 +17,7 @@ def hash_key(key: str) -> str:
 
 
 @transaction.atomic
-def create_api_token(*, user: AbstractBaseUser, name: str = "") -> tuple[ApiToken, str]:
+def create_api_token(*, user: User, name: str = "") -> tuple[ApiToken, str]:
     """A new key for ``user``: the stored row and the key itself (never stored; show it once)."""
     key = secrets.token_hex(20)
     token = ApiToken.objects.create(user=user, key_hash=hash_key(key), prefix=key[:8], name=name)
