@@ -333,7 +333,7 @@ CONTENT_SECURITY_POLICY = {
 # --- Logging --------------------------------------------------------------------------------
 # Table links and API keys are credentials: every handler redacts them (the /t/<token>/ path
 # segment, ``Authorization: Table|Token ...``) before a line is written
-# (tournaments/log_redaction.py). gunicorn's access log: see docs/deploy-security.md.
+# (tournaments/log_redaction.py). gunicorn's access log: see docs/security.md.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
