@@ -12,11 +12,16 @@ Environment variables:
     DATABASE_URL           e.g. ``postgres://user@127.0.0.1:5432/spinner``; default SQLite
     SQLITE_PATH            the SQLite file when DATABASE_URL is unset; default ``db.sqlite3``
     REDIS_URL              e.g. ``redis://127.0.0.1:6379/0``; default: eager tasks, memory cache
+    EMAIL_HOST             an SMTP host: mounts password reset (otherwise its pages are 404)
+    SPINNER_PASSWORD_RESET ``1``: mount password reset even without EMAIL_HOST (``0``: never)
+    SPINNER_LOGIN_FAILURES failed logins per username and address before a lockout; default 5
+    SPINNER_LOCKOUT_MINUTES how long a lockout lasts; default 15
     SPINNER_SECURE_SSL_REDIRECT  ``0``: no HTTPS redirect in production (TLS at the proxy)
 """
 
 from __future__ import annotations
 
+import datetime
 import importlib.util
 import os
 import sys
@@ -24,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from csp.constants import NONCE
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -57,8 +63,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
     "drf_spectacular",
+    "axes",
     "scoring.apps.ScoringConfig",
     "tournaments.apps.TournamentsConfig",
 ]
@@ -72,6 +78,12 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    # Refuses text no database can store (NUL, lone surrogates) and JSON nested too deeply,
+    # before any view runs (tournaments/middleware.py).
+    "tournaments.middleware.UnstorableInputMiddleware",
+    # Last, as django-axes asks: it turns a locked-out login into its lockout response.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "spinner.urls"
@@ -197,6 +209,33 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# django-axes: every login (the director log in, the admin's) goes through its backend; after
+# AXES_FAILURE_LIMIT failures for one username from one address, that pair is locked out for
+# AXES_COOLOFF_TIME, and even the right password is refused meanwhile.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = int(os.environ.get("SPINNER_LOGIN_FAILURES", "5"))
+AXES_COOLOFF_TIME = datetime.timedelta(
+    minutes=float(os.environ.get("SPINNER_LOCKOUT_MINUTES", "15"))
+)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_VERBOSE = False  # its log lines name the username and address: ours say less
+
+# Password reset needs mail: without it the reset pages are absent (404) and the log in page
+# offers no "forgot" link (tournaments/accounts.py).
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+if EMAIL_HOST:
+    EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+    EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+    EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+    EMAIL_USE_TLS = os.environ.get("EMAIL_USE_TLS", "0") == "1"
+    DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "spinner@localhost")
+SPINNER_PASSWORD_RESET = os.environ.get("SPINNER_PASSWORD_RESET", "1" if EMAIL_HOST else "0") == "1"
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/director/"
 LOGOUT_REDIRECT_URL = "/"
@@ -225,12 +264,33 @@ SPINNER_BASE_URL = os.environ.get("SPINNER_BASE_URL", "http://127.0.0.1:8000")
 # --- DRF and the schema ---------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        # API keys stored as their SHA-256 only (tournaments/api/tokens.py)
+        "tournaments.api.tokens.HashedTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
-    "DEFAULT_THROTTLE_RATES": {"table_token": "120/min", "anon": "600/min"},
+    # Every JSON body bounded in depth (400 beyond it), on every API view.
+    "DEFAULT_PARSER_CLASSES": [
+        "tournaments.api.parsers.SafeJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
+    # Every API view is throttled: per address for anonymous callers, per account for users
+    # (views for table links count per table instead: scope ``table_token``).
+    "DEFAULT_THROTTLE_CLASSES": [
+        "rest_framework.throttling.AnonRateThrottle",
+        "rest_framework.throttling.UserRateThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "table_token": "120/min",
+        "anon": "600/min",
+        "user": "1200/min",
+        # the table's move helper (/t/<token>/position), per table
+        "table_position": "240/min",
+        # password reset requests, per address
+        "password_reset": "5/hour",
+    },
     # One error body everywhere: {code, message, details}.
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",
 }
@@ -251,14 +311,51 @@ if SPECTACULAR_SIDECAR:
         SWAGGER_UI_DIST="SIDECAR", SWAGGER_UI_FAVICON_HREF="SIDECAR", REDOC_DIST="SIDECAR"
     )
 
+# --- Content-Security-Policy (django-csp) --------------------------------------------------
+# Scripts only from our own files (or an inline script carrying the request's nonce); htmx is
+# configured without eval (templates/base.html). Inline styles stay allowed: the SVG drawings and
+# Swagger UI set style attributes, and a style cannot run code.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'", NONCE],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "worker-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+
 # --- Logging --------------------------------------------------------------------------------
+# Table links and API keys are credentials: every handler redacts them (the /t/<token>/ path
+# segment, ``Authorization: Table|Token ...``) before a line is written
+# (tournaments/log_redaction.py). gunicorn's access log: see docs/security.md.
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {"redact_tokens": {"()": "tournaments.log_redaction.RedactTokensFilter"}},
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": "plain",
+            "filters": ["redact_tokens"],
+        }
+    },
     "root": {"handlers": ["console"], "level": "INFO" if PRODUCTION else "WARNING"},
-    "loggers": {"spinner": {"level": "INFO"}, "tournaments": {"level": "INFO"}},
+    "loggers": {
+        "spinner": {"level": "INFO"},
+        "tournaments": {"level": "INFO"},
+        # Django's own loggers (request, server, security) through the redacting handler only.
+        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
+    },
 }
 
 # --- Production hardening (manage.py check --deploy --fail-level WARNING passes) -----------

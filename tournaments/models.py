@@ -670,3 +670,24 @@ class StandingsSnapshot(models.Model):
 
     def __str__(self) -> str:
         return f"standings of {self.event_id} #{self.generation}"
+
+
+class ApiToken(models.Model):
+    """An API key of a user (``Authorization: Token <key>``), stored as its SHA-256 only.
+
+    The key itself is shown once, when it is made (``manage.py api_token USER``); a database
+    dump or a stolen backup holds no usable key. ``prefix`` (the key's first characters) lets a
+    person tell their keys apart.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    key_hash = models.CharField(max_length=64, unique=True)
+    prefix = models.CharField(max_length=8)
+    name = models.CharField(max_length=100, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"API key {self.prefix}… of {self.user_id}"

@@ -2,6 +2,8 @@
 staff see every event (its director pages and the director API's reads) but change none they
 do not direct; the public reads only what the event makes public.
 
+- ``can_create_events(user)``: may CREATE events: superusers, and the accounts a superuser made
+  organisers (the group ``organisers``, which holds ``tournaments.add_event``).
 - ``can_direct(user, event)``: may CHANGE the event (superuser, or one of its directors).
 - ``can_oversee(user, event)``: may SEE everything of the event (``can_direct``, or staff).
 - ``@director_required``: pages; reads for ``can_oversee``, changes for ``can_direct`` (staff get
@@ -16,7 +18,7 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, PermissionsMixin
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -49,6 +51,29 @@ def is_staff(user: AbstractBaseUser | AnonymousUser) -> bool:
         user.is_authenticated
         and (getattr(user, "is_staff", False) or getattr(user, "is_superuser", False))
     )
+
+
+#: The group a superuser adds an account to so that it may create events (migration 0005).
+ORGANISERS_GROUP = "organisers"
+
+
+def can_create_events(user: AbstractBaseUser | AnonymousUser) -> bool:
+    """May this user create events? Superusers and organisers (``tournaments.add_event``)."""
+    return isinstance(user, PermissionsMixin) and user.has_perm("tournaments.add_event")
+
+
+def organisers_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Pages that create events: anyone logged in who is no organiser gets 404."""
+
+    @wraps(view)
+    def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not can_create_events(request.user):
+            raise Http404("No such page.")
+        return view(request, *args, **kwargs)
+
+    return wrapper
 
 
 def can_direct(user: AbstractBaseUser | AnonymousUser, event: Event) -> bool:

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth.models import User
 
 from tournaments.models import AuditEntry, Entry, Event
+from tournaments.services.organisers import make_organiser
 
 CSV_WITH_A_MISTAKE = """player_a,club_a,rating_a,player_b,club_b,rating_b,team,seed
 Marcia Campbell,Brixton Fives,1610,Desmond Reid,Brixton Fives,1580,Double Six,1
@@ -27,7 +28,8 @@ def fits_the_phone(page: Any) -> bool:
 def test_a_director_registers_and_checks_in_on_a_phone(
     live_server: Any, phone: Any, artifacts: Path
 ) -> None:
-    User.objects.create_user("dora", password="dominoes-2026")
+    # A superuser made dora an organiser: only organisers create events (issue 15).
+    make_organiser(user=User.objects.create_user("dora", password="dominoes-2026"))
     shot = 0
 
     def snap(name: str) -> None:

@@ -8,10 +8,10 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.auth.models import User
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tournaments.models import Round, Table
+from tournaments.services.api_tokens import create_api_token
 from tournaments.services.table_links import table_token
 
 
@@ -24,8 +24,8 @@ def table_client(rnd: Round, number: int) -> APIClient:
 
 def user_client(user: User) -> APIClient:
     client = APIClient()
-    token, _ = Token.objects.get_or_create(user=user)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    _, key = create_api_token(user=user)  # stored hashed: the key is known only here
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     return client
 
 

@@ -6,6 +6,7 @@ event, a director of another event, the event's director, a staff user who direc
 every event's director endpoints, changes nothing: 403 ``read_only_staff``), a superuser (a
 director of every event). The match is table A's in round 1.
 Claims and confirmations are the tables' alone: a director gets 403 ``table_link_required``.
+An object the caller may not see (another table's match, another event's round) is a 404.
 """
 
 from __future__ import annotations
@@ -48,6 +49,10 @@ ROLES = (
 )
 TABLE_ONLY = "table_link_required"
 READ_ONLY = "read_only_staff"
+# An object the caller may not see is a 404, as if it did not exist (as the pages answer);
+# a 403 only says what the caller is (a table token on a director endpoint, a director
+# submitting a claim, read-only staff changing something).
+NOT_YOURS = 404
 # The error code of a 403 cell where it is not "forbidden".
 CODES = {
     ("table", "other_director"): TABLE_ONLY,
@@ -117,10 +122,10 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
         lambda c, m, r: c.get(f"/api/matches/{m.pk}/"),
         {
             "table_a": 200,
-            "table_b": 403,
-            "table_other_round": 403,
-            "table_other_event": 403,
-            "other_director": 403,
+            "table_b": NOT_YOURS,
+            "table_other_round": NOT_YOURS,
+            "table_other_event": NOT_YOURS,
+            "other_director": NOT_YOURS,
             "director": 200,
         },
     ),
@@ -129,10 +134,10 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
         lambda c, m, r: post(c, f"/api/matches/{m.pk}/verify/", {"sheet": sheet("tally")}),
         {
             "table_a": 200,
-            "table_b": 403,
-            "table_other_round": 403,
-            "table_other_event": 403,
-            "other_director": 403,
+            "table_b": NOT_YOURS,
+            "table_other_round": NOT_YOURS,
+            "table_other_event": NOT_YOURS,
+            "other_director": NOT_YOURS,
             "director": 200,
         },
     ),
@@ -141,10 +146,10 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
         lambda c, m, r: c.get(f"/api/matches/{m.pk}/claims/"),
         {
             "table_a": 200,
-            "table_b": 403,
-            "table_other_round": 403,
-            "table_other_event": 403,
-            "other_director": 403,
+            "table_b": NOT_YOURS,
+            "table_other_round": NOT_YOURS,
+            "table_other_event": NOT_YOURS,
+            "other_director": NOT_YOURS,
             "director": 200,
         },
     ),
@@ -155,9 +160,9 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
         ),
         {
             "table_a": 201,
-            "table_b": 403,
-            "table_other_round": 403,
-            "table_other_event": 403,
+            "table_b": NOT_YOURS,
+            "table_other_round": NOT_YOURS,
+            "table_other_event": NOT_YOURS,
             "other_director": 403,
             "director": 403,
         },
@@ -167,9 +172,9 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
         lambda c, m, r: post(c, f"/api/matches/{m.pk}/confirm/", {"side": 1}, If_Match='"1"'),
         {
             "table_a": 201,
-            "table_b": 403,
-            "table_other_round": 403,
-            "table_other_event": 403,
+            "table_b": NOT_YOURS,
+            "table_other_round": NOT_YOURS,
+            "table_other_event": NOT_YOURS,
             "other_director": 403,
             "director": 403,
         },
@@ -182,7 +187,7 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
             "table_b": 403,
             "table_other_round": 403,
             "table_other_event": 403,
-            "other_director": 403,
+            "other_director": NOT_YOURS,
             "director": 201,
         },
     ),
@@ -196,7 +201,7 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
             "table_b": 403,
             "table_other_round": 403,
             "table_other_event": 403,
-            "other_director": 403,
+            "other_director": NOT_YOURS,
             "director": 201,
         },
     ),
@@ -213,7 +218,7 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
             "table_b": 403,
             "table_other_round": 403,
             "table_other_event": 403,
-            "other_director": 403,
+            "other_director": NOT_YOURS,
             "director": 201,
         },
     ),
@@ -225,7 +230,7 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
             "table_b": 403,
             "table_other_round": 403,
             "table_other_event": 403,
-            "other_director": 403,
+            "other_director": NOT_YOURS,
             "director": 200,
         },
     ),
@@ -237,7 +242,7 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
             "table_b": 403,
             "table_other_round": 403,
             "table_other_event": 403,
-            "other_director": 403,
+            "other_director": NOT_YOURS,
             "director": 200,
         },
     ),
@@ -251,7 +256,7 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
             "table_b": 403,
             "table_other_round": 403,
             "table_other_event": 403,
-            "other_director": 403,
+            "other_director": NOT_YOURS,
             "director": 200,
         },
     ),
@@ -316,7 +321,11 @@ def test_role_endpoint_matrix(endpoint: str, role: str) -> None:
         body = response.json()
         assert set(body) == {"code", "message", "details"}
         wanted_code = (
-            "not_authenticated" if want == 401 else CODES.get((endpoint, role), "forbidden")
+            "not_authenticated"
+            if want == 401
+            else "not_found"
+            if want == NOT_YOURS
+            else CODES.get((endpoint, role), "forbidden")
         )
         assert body["code"] == wanted_code, (endpoint, role, body)
 

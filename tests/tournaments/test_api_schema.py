@@ -61,7 +61,7 @@ def _constrained(schema: dict[str, Any]) -> bool:
 @pytest.fixture
 def world(db: None, settings: Any) -> Iterator[dict[str, Any]]:
     """An event in play with a claim at table 1, and the credentials of table 1 and its director."""
-    from rest_framework.authtoken.models import Token
+    from tournaments.services.api_tokens import create_api_token
 
     rates = {"table_token": "100000/min", "anon": "100000/min"}
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
@@ -82,7 +82,7 @@ def world(db: None, settings: Any) -> Iterator[dict[str, Any]]:
                 "slug": event.slug,
                 "number": rnd.number,
                 "table": f"Table {token}",
-                "director": f"Token {Token.objects.create(user=director).key}",
+                "director": f"Token {create_api_token(user=director)[1]}",
             }
     finally:
         signals.request_started.connect(close_old_connections)

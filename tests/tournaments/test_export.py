@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
-from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.tournaments.rounds_factory import (
@@ -22,6 +21,7 @@ from tests.tournaments.rounds_factory import (
 from tournaments.models import Event
 from tournaments.selectors import rounds as selectors
 from tournaments.services import rounds as services
+from tournaments.services.api_tokens import create_api_token
 
 pytestmark = pytest.mark.django_db
 
@@ -103,8 +103,8 @@ def test_the_api_serves_directors_only() -> None:
     client.force_authenticate(stranger)
     assert client.get(url).status_code == 404
     client.force_authenticate(None)
-    token = Token.objects.create(user=boss)
-    client.credentials(HTTP_AUTHORIZATION=f"Token {token.key}")
+    _, key = create_api_token(user=boss)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {key}")
     response = client.get(url)
     assert response.status_code == 200
     assert response.json()["format"] == "spinner-event-export/1"

@@ -11,6 +11,7 @@ from django.test import Client
 
 from tournaments.management.commands import demo
 from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Partnership, Player
+from tournaments.permissions import can_create_events
 
 pytestmark = pytest.mark.django_db
 
@@ -36,6 +37,9 @@ def test_demo_builds_a_public_event_of_24_checked_in_partnerships() -> None:
     assert Player.objects.exclude(club="").count() == 48
     director = User.objects.get(username="director")
     assert director.check_password("director") and event.directors.filter(pk=director.pk).exists()
+    # The demo's director may create events (an organiser); a new account may not (issue 15).
+    assert can_create_events(director)
+    assert not can_create_events(User.objects.create_user("visitor"))
     assert User.objects.get(username="admin").is_staff
     text = out.getvalue()
     assert "director / director" in text and "/events/demo/" in text

@@ -3,7 +3,7 @@
 A valid token authenticates the request as that table (``request.auth`` is a ``TableAccess``;
 ``request.user`` stays anonymous): it may read and write its own match in its round, nothing
 else (see ``tournaments.api.permissions``). Directors use DRF tokens (``Authorization: Token
-<key>``, from ``manage.py drf_create_token USER``) or their session.
+<key>``, from ``manage.py api_token USER``, stored hashed) or their session.
 """
 
 from __future__ import annotations

@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from django.shortcuts import get_object_or_404
-from rest_framework.authentication import SessionAuthentication, TokenAuthentication
+from rest_framework.authentication import SessionAuthentication
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
+from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from tournaments.api.authentication import TableTokenAuthentication
@@ -19,6 +20,7 @@ from tournaments.api.permissions import (
 )
 from tournaments.api.serializers import match_state
 from tournaments.api.throttles import TableTokenThrottle
+from tournaments.api.tokens import HashedTokenAuthentication
 from tournaments.models import Match
 from tournaments.selectors import results as selectors
 
@@ -31,7 +33,7 @@ class ResultsApi(APIView):
 
     authentication_classes = [
         TableTokenAuthentication,
-        TokenAuthentication,
+        HashedTokenAuthentication,
         SessionAuthentication,
     ]
     permission_classes = [OwnTableOrDirector]
@@ -54,4 +56,5 @@ class ResultsApi(APIView):
 
 class DirectorApi(ResultsApi):
     permission_classes = [DirectorOnly]
-    throttle_classes = []
+    # Directors are always signed in: counted per account (rate "user"), as every API view is.
+    throttle_classes = [UserRateThrottle]

@@ -10,7 +10,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from drf_spectacular.views import SpectacularSwaggerView
+from drf_spectacular.views import SpectacularSwaggerSplitView
 
 
 def _plain_docs(request: HttpRequest) -> HttpResponse:
@@ -36,9 +36,11 @@ def _plain_docs(request: HttpRequest) -> HttpResponse:
 
 
 def api_docs(request: HttpRequest) -> HttpResponse:
-    """Swagger UI when its files are served locally (sidecar), else the plain page."""
+    """Swagger UI when its files are served locally (sidecar), else the plain page. The split
+    view serves Swagger UI's start-up script as a file of its own (the Content-Security-Policy
+    allows no inline script)."""
     if getattr(settings, "SPECTACULAR_SIDECAR", False):
-        view = SpectacularSwaggerView.as_view(url_name="api:schema")
+        view = SpectacularSwaggerSplitView.as_view(url_name="api:schema")
         response: HttpResponse = view(request)
         return response
     return _plain_docs(request)

@@ -5,13 +5,18 @@ the matches of the events they direct. Staff read every event's director endpoin
 HEAD, OPTIONS: ``can_oversee``) and change none they do not direct: 403 ``read_only_staff``.
 Views call ``check_object_permissions`` with the match (or round) before doing anything,
 creates included.
+
+An object the caller may not see answers 404, as if it did not exist (as the pages do): a
+director of another event, a table token for another table, round or event. A 403 says only
+what the caller is (a table token on a director endpoint, a director submitting a claim,
+read-only staff changing something), never whether an object exists.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from rest_framework import permissions
+from rest_framework import exceptions, permissions
 from rest_framework.request import Request
 
 from tournaments.api.authentication import table_access
@@ -32,6 +37,15 @@ def may_act(request: Request, event: Any) -> bool:
     if can_oversee(request.user, event):
         raise read_only_staff_error(event)
     return False
+
+
+def _visible_or_404(allowed: bool, obj: Any) -> bool:
+    if not allowed:
+        what = (
+            "match" if isinstance(obj, Match) else "round" if isinstance(obj, Round) else "object"
+        )
+        raise exceptions.NotFound(f"No such {what} among yours.")
+    return True
 
 
 def _event_of(obj: Any) -> Any:
@@ -60,8 +74,8 @@ class OwnTableOrDirector(IsTableOrUser):
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
         access = table_access(request)
         if access is not None:
-            return isinstance(obj, Match) and access.may_act_on(obj)
-        return may_act(request, _event_of(obj))
+            return _visible_or_404(isinstance(obj, Match) and access.may_act_on(obj), obj)
+        return _visible_or_404(may_act(request, _event_of(obj)), obj)
 
 
 class DirectorOnly(permissions.BasePermission):
@@ -75,7 +89,7 @@ class DirectorOnly(permissions.BasePermission):
         )
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
-        return may_act(request, _event_of(obj))
+        return _visible_or_404(may_act(request, _event_of(obj)), obj)
 
 
 class TableOnly(permissions.BasePermission):

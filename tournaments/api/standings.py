@@ -17,6 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments import result_privacy
 from tournaments.models import Event
 from tournaments.permissions import can_see
 from tournaments.selectors import live as selectors
@@ -45,7 +46,9 @@ class EventStandingsApi(APIView):
         if meta.etag in tags:
             response = Response(status=304)
         else:
-            latest = selectors.latest_standings(event)
+            latest = result_privacy.for_viewer(
+                selectors.latest_standings(event), request.user, event
+            )
             body: dict[str, Any] = {
                 "event": event.slug,
                 "generation": latest.meta.generation,

@@ -3,11 +3,11 @@ selectors): the team page's context with its progression chart, and the standing
 
 from __future__ import annotations
 
-import csv
 import io
 from fractions import Fraction
 from typing import Any
 
+from tournaments import csv_safety
 from tournaments.models import Entry, Event
 from tournaments.selectors import live as selectors
 
@@ -60,11 +60,16 @@ def team_page(
     *,
     history: Any,
     show_results: bool,
+    show_chart: bool = True,
 ) -> dict[str, Any]:
     """The team page's context: the entry's row (place, values), its match history and the
     chart of its match points after each round."""
     row = selectors.standings_row(data, entry.pk)
-    chart = progress_chart(row["progress"], data.document.get("rounds", [])) if row else None
+    chart = (
+        progress_chart(row["progress"], data.document.get("rounds", []))
+        if row and show_chart
+        else None
+    )
     return {
         "event": event,
         "entry": entry,
@@ -80,9 +85,10 @@ def team_page(
 
 
 def standings_csv(data: selectors.LiveStandings) -> str:
-    """The standings as CSV text: every row with every tiebreak value, exactly (raw points)."""
+    """The standings as CSV text: every row with every tiebreak value, exactly (raw points);
+    cells a spreadsheet would read as formulas are neutralised (``csv_safety``)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv_safety.writer(buffer, lineterminator="\n")
     writer.writerow(selectors.csv_header(data))
     writer.writerows(selectors.csv_rows(data))
     return buffer.getvalue()

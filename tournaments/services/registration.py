@@ -34,6 +34,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from tournaments import csv_safety
 from tournaments.errors import Conflict, ValidationFailed
 from tournaments.models import Entry, EntryPlayer, Event, Partnership, Player
 from tournaments.services import results as results_service
@@ -469,6 +470,8 @@ class ImportPreview:
     columns: tuple[str, ...]
     rows: list[ImportRow] = field(default_factory=list)
     errors: list[ImportProblem] = field(default_factory=list)
+    # Lines importable as they are, but worth a look (cells that start like formulas).
+    warnings: list[ImportProblem] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -486,7 +489,8 @@ def _read_csv(text: str) -> list[tuple[int, list[str]]]:
             if candidate in first:
                 delimiter = candidate
                 break
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter, skipinitialspace=True)
+    # newline=None: CR-only line ends (Excel for Mac) and CRLF read as line ends too.
+    reader = csv.reader(io.StringIO(text, newline=None), delimiter=delimiter, skipinitialspace=True)
     lines: list[tuple[int, list[str]]] = []
     for cells in reader:
         cleaned = [c.strip() for c in cells]
@@ -522,6 +526,7 @@ def preview_import(*, event: Event, text: str) -> ImportPreview:
     columns = import_columns(event)
     preview = ImportPreview(columns=columns)
     lines = _read_csv(text)
+    preview.warnings = [ImportProblem(n, m) for n, m in csv_safety.formula_warnings(lines)]
     # A NUL byte means the text is not the CSV it looks like (UTF-16 read as bytes, a binary
     # file): say so per line instead of failing further down (PostgreSQL refuses NUL in text).
     garbled = [line for line, cells in lines if any("\x00" in cell for cell in cells)]

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from tournaments.errors import SpinnerError
+from tournaments.middleware import checks_its_own_text
 from tournaments.models import Event
 from tournaments.permissions import director_required
 from tournaments.services import registration as services
@@ -28,6 +29,7 @@ def _read_upload(request: HttpRequest) -> str:
         return raw.decode("cp1252", errors="replace")
 
 
+@checks_its_own_text  # names each line holding a NUL (a binary file), not a bare 400
 @director_required
 def import_entries(request: HttpRequest, event: Event) -> HttpResponse:
     """/director/events/<slug>/import/: paste or upload a CSV, preview it, then confirm.

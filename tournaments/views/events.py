@@ -15,7 +15,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments.errors import SpinnerError
 from tournaments.models import Event
-from tournaments.permissions import director_required
+from tournaments.permissions import can_create_events, director_required, organisers_only
 from tournaments.selectors import registration as selectors
 from tournaments.services import events as event_services
 from tournaments.views.errors import show_error
@@ -133,11 +133,14 @@ def director_home(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "tournaments/registration/director_home.html",
-        {"events": selectors.list_director_events(request.user)},
+        {
+            "events": selectors.list_director_events(request.user),
+            "can_create_events": can_create_events(request.user),
+        },
     )
 
 
-@login_required
+@organisers_only
 def event_create(request: HttpRequest) -> HttpResponse:
     """/director/events/new/: create an event (its creator directs it)."""
     form = EventForm(request.POST or None, creating=True)

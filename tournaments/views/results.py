@@ -13,6 +13,7 @@ from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from tournaments import game
@@ -90,6 +91,7 @@ def _links(round_: Round) -> dict[int, str]:
     }
 
 
+@never_cache  # the board lists the tables' links: no cache keeps them
 @director_required
 def round_results(request: HttpRequest, number: int, *, event: Event) -> HttpResponse:
     """The round's entry board: missing, pending, conflict, confirmed per table (live)."""

@@ -15,6 +15,7 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods
 
+from tournaments import result_privacy
 from tournaments.errors import SpinnerError
 from tournaments.models import Entry, Event
 from tournaments.permissions import can_oversee, can_see, director_required
@@ -87,6 +88,8 @@ def _live_context(
     if html is None:
         data = selectors.latest_standings(event)
         meta = data.meta
+        if not event.public_results:  # the table is shared by every visitor: no outcomes
+            data = result_privacy.without_outcomes(data)
         html = render_to_string(
             "tournaments/standings/_standings_table.html",
             {"event": event, "standings": data, "projector": projector},
@@ -149,7 +152,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
         etag = tag(selectors.snapshot_meta(event))
         if _etag_matches(request, etag):
             return _not_modified(etag)
-    data = selectors.latest_standings(event)
+    data = result_privacy.for_viewer(selectors.latest_standings(event), request.user, event)
     meta = data.meta
     etag = tag(meta)
     response = HttpResponse(presenter.standings_csv(data), content_type="text/csv; charset=utf-8")
@@ -167,13 +170,14 @@ def team(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         entry = selectors.event_entry(event, entry_id)
     except Entry.DoesNotExist:
         raise Http404("No such team in this event.") from None
-    data = selectors.latest_standings(event)
+    data = result_privacy.for_viewer(selectors.latest_standings(event), request.user, event)
     context = presenter.team_page(
         event,
         entry,
         data,
         history=selectors.team_history(event, entry.pk),
         show_results=can_see(request.user, event, "results"),
+        show_chart=not result_privacy.hides_outcomes(request.user, event),
     )
     return render(request, "tournaments/standings/team.html", context)
 

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments.errors import NotFound, SpinnerError
 from tournaments.models import Match
 from tournaments.presenters import table as presenter
+from tournaments.rate_limit import per_table_link, throttled
 from tournaments.selectors.results import match_board
 from tournaments.services.table_links import TableAccess, resolve_table_token
 
@@ -97,7 +98,8 @@ def claim_status(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
-def position(request: HttpRequest, token: str) -> JsonResponse:
+@throttled("table_position", per_table_link)
+def position(request: HttpRequest, token: str) -> HttpResponse:
     """Move entry's helper: POST ``{"sheet": ..., "hand": i, "tile": "a-b" | null}``.
 
     Replays hand ``i``'s moves with the engine and answers the table's geometry for drawing and,

@@ -28,6 +28,7 @@ from django.db import transaction
 from tournaments.models import Entry, Event
 from tournaments.services import events as event_services
 from tournaments.services import registration as registration_services
+from tournaments.services.organisers import make_organiser
 from tournaments.services.registration import PlayerSpec
 
 SLUG = "demo"
@@ -106,6 +107,8 @@ def ensure_users() -> User:
     if created:
         director.set_password("director")
         director.save(update_fields=["password"])
+    # The demo's director may create events (a superuser made them an organiser).
+    make_organiser(user=director)
     admin, created = User.objects.get_or_create(
         username="admin", defaults={"is_staff": True, "is_superuser": True}
     )

@@ -1,0 +1,63 @@
+"""Text no database stores: NUL characters and lone UTF-16 surrogates.
+
+PostgreSQL refuses both (a NUL in a text value, a surrogate in UTF-8 text): reaching the
+database with either is a 500. JSON can carry both (``"\\u0000"``, ``"\\ud800"``), and a NUL can
+arrive in a path, a query string or a form field. ``find_unstorable`` finds the first such
+string in parsed JSON (keys included), without recursion and refusing documents deeper than
+the API's limit; ``tournaments.middleware`` answers 400 before any view runs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from tournaments.api.parsers import MAX_DEPTH
+
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+
+
+def is_unstorable(text: str) -> bool:
+    """True when ``text`` holds a NUL or a lone surrogate.
+
+    >>> is_unstorable("ok"), is_unstorable("a\\x00b"), is_unstorable("\\ud800")
+    (False, True, True)
+    >>> is_unstorable("\\U0001f600")  # a real emoji (a pair in JSON) is fine
+    False
+    """
+    return _UNSTORABLE.search(text) is not None
+
+
+def any_unstorable(texts: Iterable[str]) -> bool:
+    return any(is_unstorable(text) for text in texts)
+
+
+class TooDeep(ValueError):
+    """The JSON document nests containers deeper than ``MAX_DEPTH``."""
+
+
+def find_unstorable(value: Any, *, limit: int = MAX_DEPTH) -> str | None:
+    """The path (``$.sheet.hands[0]``) of the first unstorable string in parsed JSON, or None.
+
+    Raises ``TooDeep`` beyond ``limit`` levels. Iterative: safe on any depth.
+    """
+    stack: list[tuple[Any, int, str]] = [(value, 0, "$")]
+    while stack:
+        item, depth, where = stack.pop()
+        if isinstance(item, str):
+            if is_unstorable(item):
+                return where
+            continue
+        if isinstance(item, Mapping):
+            if depth >= limit:
+                raise TooDeep(where)
+            for key, child in item.items():
+                if isinstance(key, str) and is_unstorable(key):
+                    return f"{where} (a key)"
+                stack.append((child, depth + 1, f"{where}.{key}"))
+        elif isinstance(item, list):
+            if depth >= limit:
+                raise TooDeep(where)
+            stack.extend((child, depth + 1, f"{where}[{i}]") for i, child in enumerate(item))
+    return None
