@@ -36,6 +36,7 @@ from tournaments.standings import (
     RoundKind,
     Standings,
     compute_standings,
+    result_points,
     unbroken_ties,
 )
 from tournaments.standings import Result as StandingsResult
@@ -533,6 +534,31 @@ def _exact(halves: int | None) -> Number:
     return Fraction(halves, 2)
 
 
+def standings_result(
+    match_id: int,
+    round_number: int,
+    kind: str,
+    entry_a: int,
+    entry_b: int,
+    score_a_halves: int | None,
+    score_b_halves: int | None,
+    winner_side: int | None,
+) -> StandingsResult:
+    """A played match's confirmed result as the standings package's record (scores exact, from
+    the stored half-points; ``winner_side`` 0 or 1 as the seat order has it, None for a draw)."""
+    winner = entry_a if winner_side == 0 else entry_b if winner_side == 1 else None
+    return StandingsResult(
+        match_id,
+        round_number,
+        RoundKind(kind),
+        entry_a,
+        entry_b,
+        _exact(score_a_halves),
+        _exact(score_b_halves),
+        winner,
+    )
+
+
 def load_standings_input(*, event_id: int) -> StandingsInput:
     """Read the event, its entries and every counted result or bye (three queries).
 
@@ -569,12 +595,7 @@ def load_standings_input(*, event_id: int) -> StandingsInput:
         if is_bye:
             results.append(StandingsResult(pk, number, RoundKind(kind), a, None, 0, 0, None))
             continue
-        winner = a if winner_side == 0 else b if winner_side == 1 else None
-        results.append(
-            StandingsResult(
-                pk, number, RoundKind(kind), a, b, _exact(score_a), _exact(score_b), winner
-            )
-        )
+        results.append(standings_result(pk, number, kind, a, b, score_a, score_b, winner_side))
     return StandingsInput(
         event=event, entries=entries, withdrawn=frozenset(withdrawn), results=results
     )
@@ -593,21 +614,14 @@ def _progress(
     for r in data.results:
         if r.kind not in counted:
             continue
-        a, b, number = int(r.entry_a), r.entry_b, r.round_number
-        if b is None:
+        a, number = int(r.entry_a), r.round_number
+        earned_a = result_points(r, r.entry_a, points)
+        if r.entry_b is None:
             line = per_round[a]
-            line[number] = line.get(number, 0) + points.bye
+            line[number] = line.get(number, 0) + earned_a
             continue
-        b = int(b)
-        winner = r.winner
-        if winner is None:
-            earned_a = earned_b = points.loss if r.forfeit else points.draw
-        elif winner == a:
-            earned_a = points.for_win(r.score_a, r.score_b, forfeit=r.forfeit)
-            earned_b = points.loss
-        else:
-            earned_a = points.loss
-            earned_b = points.for_win(r.score_b, r.score_a, forfeit=r.forfeit)
+        b = int(r.entry_b)
+        earned_b = result_points(r, r.entry_b, points)
         line = per_round[a]
         line[number] = line.get(number, 0) + earned_a
         line = per_round[b]

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from tournaments.models import Entry, EntryPlayer, Event, Match, Round
+from tournaments.models import Entry, EntryPlayer, Event, Match, MatchResult, Round
 from tournaments.pairing.checker import check_round
 from tournaments.pairing.records import (
     Bye,
@@ -30,7 +30,10 @@ from tournaments.pairing.records import (
     RoundPairing,
     Violation,
 )
+from tournaments.selectors.live import points_config, standings_result
 from tournaments.selectors.results import results_for_export
+from tournaments.standings import result_points
+from tournaments.standings.records import normalise
 
 PAIRED_KINDS = (Round.Kind.SWISS, Round.Kind.ROUND_ROBIN)
 """Round kinds whose byes are real byes (worth ``points_bye``); a play-off bye just advances."""
@@ -53,22 +56,21 @@ class PairingResult:
 def results_for_pairing(event: Event) -> dict[int, PairingResult]:
     """Match points and spread per entry id, over every non-draft Swiss or round-robin round.
 
-    A bye is worth ``event.points_bye`` match points and no spread (it is decided by the
-    pairing, not by a result). A played match counts once its result is confirmed (the current
-    ``MatchResult``): the winner gets ``points_win``, the loser ``points_loss``, a drawn match
-    ``points_draw`` each, and each side's spread moves by the raw score difference (exact: halves
-    occur in ``all-fives`` with three players). Entries without a result are absent (read them
-    as zero). Two queries.
+    Match points are the standings' own (``tournaments.standings.result_points`` with the
+    event's ``points_config``: win, draw, loss, bye and the margin bonus), so the pairing's
+    records agree with the published standings. A bye is worth the bye points and no spread; a
+    played match counts once its result is confirmed (the current ``MatchResult``), and each
+    side's spread moves by the raw score difference (exact: halves occur in ``all-fives`` with
+    three players). Entries without a result are absent (read them as zero). Two queries.
     """
-    from tournaments.models import MatchResult
-
-    points: dict[int, Number] = defaultdict(int)
+    points = points_config(event)
+    earned: dict[int, Number] = defaultdict(int)
     spread: dict[int, Number] = defaultdict(int)
     byes = Match.objects.filter(
         round__event=event, is_bye=True, round__kind__in=PAIRED_KINDS
     ).exclude(round__status=Round.Status.DRAFT)
     for entry_id in byes.values_list("entry_a_id", flat=True):
-        points[entry_id] += event.points_bye
+        earned[entry_id] += points.bye
     played = (
         MatchResult.objects.filter(
             is_current=True,
@@ -78,6 +80,9 @@ def results_for_pairing(event: Event) -> dict[int, PairingResult]:
         )
         .exclude(match__round__status=Round.Status.DRAFT)
         .values_list(
+            "match_id",
+            "match__round__number",
+            "match__round__kind",
             "match__entry_a_id",
             "match__entry_b_id",
             "score_a_halves",
@@ -85,23 +90,22 @@ def results_for_pairing(event: Event) -> dict[int, PairingResult]:
             "winner_side",
         )
     )
-    for entry_a, entry_b, halves_a, halves_b, winner in played:
+    for match_id, number, kind, entry_a, entry_b, halves_a, halves_b, winner in played:
         if entry_b is None:
             continue
-        if winner is None:
-            points[entry_a] += event.points_draw
-            points[entry_b] += event.points_draw
-        else:
-            won, lost = (entry_a, entry_b) if winner == 0 else (entry_b, entry_a)
-            points[won] += event.points_win
-            points[lost] += event.points_loss
-        diff = Fraction(halves_a - halves_b, 2)
-        diff_value: Number = int(diff) if diff.denominator == 1 else diff
-        spread[entry_a] += diff_value
-        spread[entry_b] -= diff_value
+        result = standings_result(
+            match_id, number, kind, entry_a, entry_b, halves_a, halves_b, winner
+        )
+        earned[entry_a] += result_points(result, entry_a, points)
+        earned[entry_b] += result_points(result, entry_b, points)
+        diff = normalise(result.score_a - result.score_b)
+        spread[entry_a] += diff
+        spread[entry_b] -= diff
     return {
-        entry_id: PairingResult(match_points=points[entry_id], spread=spread[entry_id])
-        for entry_id in set(points) | set(spread)
+        entry_id: PairingResult(
+            match_points=normalise(earned[entry_id]), spread=normalise(spread[entry_id])
+        )
+        for entry_id in set(earned) | set(spread)
     }
 
 

@@ -48,7 +48,7 @@ from tournaments.standings.records import (
     RoundKind,
 )
 from tournaments.standings.serialise import format_number, parse_number
-from tournaments.standings.tallying import EntryTally, Tally, tally
+from tournaments.standings.tallying import EntryTally, Tally, result_points, tally
 from tournaments.standings.tiebreaks import TIEBREAKS, Tiebreak, find_tiebreak
 
 __all__ = [
@@ -72,6 +72,7 @@ __all__ = [
     "format_number",
     "parse_number",
     "resolve_tiebreaks",
+    "result_points",
     "tally",
     "unbroken_ties",
 ]
