@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from tests.tournaments.rounds_factory import make_director, make_entry, make_event
-from tournaments.models import Match
+from tournaments.errors import SpinnerError
+from tournaments.models import Match, Round
 from tournaments.selectors import rounds as selectors
 from tournaments.selectors.live import latest_standings
 from tournaments.services import rounds as services
@@ -43,3 +44,23 @@ def test_the_pairing_counts_the_margin_bonus_as_the_standings_do() -> None:
         e.entry_id: e.match_points for e in selectors.pairing_inputs(event, round_no=2).entries
     }
     assert records == published
+
+
+def test_a_swiss_round_is_not_paired_while_the_standings_lag_the_results() -> None:
+    event = make_event(swiss_rounds=3)
+    boss = make_director(event)
+    for n in range(4):
+        make_entry(event, f"Side {n}")
+    rnd = services.generate_round(event=event, actor=boss)
+    services.publish_round(round=rnd, actor=boss)
+    for match in Match.objects.filter(round=rnd, is_bye=False):
+        override_result(match=match, reason="acta", actor=boss, final_score={"scores": [305, 90]})
+    services.close_round(round=rnd, actor=boss)
+    # The results marked the standings dirty; their recompute (after commit) has not run.
+    for generate in (services.generate_round, services.start_round_generation):
+        with pytest.raises(SpinnerError) as refused:
+            generate(event=event, actor=boss)
+        assert (refused.value.code, refused.value.status) == ("standings_updating", 409)
+    assert not Round.objects.filter(event=event, number=2).exists()
+    recompute_standings(event_id=event.pk)
+    assert services.generate_round(event=event, actor=boss).number == 2

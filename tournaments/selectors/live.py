@@ -834,6 +834,22 @@ def director_standings(event: Event) -> dict[str, Any]:
     }
 
 
+def standings_lag(event: Event) -> bool:
+    """True while the event's standings lag its confirmed results: marked dirty, or a results
+    generation newer than the last one computed (one query)."""
+    row = (
+        StandingsState.objects.filter(pk=event.pk)
+        .values_list(
+            "dirty", "results_generation", "event__standings_recompute__computed_generation"
+        )
+        .first()
+    )
+    if row is None:
+        return False
+    dirty, generation, computed = row
+    return bool(dirty) or generation > (computed or 0)
+
+
 def ranking_for_pairing(event: Event) -> dict[int, int]:
     """Each entry's rank in the latest standings snapshot (tied entries share it); one query.
 

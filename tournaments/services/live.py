@@ -658,16 +658,12 @@ def pairing_key(event: Event) -> Any:
     """The ``key`` for ``pairing.pair_swiss`` / ``pairing.rank``: the event's standings order
     (match points, then its whole tiebreak list), the salted lot breaking what stays tied.
 
-    Called by the rounds service when it pairs a Swiss round (a director's action, run by a
-    worker, never a public request): standings that lag the results are recomputed first, so
-    the pairing never ranks by stale standings. None (the pairing's own match points / spread
-    order) when the event has no standings yet.
+    Never recomputes: round generation refuses (``standings_updating``) while the standings lag
+    the results (:func:`check_standings_ready`), so this reads a current snapshot. None (the
+    pairing's own match points / spread order) when the event has no standings yet.
     """
     from tournaments.selectors import live as selectors
 
-    state = StandingsState.objects.filter(pk=event.pk).values_list("dirty", flat=True).first()
-    if state:
-        recompute_standings(event_id=event.pk)
     if not StandingsSnapshot.objects.filter(event_id=event.pk).exists():
         return None
     return selectors.pairing_rank_key(event)

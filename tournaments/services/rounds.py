@@ -64,6 +64,7 @@ from tournaments.pairing.records import Bye, Explanation, Pairing, RoundPairing
 from tournaments.pairing.round_robin import pair_round_robin
 from tournaments.pairing.swiss import pair_swiss
 from tournaments.pairing.tables import assign_tables
+from tournaments.selectors import live as selectors_live
 from tournaments.selectors import rounds as selectors
 from tournaments.services import audit
 from tournaments.services.jobs import update_job
@@ -140,8 +141,21 @@ def ensure_can_generate(event: Event) -> int:
         )
     last = event.rounds.aggregate(n=Max("number"))["n"] or 0
     number = int(last) + 1
-    next_round_kind(event, number)
+    if next_round_kind(event, number) == Round.Kind.SWISS and number > 1:
+        check_standings_ready(event)
     return number
+
+
+def check_standings_ready(event: Event) -> None:
+    """Refuse (``standings_updating``) while the standings lag the results: a Swiss round is
+    paired by the standings' order, and generation never recomputes them itself (the recompute
+    runs on its own, a few seconds after a result; see ``services.live``)."""
+    if selectors_live.standings_lag(event):
+        raise Conflict(
+            "The standings are being updated after the latest results: "
+            "wait a few seconds and try again.",
+            code="standings_updating",
+        )
 
 
 @transaction.atomic

@@ -201,6 +201,7 @@ def _play_round(ctx: DemoContext, number: int, *, tables_in: int | None = None) 
     """Enter results for round ``number`` (every table, or the first ``tables_in``); close the
     round when every table is in. Tables that already have a claim are left as they are."""
     from tournaments.models import Claim, Match, Round
+    from tournaments.services import live
     from tournaments.services import rounds as round_services
 
     rnd = Round.objects.get(event=ctx.event, number=number)
@@ -217,6 +218,9 @@ def _play_round(ctx: DemoContext, number: int, *, tables_in: int | None = None) 
             played += 1
     if tables_in is None:
         round_services.close_round(round=rnd, actor=ctx.director)
+        # The next Swiss round is paired by the standings, and generation refuses while they lag
+        # the results: bring them up to date first (the worker would, a few seconds later).
+        live.recompute_standings(event_id=ctx.event.pk)
         return f"round {number}: {played} results entered and confirmed; round closed"
     return f"round {number}: {played} results entered and confirmed; round in play"
 
