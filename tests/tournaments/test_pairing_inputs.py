@@ -10,8 +10,8 @@ from tournaments.models import Match, Round
 from tournaments.selectors import rounds as selectors
 from tournaments.selectors.live import latest_standings
 from tournaments.services import rounds as services
+from tournaments.services.decisions import override_result
 from tournaments.services.live import recompute_standings
-from tournaments.services.results import override_result
 from tournaments.standings import parse_number
 
 pytestmark = pytest.mark.django_db

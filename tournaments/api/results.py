@@ -52,10 +52,10 @@ from tournaments.api.permissions import (
 from tournaments.api.throttles import TableTokenThrottle
 from tournaments.errors import ValidationFailed
 from tournaments.models import Claim, Match, MatchResult, Round
+from tournaments.results_math import from_halves
 from tournaments.selectors import results as selectors
+from tournaments.services import assessment, claims, decisions, table_links
 from tournaments.services import results as services
-from tournaments.services import table_links
-from tournaments.services.results import from_halves
 
 IDEMPOTENCY_REQUIRED = OpenApiParameter(
     "Idempotency-Key",
@@ -92,9 +92,9 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
 
 
 def check_json_tree(value: Any) -> None:
-    """Refuse JSON no database can keep or no person meant (``services.check_sheet_tree``)."""
+    """Refuse JSON no database can keep or no person meant (``assessment.check_sheet_tree``)."""
     try:
-        services.check_sheet_tree(value)
+        assessment.check_sheet_tree(value)
     except ValidationFailed as exc:
         raise serializers.ValidationError(exc.message) from exc
 
@@ -361,7 +361,7 @@ class TableMatchApi(ResultsApi):
         access = table_access(request)
         assert access is not None
         event = access.round.event
-        game = services.expected_game(event)
+        game = assessment.expected_game(event)
         board = selectors.match_board(access.match_id) if access.match_id else None
         return Response(
             {
@@ -411,7 +411,7 @@ class SheetVerifyApi(ResultsApi):
         match = self.get_match(request, match_id)
         data = SheetVerifyInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        found = services.assess_sheet(match.round.event, data.validated_data["sheet"])
+        found = assessment.assess_sheet(match.round.event, data.validated_data["sheet"])
         return Response({"verdict": found.verdict, "complete": found.complete})
 
 
@@ -470,7 +470,7 @@ class MatchClaimsApi(ResultsApi):
         expected = parse_version(request)
 
         def submit() -> Response:
-            out = services.submit_claim(
+            out = claims.submit_claim(
                 match=match,
                 side=values["side"],
                 sheet=values.get("sheet"),
@@ -538,7 +538,7 @@ class ClaimConfirmApi(ResultsApi):
             )
 
         def confirm() -> Response:
-            out = services.confirm_claim(
+            out = claims.confirm_claim(
                 match=match,
                 side=data.validated_data["side"],
                 expected_version=expected,
@@ -579,7 +579,7 @@ class ResultResolveApi(DirectorApi):
         data.is_valid(raise_exception=True)
 
         def resolve() -> Response:
-            result = services.resolve_conflict(
+            result = decisions.resolve_conflict(
                 match=match,
                 side=data.validated_data["side"],
                 reason=data.validated_data["reason"],
@@ -617,7 +617,7 @@ class ResultOverrideApi(ResultResolveApi):
         tags=["director"],
     )
     def post(self, request: Request, match_id: int) -> Response:
-        return self.enter(request, match_id, services.override_result)
+        return self.enter(request, match_id, decisions.override_result)
 
     def enter(
         self, request: Request, match_id: int, service: Any, *, version_required: bool = False
@@ -656,7 +656,7 @@ class ResultCorrectApi(ResultOverrideApi):
         tags=["director"],
     )
     def post(self, request: Request, match_id: int) -> Response:
-        return self.enter(request, match_id, services.correct_result, version_required=True)
+        return self.enter(request, match_id, decisions.correct_result, version_required=True)
 
 
 class RoundApi(DirectorApi):

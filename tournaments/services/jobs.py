@@ -5,16 +5,14 @@ from __future__ import annotations
 from django.db import transaction
 
 from tournaments.models import BackgroundJob
+from tournaments.queueing import enqueue_after_commit
 
 
 @transaction.atomic
 def start_ping_job() -> BackgroundJob:
     """Create a job and ask a worker to complete it (a health check of the whole pipeline)."""
-    from tournaments import tasks
-    from tournaments.queueing import enqueue_after_commit
-
     job = BackgroundJob.objects.create(kind="ping")
-    enqueue_after_commit(tasks.ping, job.pk)
+    enqueue_after_commit("tournaments.ping", job.pk)
     return job
 
 

@@ -19,8 +19,8 @@ from tournaments.errors import SpinnerError
 from tournaments.models import Event, Match, Round, Table
 from tournaments.permissions import can_direct, director_required
 from tournaments.selectors import results as selectors
+from tournaments.services import decisions, table_links
 from tournaments.services import results as services
-from tournaments.services import table_links
 
 POLL_SECONDS = 3
 
@@ -177,7 +177,7 @@ def resolve(request: HttpRequest, number: int, match_id: int, *, event: Event) -
     form = ResolveForm(request.POST)
     if form.is_valid():
         try:
-            services.resolve_conflict(
+            decisions.resolve_conflict(
                 match=match,
                 side=form.cleaned_data["side"],
                 reason=form.cleaned_data["reason"],
@@ -211,7 +211,7 @@ def enter_result(request: HttpRequest, number: int, match_id: int, *, event: Eve
         )
         try:
             if data.get("version"):
-                services.correct_result(
+                decisions.correct_result(
                     match=match,
                     sheet=data.get("sheet_obj"),
                     final_score=final,
@@ -220,7 +220,7 @@ def enter_result(request: HttpRequest, number: int, match_id: int, *, event: Eve
                     expected_version=data["version"],
                 )
             else:
-                services.override_result(
+                decisions.override_result(
                     match=match,
                     sheet=data.get("sheet_obj"),
                     final_score=final,

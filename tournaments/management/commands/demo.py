@@ -186,15 +186,15 @@ DEMO_ROUNDS_PLAYED = 3
 def _play_match(match: Any, *, confirm: bool = True) -> None:
     """One table's game: a simulated sheet claimed by side 0, confirmed by side 1."""
     from scoring.simulate import simulate
-    from tournaments.services import results as result_services
+    from tournaments.services import claims
 
     event = match.round.event
     key = f"{event.salt}:demo:{match.round.number}:{match.table.number}".encode()
     seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
     sheet = next(simulate(rules=event.rules, players=4, seed=seed, count=1))
-    outcome = result_services.submit_claim(match=match, side=0, sheet=sheet)
+    outcome = claims.submit_claim(match=match, side=0, sheet=sheet)
     if confirm:
-        result_services.confirm_claim(match=match, side=1, expected_version=outcome.claim.version)
+        claims.confirm_claim(match=match, side=1, expected_version=outcome.claim.version)
 
 
 def _play_round(ctx: DemoContext, number: int, *, tables_in: int | None = None) -> str:
