@@ -63,7 +63,7 @@ def settle_round(rnd: Round, actor: User) -> None:
     """Give every played match of ``rnd`` a confirmed result (the director's arbitral final
     score), so the round may close. The winner alternates by table so that results vary."""
     from tournaments.services.decisions import override_result
-    from tournaments.services.live import recompute_standings
+    from tournaments.services.standings import recompute_standings
 
     for match in Match.objects.filter(round=rnd, is_bye=False).select_related("round__event"):
         number = match.table.number if match.table is not None else match.pk

@@ -7,11 +7,11 @@ import pytest
 from tests.tournaments.rounds_factory import make_director, make_entry, make_event
 from tournaments.errors import SpinnerError
 from tournaments.models import Match, Round
-from tournaments.selectors import rounds as selectors
-from tournaments.selectors.live import latest_standings
-from tournaments.services import rounds as services
+from tournaments.selectors import pairing_inputs
+from tournaments.selectors.standings import latest_standings
+from tournaments.services import round_generation, round_status
 from tournaments.services.decisions import override_result
-from tournaments.services.live import recompute_standings
+from tournaments.services.standings import recompute_standings
 from tournaments.standings import parse_number
 
 pytestmark = pytest.mark.django_db
@@ -23,14 +23,14 @@ def test_the_pairing_counts_the_margin_bonus_as_the_standings_do() -> None:
     boss = make_director(event)
     for n in range(4):
         make_entry(event, f"Side {n}")
-    rnd = services.generate_round(event=event, actor=boss)
-    services.publish_round(round=rnd, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=rnd, actor=boss)
     matches = list(Match.objects.filter(round=rnd, is_bye=False).order_by("table__number"))
     assert len(matches) == 2
     # Table 1: a win by 205 raw (the bonus); table 2: a win by 55 raw (no bonus).
     for match, scores in zip(matches, ([305, 100], [250, 305]), strict=True):
         override_result(match=match, reason="acta", actor=boss, final_score={"scores": scores})
-    services.close_round(round=rnd, actor=boss)
+    round_status.close_round(round=rnd, actor=boss)
     recompute_standings(event_id=event.pk, force=True)
 
     published = {
@@ -38,10 +38,10 @@ def test_the_pairing_counts_the_margin_bonus_as_the_standings_do() -> None:
     }
     bonus_winner = matches[0].entry_a_id
     assert published[bonus_winner] == event.points_win + 1
-    for_pairing = selectors.results_for_pairing(event)
+    for_pairing = pairing_inputs.results_for_pairing(event)
     assert {e: for_pairing[e].match_points for e in published} == published
     records = {
-        e.entry_id: e.match_points for e in selectors.pairing_inputs(event, round_no=2).entries
+        e.entry_id: e.match_points for e in pairing_inputs.pairing_inputs(event, round_no=2).entries
     }
     assert records == published
 
@@ -51,16 +51,16 @@ def test_a_swiss_round_is_not_paired_while_the_standings_lag_the_results() -> No
     boss = make_director(event)
     for n in range(4):
         make_entry(event, f"Side {n}")
-    rnd = services.generate_round(event=event, actor=boss)
-    services.publish_round(round=rnd, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=rnd, actor=boss)
     for match in Match.objects.filter(round=rnd, is_bye=False):
         override_result(match=match, reason="acta", actor=boss, final_score={"scores": [305, 90]})
-    services.close_round(round=rnd, actor=boss)
+    round_status.close_round(round=rnd, actor=boss)
     # The results marked the standings dirty; their recompute (after commit) has not run.
-    for generate in (services.generate_round, services.start_round_generation):
+    for generate in (round_generation.generate_round, round_generation.start_round_generation):
         with pytest.raises(SpinnerError) as refused:
             generate(event=event, actor=boss)
         assert (refused.value.code, refused.value.status) == ("standings_updating", 409)
     assert not Round.objects.filter(event=event, number=2).exists()
     recompute_standings(event_id=event.pk)
-    assert services.generate_round(event=event, actor=boss).number == 2
+    assert round_generation.generate_round(event=event, actor=boss).number == 2

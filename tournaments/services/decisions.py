@@ -12,8 +12,8 @@ from django.db import transaction
 from tournaments.errors import ValidationFailed
 from tournaments.models import Claim, Event, Match, MatchResult
 from tournaments.services.assessment import Assessment, assess
+from tournaments.services.audit import Actor
 from tournaments.services.results import (
-    Actor,
     AlreadyConfirmed,
     check_not_bye,
     check_result_version,

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.contrib.auth.models import AnonymousUser, User
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Coalesce, Now
@@ -34,8 +34,7 @@ from tournaments.queueing import enqueue_after_commit
 from tournaments.results_math import from_halves
 from tournaments.services import audit
 from tournaments.services.assessment import SIDES, Assessment
-
-Actor = User | AnonymousUser | None
+from tournaments.services.audit import Actor
 
 
 class StaleVersion(Conflict):
