@@ -24,9 +24,10 @@ from tournaments.errors import SpinnerError
 from tournaments.models import Entry, Event
 from tournaments.permissions import director_required
 from tournaments.selectors import registration as selectors
+from tournaments.services import entries as entry_services
+from tournaments.services import entry_import
 from tournaments.services import events as event_services
-from tournaments.services import registration as services
-from tournaments.services.registration import PlayerSpec
+from tournaments.services.entries import PlayerSpec
 
 # --- forms -------------------------------------------------------------------------------------
 
@@ -297,10 +298,10 @@ def audit_log(request: HttpRequest, event: Event) -> HttpResponse:
 # --- entries -----------------------------------------------------------------------------------
 
 ENTRY_ACTIONS: dict[str, Callable[..., Entry]] = {
-    "check-in": services.check_in_entry,
-    "undo-check-in": services.undo_check_in,
-    "withdraw": services.withdraw_entry,
-    "reinstate": services.reinstate_entry,
+    "check-in": entry_services.check_in_entry,
+    "undo-check-in": entry_services.undo_check_in,
+    "withdraw": entry_services.withdraw_entry,
+    "reinstate": entry_services.reinstate_entry,
 }
 
 
@@ -383,7 +384,7 @@ def entry_add(request: HttpRequest, event: Event, late: bool = False) -> HttpRes
     """/director/events/<slug>/entries/add/ (and /late/): register one entry."""
     form = EntryForm(request.POST or None, event=event)
     if request.method == "POST" and form.is_valid():
-        register = services.register_late_entry if late else services.register_entry
+        register = entry_services.register_late_entry if late else entry_services.register_entry
         try:
             entry = register(
                 actor=user_of(request),
@@ -426,11 +427,11 @@ def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
         if bound.is_valid():
             try:
                 if which == "seed":
-                    services.set_seed(
+                    entry_services.set_seed(
                         actor=user_of(request), entry=entry, seed=bound.cleaned_data["seed"]
                     )
                 else:
-                    services.pin_table(
+                    entry_services.pin_table(
                         actor=user_of(request),
                         entry=entry,
                         table=bound.cleaned_data["pinned_table"],
@@ -461,7 +462,7 @@ def _read_upload(request: HttpRequest) -> str:
     upload = request.FILES.get("file")
     if upload is None:
         return request.POST.get("text", "")
-    raw: bytes = upload.read(services.MAX_IMPORT_LINES * 400)
+    raw: bytes = upload.read(entry_import.MAX_IMPORT_LINES * 400)
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # Excel's "Unicode text" is UTF-16
         return raw.decode("utf-16", errors="replace")
     try:
@@ -483,15 +484,17 @@ def import_entries(request: HttpRequest, event: Event) -> HttpResponse:
         text = _read_upload(request)
         if request.POST.get("action") == "confirm":
             try:
-                created = services.import_entries(actor=user_of(request), event=event, text=text)
+                created = entry_import.import_entries(
+                    actor=user_of(request), event=event, text=text
+                )
             except SpinnerError as exc:
                 messages.error(request, exc.message)
-                preview = services.preview_import(event=event, text=text)
+                preview = entry_import.preview_import(event=event, text=text)
             else:
                 messages.success(request, f"Imported {len(created)} entries.")
                 return redirect("director-entries", slug=event.slug)
         else:
-            preview = services.preview_import(event=event, text=text)
+            preview = entry_import.preview_import(event=event, text=text)
     return render(
         request,
         "tournaments/registration/import.html",
@@ -499,7 +502,7 @@ def import_entries(request: HttpRequest, event: Event) -> HttpResponse:
             "event": event,
             "text": text,
             "preview": preview,
-            "columns": services.import_columns(event),
+            "columns": entry_import.import_columns(event),
             "has_rounds": event.rounds.exists(),
         },
     )

@@ -30,6 +30,7 @@ from tournaments.models import Claim, Entry, Event, Match, Round
 from tournaments.selectors import standings as standings_reads
 from tournaments.services import (
     claims,
+    entries,
     playoffs,
     round_generation,
     round_status,
@@ -37,8 +38,7 @@ from tournaments.services import (
     tiebreak_rounds,
 )
 from tournaments.services import events as event_services
-from tournaments.services import registration as registration_services
-from tournaments.services.registration import PlayerSpec
+from tournaments.services.entries import PlayerSpec
 
 SLUG = "demo"
 NAME = "Spinner Winter Open"
@@ -161,9 +161,7 @@ def register_partnerships(ctx: DemoContext) -> str:
         name = team or f"{players[0].name} & {players[1].name}"
         if name in have:
             continue
-        registration_services.register_entry(
-            actor=ctx.director, event=ctx.event, players=players, team_name=team
-        )
+        entries.register_entry(actor=ctx.director, event=ctx.event, players=players, team_name=team)
         added += 1
     return f"{added} partnerships registered ({len(have) + added} in all)"
 
@@ -173,7 +171,7 @@ def check_in_everyone(ctx: DemoContext) -> str:
     waiting = Entry.objects.filter(event=ctx.event, status=Entry.Status.REGISTERED)
     count = 0
     for entry in waiting:
-        registration_services.check_in_entry(actor=ctx.director, entry=entry)
+        entries.check_in_entry(actor=ctx.director, entry=entry)
         count += 1
     return f"{count} entries checked in"
 
