@@ -51,6 +51,7 @@ from tournaments.api.permissions import (
 )
 from tournaments.api.throttles import TableTokenThrottle
 from tournaments.errors import ValidationFailed
+from tournaments.game import expected_game
 from tournaments.models import Claim, Match, MatchResult, Round
 from tournaments.results_math import from_halves
 from tournaments.selectors import results as selectors
@@ -361,7 +362,7 @@ class TableMatchApi(ResultsApi):
         access = table_access(request)
         assert access is not None
         event = access.round.event
-        game = assessment.expected_game(event)
+        game = expected_game(event)
         board = selectors.match_board(access.match_id) if access.match_id else None
         return Response(
             {

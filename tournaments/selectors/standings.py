@@ -20,6 +20,7 @@ from tournaments.models import (
     StandingsSnapshot,
     StandingsState,
 )
+from tournaments.standings import tiebreak_label, tiebreak_short
 
 RECORD_COLUMNS = (
     "played",
@@ -38,32 +39,6 @@ RECORD_COLUMNS = (
 SCORE_COLUMNS = frozenset({"points_for", "points_against", "spread"})
 """Columns (records or tiebreaks) holding game points: raw pips in the snapshot and the CSV; the
 pages show them as displayed points (``tournaments.templatetags.live.displayed_points``)."""
-
-
-TIEBREAK_LABELS = {
-    "match_points": "Match points",
-    "wins": "Wins",
-    "points_for": "Points for",
-    "points_against": "Points against",
-    "spread": "Spread",
-    "buchholz": "Buchholz",
-    "median_buchholz": "Median Buchholz",
-    "head_to_head": "Head to head",
-    "opponents_win_rate": "Opponents' win rate",
-}
-
-
-TIEBREAK_SHORT = {
-    "match_points": "MP",
-    "wins": "W",
-    "points_for": "PF",
-    "points_against": "PA",
-    "spread": "+/-",
-    "buchholz": "Bh",
-    "median_buchholz": "MBh",
-    "head_to_head": "H2H",
-    "opponents_win_rate": "OWR",
-}
 
 
 @dataclass(frozen=True)
@@ -167,8 +142,8 @@ def tiebreak_columns(names: list[str]) -> list[dict[str, Any]]:
     return [
         {
             "name": n,
-            "label": TIEBREAK_LABELS.get(n, n),
-            "short": TIEBREAK_SHORT.get(n, n),
+            "label": tiebreak_label(n),
+            "short": tiebreak_short(n),
             "score": n in SCORE_COLUMNS,
         }
         for n in names

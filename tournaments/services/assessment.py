@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from dataclasses import dataclass
 from typing import Any
 
 import scoring
 from tournaments.errors import NotAllowed, ValidationFailed
+from tournaments.game import expected_game
 from tournaments.models import Claim, Event
 from tournaments.results_math import to_halves
 
@@ -28,32 +28,6 @@ MAX_SHEET_DEPTH = 24  # a scoresheet is about six levels deep
 
 
 MAX_SHEET_NODES = 50_000
-
-
-# Raw targets and deal sizes per rule set when the event leaves them to the rule set
-# (rules.md's table: five-up 305 and 5 tiles; all-fives 250 with two players, else 200, and
-# 9/7/5 tiles; five-up-7 305 and 7 tiles).
-DEFAULT_TARGET = {
-    ("five-up", 2): 305,
-    ("five-up", 4): 305,
-    ("all-fives", 2): 250,
-    ("all-fives", 4): 200,
-    ("five-up-7", 2): 305,
-    ("five-up-7", 4): 305,
-}
-
-
-DEFAULT_HAND_SIZE = {
-    ("five-up", 2): 5,
-    ("five-up", 4): 5,
-    ("all-fives", 2): 9,
-    ("all-fives", 4): 5,
-    ("five-up-7", 2): 7,
-    ("five-up-7", 4): 7,
-}
-
-
-_TILE = re.compile(r"^\[?\s*([0-6])\s*[-|]\s*([0-6])\s*\]?$")
 
 
 class SheetMismatch(ValidationFailed):
@@ -70,25 +44,22 @@ def engine_verify(sheet: Any) -> dict[str, Any]:
     return verdict
 
 
-def expected_game(event: Event) -> dict[str, Any]:
-    """The game an event's sheets must describe: rules, players, partnerships, target, hand size.
-
-    Partnership events play four at a table as two partnerships (also in ``five-up-7``, where the
-    sheet must then say ``partnerships: true``); head-to-head events play two.
-    """
-    players = 4 if event.entry_kind == Event.EntryKind.PARTNERSHIP else 2
-    key = (event.rules, players)
-    return {
-        "rules": event.rules,
-        "players": players,
-        "partnerships": players == 4,
-        "target": event.target if event.target is not None else DEFAULT_TARGET[key],
-        "hand_size": event.hand_size if event.hand_size is not None else DEFAULT_HAND_SIZE[key],
-    }
-
-
-def _default_partnerships(sheet: dict[str, Any]) -> bool:
-    return sheet.get("players") == 4 and sheet.get("rules") in ("five-up", "all-fives")
+def _sheet_game_defaults(sheet: dict[str, Any]) -> dict[str, Any]:
+    """What a sheet's absent ``partnerships``, ``target`` and ``hand_size`` mean: its rule set's
+    defaults for its number of players, as the engine has them (None where the engine has none:
+    an unknown rule set or player count, which then differs from the event's game)."""
+    try:
+        rules = scoring.find_ruleset(str(sheet.get("rules")))
+        players = sheet.get("players")
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ValueError(players)
+        return {
+            "partnerships": rules.default_partnerships(players),
+            "target": rules.default_target(players),
+            "hand_size": rules.deal_size(players),
+        }
+    except (scoring.UnknownRuleSet, ValueError):
+        return {"partnerships": False, "target": None, "hand_size": None}
 
 
 def check_sheet_matches_event(event: Event, sheet: Any) -> None:
@@ -102,14 +73,13 @@ def check_sheet_matches_event(event: Event, sheet: Any) -> None:
             "A scoresheet is a JSON object.", code="invalid", details={"sheet": "not an object"}
         )
     game = expected_game(event)
-    rules, players = sheet.get("rules"), sheet.get("players")
-    key = (str(rules), players if isinstance(players, int) else 0)
+    defaults = _sheet_game_defaults(sheet)
     given = {
-        "rules": rules,
-        "players": players,
-        "partnerships": sheet.get("partnerships", _default_partnerships(sheet)),
-        "target": sheet.get("target", DEFAULT_TARGET.get(key)),
-        "hand_size": sheet.get("hand_size", DEFAULT_HAND_SIZE.get(key)),
+        "rules": sheet.get("rules"),
+        "players": sheet.get("players"),
+        "partnerships": sheet.get("partnerships", defaults["partnerships"]),
+        "target": sheet.get("target", defaults["target"]),
+        "hand_size": sheet.get("hand_size", defaults["hand_size"]),
     }
     fields = [
         {"field": name, "expected": game[name], "given": given[name]}
@@ -169,10 +139,10 @@ def _normalize(value: Any) -> Any:
     if isinstance(value, list):
         return [_normalize(v) for v in value]
     if isinstance(value, str):
-        found = _TILE.match(value)
-        if found:
-            a, b = sorted((int(found.group(1)), int(found.group(2))))
-            return f"{a}-{b}"
+        try:
+            return str(scoring.Tile.parse(value.strip()))  # the engine's tile syntax
+        except scoring.TileError:
+            return value
     return value
 
 

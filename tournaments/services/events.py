@@ -20,6 +20,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
+from tournaments import game
 from tournaments.errors import Conflict, NotFound, ValidationFailed
 from tournaments.models import Event
 from tournaments.services.audit import record, snapshot
@@ -84,12 +85,31 @@ _CHOICES: dict[str, list[str]] = {
     "first_round": ["random", "rating", "seed"],
 }
 
-_TILES_IN_SET = 28
 
-
-def players_at_a_table(entry_kind: str) -> int:
-    """Four players at a table in a partnership event, two head to head."""
-    return 4 if entry_kind == Event.EntryKind.PARTNERSHIP else 2
+def _game_problems(values: dict[str, Any], bad: Any) -> None:
+    """The engine's objections to the rule set, target and hand size (``game.option_problems``,
+    its own messages). A hand size the engine refuses even head to head is ``invalid_hand_size``;
+    one that only this event's table cannot deal is ``hand_size_too_large``."""
+    target, hand = values["target"], values["hand_size"]
+    if (
+        values["rules"] not in _CHOICES["rules"]
+        or values["entry_kind"] not in _CHOICES["entry_kind"]
+    ):
+        return  # reported as invalid_choice
+    found = game.option_problems(
+        rules=values["rules"], entry_kind=values["entry_kind"], target=target, hand_size=hand
+    )
+    if target is not None and "target" in found:
+        bad("target", "invalid_target", found["target"])
+    if hand is not None and "hand_size" in found:
+        head_to_head = game.option_problems(
+            rules=values["rules"],
+            entry_kind=Event.EntryKind.SINGLE,
+            target=None,
+            hand_size=hand,
+        )
+        code = "invalid_hand_size" if "hand_size" in head_to_head else "hand_size_too_large"
+        bad("hand_size", code, found["hand_size"])
 
 
 def validate_event_settings(values: dict[str, Any]) -> None:
@@ -114,21 +134,7 @@ def validate_event_settings(values: dict[str, Any]) -> None:
         bad("start_date", "dates_required", "Give the first and last day as dates.")
     elif end < start:
         bad("end_date", "dates_out_of_order", "The last day cannot be before the first day.")
-    target = values["target"]
-    if target is not None and (not isinstance(target, int) or target <= 0):
-        bad("target", "invalid_target", "The target is a positive number of raw points.")
-    hand = values["hand_size"]
-    if hand is not None:
-        seats = players_at_a_table(values["entry_kind"])
-        if not isinstance(hand, int) or not 1 <= hand <= 14:
-            bad("hand_size", "invalid_hand_size", "The hand size is from 1 to 14 tiles.")
-        elif hand * seats > _TILES_IN_SET:
-            bad(
-                "hand_size",
-                "hand_size_too_large",
-                f"{seats} players with {hand} tiles each need more than the 28 tiles of a set: "
-                f"use at most {_TILES_IN_SET // seats}.",
-            )
+    _game_problems(values, bad)
     for field in (
         "round_minutes",
         "swiss_rounds",

@@ -49,7 +49,13 @@ from tournaments.standings.records import (
 )
 from tournaments.standings.serialise import format_number, parse_number
 from tournaments.standings.tallying import EntryTally, Tally, result_points, tally
-from tournaments.standings.tiebreaks import TIEBREAKS, Tiebreak, find_tiebreak
+from tournaments.standings.tiebreaks import (
+    TIEBREAKS,
+    Tiebreak,
+    find_tiebreak,
+    tiebreak_label,
+    tiebreak_short,
+)
 
 __all__ = [
     "FORMAT",
@@ -74,5 +80,7 @@ __all__ = [
     "resolve_tiebreaks",
     "result_points",
     "tally",
+    "tiebreak_label",
+    "tiebreak_short",
     "unbroken_ties",
 ]

@@ -20,13 +20,13 @@ from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.errors import NotFound, SpinnerError
+from tournaments.game import expected_game
 from tournaments.models import Event, Match, Round
 from tournaments.permissions import director_required, directors_only
 from tournaments.results_math import from_halves
 from tournaments.selectors.results import match_board
 from tournaments.services import cards as cards_service
 from tournaments.services import phone as phone_service
-from tournaments.services.assessment import expected_game
 from tournaments.services.table_links import TableAccess, resolve_table_token, table_link_path
 
 RULES_LABEL = dict(Event.Rules.choices)
