@@ -4,6 +4,8 @@ background job), and approve it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import transaction
 from django.db.models import Max
 
@@ -15,14 +17,13 @@ from tournaments.models import (
     Event,
     Match,
     Round,
-    RoundSeat,
-    Table,
 )
 from tournaments.pairing import EntryRecord, PastMatch, pair_swiss
 from tournaments.selectors.tiebreak_rounds import check_can_propose_tiebreak
 from tournaments.services import audit, round_status
 from tournaments.services.audit import Actor
 from tournaments.services.jobs import start_job
+from tournaments.services.round_writer import MatchRow, write_draft_round
 
 PROPOSE_JOB = job_kinds.PROPOSE_TIEBREAK_ROUND
 
@@ -49,11 +50,40 @@ def propose_tiebreak_round(*, event: Event, actor: Actor) -> Round:
     event = Event.objects.select_for_update().get(pk=event.pk)
     groups = check_can_propose_tiebreak(event)
     number = (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+    rows, group_notes = _pair_groups(event, groups, number)
+    # ``active_entries``: the checker (check_pairings) expects exactly these entries, once each.
+    explanation = {
+        "kind": "tiebreak",
+        "round": number,
+        "salt": event.salt,
+        "groups": group_notes,
+        "active_entries": sorted(e for group in groups for e in group),
+    }
+    rnd = write_draft_round(
+        event=event, number=number, kind=Round.Kind.TIEBREAK, explanation=explanation, rows=rows
+    )
+    audit.record(
+        event=event, actor=actor, action="tiebreak_round.propose", obj=rnd, after=rnd.explanation
+    )
+    return rnd
+
+
+def _players_of(event: Event) -> dict[int, frozenset[int]]:
+    """Entry id -> its players' ids (one query)."""
     members: dict[int, frozenset[int]] = {}
     for entry_id, player_id in EntryPlayer.objects.filter(event=event).values_list(
         "entry_id", "player_id"
     ):
         members[entry_id] = members.get(entry_id, frozenset()) | {player_id}
+    return members
+
+
+def _pair_groups(
+    event: Event, groups: list[list[int]], number: int
+) -> tuple[list[MatchRow], list[dict[str, Any]]]:
+    """Pair each tied group on its own (see :func:`propose_tiebreak_round`): the rows to write,
+    tables numbered from 1 in order of the groups, and a note per group."""
+    members = _players_of(event)
 
     def players(entry_id: int) -> frozenset[int]:
         return members.get(entry_id, frozenset({-entry_id}))
@@ -63,11 +93,8 @@ def propose_tiebreak_round(*, event: Event, actor: Actor) -> Round:
             "round__number", "entry_a_id", "entry_b_id"
         )
     )
-    rnd = Round.objects.create(
-        event=event, number=number, kind=Round.Kind.TIEBREAK, status=Round.Status.DRAFT
-    )
-    table_number = 0
-    group_notes = []
+    rows: list[MatchRow] = []
+    notes: list[dict[str, Any]] = []
     for group in groups:
         inside = set(group)
         history = [
@@ -79,50 +106,21 @@ def propose_tiebreak_round(*, event: Event, actor: Actor) -> Round:
         records = [EntryRecord(e, players(e), byes_received=1 if e in byes else 0) for e in group]
         pairing = pair_swiss(records, history, round_no=number, salt=event.salt)
         for p in pairing.pairings:
-            table_number += 1
-            table, _ = Table.objects.get_or_create(event=event, number=table_number)
-            match = Match.objects.create(
-                round=rnd,
-                table=table,
-                entry_a_id=p.entry_a,
-                entry_b_id=p.entry_b,
-                explanation={
-                    "method": "tiebreak",
-                    "reason": "tied after every tiebreak: "
-                    + ("a rematch, nothing else was left" if p.explanation.rematch else "paired"),
-                    "group": group,
-                },
-            )
-            RoundSeat.objects.create(round=rnd, entry_id=p.entry_a, match=match, side=0)
-            RoundSeat.objects.create(round=rnd, entry_id=p.entry_b, match=match, side=1)
+            reason = "a rematch, nothing else was left" if p.explanation.rematch else "paired"
+            why = {"method": "tiebreak", "reason": f"tied after every tiebreak: {reason}"}
+            table = sum(1 for row in rows if not row.is_bye) + 1
+            rows.append(MatchRow(p.entry_a, p.entry_b, {**why, "group": group}, table))
         for bye in pairing.byes:
-            match = Match.objects.create(
-                round=rnd,
-                entry_a_id=bye.entry_id,
-                is_bye=True,
-                explanation={"method": "tiebreak", "reason": bye.explanation.reason},
-            )
-            RoundSeat.objects.create(round=rnd, entry_id=bye.entry_id, match=match, side=0)
-        group_notes.append(
+            why = {"method": "tiebreak", "reason": bye.explanation.reason}
+            rows.append(MatchRow(bye.entry_id, None, why))
+        notes.append(
             {
                 "entries": group,
                 "bye": [b.entry_id for b in pairing.byes],
                 "rematches": pairing.rematches,
             }
         )
-    # ``active_entries``: the checker (check_pairings) expects exactly these entries, once each.
-    rnd.explanation = {
-        "kind": "tiebreak",
-        "round": number,
-        "salt": event.salt,
-        "groups": group_notes,
-        "active_entries": sorted(e for group in groups for e in group),
-    }
-    rnd.save(update_fields=["explanation"])
-    audit.record(
-        event=event, actor=actor, action="tiebreak_round.propose", obj=rnd, after=rnd.explanation
-    )
-    return rnd
+    return rows, notes
 
 
 @transaction.atomic
