@@ -143,6 +143,19 @@ def _match_json(m: Match, result: dict[str, Any] | None = None) -> dict[str, Any
     }
 
 
+def _entry_json(entry: Entry, players: list[int]) -> dict[str, Any]:
+    return {
+        "id": entry.pk,
+        "name": entry.name,
+        "kind": "partnership" if entry.partnership_id is not None else "single",
+        "players": players,
+        "seed": entry.seed,
+        "status": entry.status,
+        "late": entry.late,
+        "pinned_table": entry.pinned_table,
+    }
+
+
 def export_event(event: Event) -> dict[str, Any]:
     """The whole event as one JSON-ready document (format ``EXPORT_FORMAT``; see
     ``docs/export.md``): the event and its settings, the players (names, clubs, ratings; never
@@ -180,19 +193,7 @@ def export_event(event: Event) -> dict[str, Any]:
             {"id": p.pk, "name": p.name, "club": p.club, "rating": p.rating}
             for p in sorted(players.values(), key=lambda p: p.pk)
         ],
-        "entries": [
-            {
-                "id": e.pk,
-                "name": e.name,
-                "kind": "partnership" if e.partnership_id is not None else "single",
-                "players": by_entry.get(e.pk, []),
-                "seed": e.seed,
-                "status": e.status,
-                "late": e.late,
-                "pinned_table": e.pinned_table,
-            }
-            for e in entries
-        ],
+        "entries": [_entry_json(e, by_entry.get(e.pk, [])) for e in entries],
         "tables": [{"number": t.number, "location": t.location} for t in tables],
         "rounds": [
             {

@@ -112,29 +112,9 @@ def _game_problems(values: dict[str, Any], bad: Any) -> None:
         bad("hand_size", code, found["hand_size"])
 
 
-def validate_event_settings(values: dict[str, Any]) -> None:
-    """Check a complete set of event settings; raise ``ValidationFailed`` listing every problem.
-
-    ``values`` holds every field of ``SETTINGS_FIELDS`` (the event's current values with the
-    changes applied). The error's ``code`` is the first problem's code; ``details["errors"]``
-    maps each bad field to a message saying what to fix.
-    """
-    problems: list[tuple[str, str, str]] = []  # (field, code, message)
-
-    def bad(field: str, code: str, message: str) -> None:
-        problems.append((field, code, message))
-
-    if not str(values["name"]).strip():
-        bad("name", "name_required", "Give the event a name.")
-    for field, allowed in _CHOICES.items():
-        if values[field] not in allowed:
-            bad(field, "invalid_choice", f"Choose one of: {', '.join(allowed)}.")
-    start, end = values["start_date"], values["end_date"]
-    if not isinstance(start, datetime.date) or not isinstance(end, datetime.date):
-        bad("start_date", "dates_required", "Give the first and last day as dates.")
-    elif end < start:
-        bad("end_date", "dates_out_of_order", "The last day cannot be before the first day.")
-    _game_problems(values, bad)
+def _number_problems(values: dict[str, Any], bad: Any, problems: list[Any]) -> None:
+    """Round length, rounds, qualifiers and match points: whole numbers, then (when nothing so
+    far is wrong: ``problems`` is the list ``bad`` fills) in a sensible order."""
     for field in (
         "round_minutes",
         "swiss_rounds",
@@ -165,6 +145,32 @@ def validate_event_settings(values: dict[str, Any]) -> None:
                 "margin_bonus_needs_margin",
                 "Say which winning margin (raw points) earns the bonus.",
             )
+
+
+def validate_event_settings(values: dict[str, Any]) -> None:
+    """Check a complete set of event settings; raise ``ValidationFailed`` listing every problem.
+
+    ``values`` holds every field of ``SETTINGS_FIELDS`` (the event's current values with the
+    changes applied). The error's ``code`` is the first problem's code; ``details["errors"]``
+    maps each bad field to a message saying what to fix.
+    """
+    problems: list[tuple[str, str, str]] = []  # (field, code, message)
+
+    def bad(field: str, code: str, message: str) -> None:
+        problems.append((field, code, message))
+
+    if not str(values["name"]).strip():
+        bad("name", "name_required", "Give the event a name.")
+    for field, allowed in _CHOICES.items():
+        if values[field] not in allowed:
+            bad(field, "invalid_choice", f"Choose one of: {', '.join(allowed)}.")
+    start, end = values["start_date"], values["end_date"]
+    if not isinstance(start, datetime.date) or not isinstance(end, datetime.date):
+        bad("start_date", "dates_required", "Give the first and last day as dates.")
+    elif end < start:
+        bad("end_date", "dates_out_of_order", "The last day cannot be before the first day.")
+    _game_problems(values, bad)
+    _number_problems(values, bad, problems)
     tiebreaks = values["tiebreaks"]
     if not isinstance(tiebreaks, list) or not all(isinstance(t, str) for t in tiebreaks):
         bad("tiebreaks", "invalid_tiebreaks", "List the tiebreaks by name.")
