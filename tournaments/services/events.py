@@ -24,19 +24,10 @@ from tournaments import game
 from tournaments.errors import Conflict, NotFound, ValidationFailed
 from tournaments.models import Event
 from tournaments.services.audit import record, snapshot
+from tournaments.standings import TIEBREAKS as STANDINGS_TIEBREAKS
 
-#: The tiebreaks an event may list, in any order, after match points (issue 8 computes them).
-TIEBREAKS: tuple[str, ...] = (
-    "match_points",
-    "wins",
-    "points_for",
-    "points_against",
-    "spread",
-    "buchholz",
-    "median_buchholz",
-    "head_to_head",
-    "opponents_win_rate",
-)
+#: The tiebreaks an event may list, in any order, after match points: the standings' own.
+TIEBREAKS: tuple[str, ...] = tuple(STANDINGS_TIEBREAKS)
 
 #: Settings a director may set with ``create_event`` / ``update_event`` (besides name and dates).
 SETTINGS_FIELDS: tuple[str, ...] = (
