@@ -36,25 +36,32 @@ def task_named(name: str) -> Task[Any, Any]:
     return task
 
 
-def send_task_safely(name: str, *args: Any, countdown: float | None = None, **kwargs: Any) -> bool:
+def send_task_safely(
+    name: str | Task[Any, Any], *args: Any, countdown: float | None = None, **kwargs: Any
+) -> bool:
     """Publish the task ``name`` now (after ``countdown`` seconds if given); return False (and
     log) instead of raising when the broker fails."""
     options: dict[str, Any] = {} if not countdown else {"countdown": countdown}
     try:
-        task_named(name).apply_async(args=args, kwargs=kwargs, **options)
+        task = task_named(name) if isinstance(name, str) else name
+        task.apply_async(args=args, kwargs=kwargs, **options)
     except Exception:
-        logger.exception("could not enqueue %s%r; the reconcile job will catch up", name, args)
+        logger.exception(
+            "could not enqueue %s%r; the reconcile job will catch up",
+            name if isinstance(name, str) else name.name,
+            args,
+        )
         return False
     return True
 
 
 def enqueue_after_commit(
-    name: str,
+    name: str | Task[Any, Any],
     *args: Any,
     on_failure: Callable[[], None] | None = None,
     **kwargs: Any,
 ) -> None:
-    """Send the task ``name`` once the current transaction commits (at once outside one).
+    """Send the task ``name`` (or a task object) once the current transaction commits.
 
     ``on_failure`` runs when the broker cannot take the message (for example, to mark a job a
     person is waiting for as failed, so the page says so instead of waiting forever).
