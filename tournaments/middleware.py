@@ -22,8 +22,13 @@ from typing import Any
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
-from tournaments.api.parsers import TOO_DEEP
-from tournaments.text_safety import TooDeep, any_unstorable, find_unstorable, is_unstorable
+from tournaments.text_safety import (
+    TOO_DEEP,
+    TooDeep,
+    any_unstorable,
+    find_unstorable,
+    is_unstorable,
+)
 
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")

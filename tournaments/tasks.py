@@ -1,25 +1,46 @@
-"""Celery tasks: thin, taking ids, each calling one service; safe to run twice."""
+"""Celery tasks: thin, taking ids, each calling one service; safe to run twice.
+
+Tasks are the top of the house: services never import this module (they enqueue a task by its
+name through ``tournaments.queueing``), so the services a task calls are imported inside its
+body, the one place in the app where an import sits in a function for a layering reason.
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
 
-from tournaments.services import jobs
-
 
 @shared_task(name="tournaments.ping")
 def ping(job_id: int) -> None:
     """Mark a background job done: proves a worker reaches the broker and the database."""
+    from tournaments.services import jobs  # tasks sit above services
+
     jobs.complete_ping_job(job_id=job_id)
+
+
+@shared_task(name="tournaments.run_director_job")
+def run_director_job(job_id: int) -> None:
+    """Run a director's background job (generate a round, propose a tiebreak round, seed the
+    play-off) through the one job runner; a second delivery finds the job done and does nothing."""
+    from tournaments.services import director_jobs  # tasks sit above services
+
+    director_jobs.run_director_job(job_id=job_id)
 
 
 @shared_task(name="tournaments.generate_round")
 def generate_round(job_id: int) -> None:
-    """Pair the next round of the job's event as a draft (``BackgroundJob`` kind
-    ``generate_round``); a second delivery finds the job done and does nothing."""
-    from tournaments.services import rounds
+    """Kept for messages queued before ``run_director_job`` existed: the same runner."""
+    from tournaments.services import director_jobs  # tasks sit above services
 
-    rounds.run_generate_round_job(job_id=job_id)
+    director_jobs.run_director_job(job_id=job_id)
+
+
+@shared_task(name="tournaments.run_live_job")
+def run_live_job(job_id: int) -> None:
+    """Kept for messages queued before ``run_director_job`` existed: the same runner."""
+    from tournaments.services import director_jobs  # tasks sit above services
+
+    director_jobs.run_director_job(job_id=job_id)
 
 
 @shared_task(name="tournaments.request_standings_recompute")
@@ -27,36 +48,25 @@ def request_standings_recompute(event_id: int) -> None:
     """A confirmed or corrected result asks for the event's standings to be recomputed.
 
     Makes sure the event is marked dirty (idempotent), then asks for a coalesced recompute
-    (``tournaments.services.live.request_recompute``: at most one waiting task per event).
+    (``tournaments.services.standings.request_recompute``: at most one waiting task per event).
     """
-    from tournaments.services import live, results
+    from tournaments.services import results, standings  # tasks sit above services
 
     results.mark_standings_dirty(event_id=event_id)
-    live.request_recompute(event_id=event_id)
-
-
-# --- live standings (area ``live``): thin; every one is safe to run twice ----------------------
+    standings.request_recompute(event_id=event_id)
 
 
 @shared_task(name="tournaments.recompute_event_standings")
 def recompute_event_standings(event_id: int) -> str:
-    """Recompute an event's standings, coalesced (see ``tournaments.services.live``)."""
-    from tournaments.services import live
+    """Recompute an event's standings, coalesced (see ``tournaments.services.standings``)."""
+    from tournaments.services import standings  # tasks sit above services
 
-    return live.run_requested_recompute(event_id=event_id).status
+    return standings.run_requested_recompute(event_id=event_id).status
 
 
 @shared_task(name="tournaments.reconcile_standings")
 def reconcile_standings() -> dict[int, str]:
     """Periodic (beat): recompute every event whose standings lag its results."""
-    from tournaments.services import live
+    from tournaments.services import standings  # tasks sit above services
 
-    return live.reconcile_standings()
-
-
-@shared_task(name="tournaments.run_live_job")
-def run_live_job(job_id: int) -> None:
-    """Propose a tiebreak round or seed the play-off (a ``BackgroundJob`` the director waits on)."""
-    from tournaments.services import live
-
-    live.run_job(job_id=job_id)
+    return standings.reconcile_standings()

@@ -13,7 +13,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from tournaments.api.parsers import MAX_DEPTH
+MAX_DEPTH = 64
+"""The deepest JSON any endpoint takes (a scoresheet is about six levels deep)."""
+TOO_DEEP = f"The JSON body is nested too deeply (at most {MAX_DEPTH} levels)."
 
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
@@ -31,6 +33,26 @@ def is_unstorable(text: str) -> bool:
 
 def any_unstorable(texts: Iterable[str]) -> bool:
     return any(is_unstorable(text) for text in texts)
+
+
+def json_depth_exceeds(value: Any, limit: int) -> bool:
+    """True when ``value`` (parsed JSON) has containers nested more than ``limit`` deep.
+
+    Iterative: safe on any depth.
+    """
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, Mapping):
+            children: Any = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth >= limit:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 class TooDeep(ValueError):

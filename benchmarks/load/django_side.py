@@ -37,10 +37,10 @@ def setup(slug: str, tables: int, out: Path, rules: str) -> None:
 
     from scoring.simulate import simulate_jsonl
     from tournaments.models import Entry, Event, Match, Round
+    from tournaments.services import entries as entries_ser
     from tournaments.services import events as event_services
-    from tournaments.services import registration as registration_services
-    from tournaments.services import rounds as round_services
-    from tournaments.services.registration import PlayerSpec
+    from tournaments.services import round_generation, round_status
+    from tournaments.services.entries import PlayerSpec
     from tournaments.services.table_links import table_token
 
     director, created = User.objects.get_or_create(username="load-director")
@@ -67,12 +67,12 @@ def setup(slug: str, tables: int, out: Path, rules: str) -> None:
     )
     for i in range(2 * tables):
         players = [PlayerSpec(f"Player {i}a", "Load Club"), PlayerSpec(f"Player {i}b", "Load Club")]
-        entry = registration_services.register_entry(
+        entry = entries_ser.register_entry(
             actor=director, event=event, players=players, team_name=f"Team {i:04d}"
         )
-        registration_services.check_in_entry(actor=director, entry=entry)
-    rnd = round_services.generate_and_publish_round(event=event, actor=director)
-    rnd = round_services.start_round(round=rnd, actor=director)
+        entries_ser.check_in_entry(actor=director, entry=entry)
+    rnd = round_generation.generate_and_publish_round(event=event, actor=director)
+    rnd = round_status.start_round(round=rnd, actor=director)
     matches = list(
         Match.objects.filter(round=rnd, is_bye=False).select_related("table").order_by("pk")
     )
@@ -105,7 +105,7 @@ def verify(slug: str) -> None:
     from django.db.models import Count, Q
 
     from tournaments.models import Event, Match
-    from tournaments.selectors import live as live_selectors
+    from tournaments.selectors import standings_records
 
     event = Event.objects.get(slug=slug)
     per_match = (
@@ -116,7 +116,7 @@ def verify(slug: str) -> None:
         )
         .values_list("pk", "n_results", "n_current")
     )
-    data, _ = live_selectors.compute_snapshot_bytes(event_id=event.pk)
+    data, _ = standings_records.compute_snapshot_bytes(event_id=event.pk)
     json.dump(
         {
             "matches": {str(pk): [results, current] for pk, results, current in per_match},

@@ -1,7 +1,7 @@
 """Benchmark: the whole standings recompute of 2,000 teams x 10 rounds, database load included.
 
 Target (issue 8): < 50 ms and <= 5 queries for the load. Measured on PostgreSQL, through the real
-service (``tournaments.services.live.recompute_standings``): the advisory lock, the reads, the
+service (``tournaments.services.standings.recompute_standings``): the advisory lock, the reads, the
 computation, the canonical bytes, the snapshot write and the bookkeeping; then each part alone.
 
 Run from the repository root (a database of its own; it is migrated and filled once, then reused):
@@ -54,8 +54,8 @@ from tournaments.models import (  # noqa: E402
     Round,
     StandingsSnapshot,
 )
-from tournaments.selectors import live as selectors  # noqa: E402
-from tournaments.services import live  # noqa: E402
+from tournaments.selectors import standings_records  # noqa: E402
+from tournaments.services import standings as live  # noqa: E402
 
 TIEBREAKS = [
     "head_to_head",
@@ -206,14 +206,14 @@ def main() -> None:
         live_queries = [q["sql"] for q in captured.captured_queries]
 
     with CaptureQueriesContext(connection) as captured:
-        selectors.load_standings_input(event_id=event_id)
+        standings_records.load_standings_input(event_id=event_id)
     load_queries = len(captured.captured_queries)
     gc.disable()  # as compute_snapshot_bytes does for these parts
-    load, data = timed(lambda: selectors.load_standings_input(event_id=event_id), args.runs)
-    compute, built = timed(lambda: selectors.build_document(data), args.runs)
+    load, data = timed(lambda: standings_records.load_standings_input(event_id=event_id), args.runs)
+    compute, built = timed(lambda: standings_records.build_document(data), args.runs)
     document, _ = built
-    encode, encoded = timed(lambda: selectors.canonical_bytes(document), args.runs)
-    fingerprint, _ = timed(lambda: selectors.input_fingerprint(data), args.runs)
+    encode, encoded = timed(lambda: standings_records.canonical_bytes(document), args.runs)
+    fingerprint, _ = timed(lambda: standings_records.input_fingerprint(data), args.runs)
     gc.enable()
 
     print(

@@ -98,13 +98,13 @@ def test_a_match_page_on_a_phone_draws_the_table(
     live_server: Any, phone: Any, artifacts: Path
 ) -> None:
     from tests.tournaments.results_support import sheet
-    from tournaments.services import results
+    from tournaments.services import decisions
 
     event = make_event("live-match", rules="all-fives", target=100)
     teams = make_entries(event, 2)
     director = make_director(event)
     (match,) = make_round(event, 1, [(teams[0], teams[1])])
-    results.override_result(match=match, sheet=sheet("moves"), reason="sheet", actor=director)
+    decisions.override_result(match=match, sheet=sheet("moves"), reason="sheet", actor=director)
     phone.goto(f"{live_server.url}/events/{event.slug}/matches/{match.pk}/")
     drawings = phone.locator("svg.table-svg")
     assert drawings.count() == len(sheet("moves")["hands"])

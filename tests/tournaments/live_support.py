@@ -81,17 +81,17 @@ def make_director(event: Event, name: str = "director") -> User:
 
 def confirm(match: Match, a: int, b: int, director: User) -> MatchResult:
     """Confirm a final score through the results service (it marks the standings dirty)."""
-    from tournaments.services import results
+    from tournaments.services import decisions
 
     current = MatchResult.objects.filter(match=match, is_current=True).first()
     if current is None:
-        return results.override_result(
+        return decisions.override_result(
             match=match,
             reason="entered by the test",
             actor=director,
             final_score={"scores": [a, b]},
         )
-    return results.correct_result(
+    return decisions.correct_result(
         match=match,
         reason="corrected by the test",
         actor=director,
@@ -102,11 +102,11 @@ def confirm(match: Match, a: int, b: int, director: User) -> MatchResult:
 
 def submit_both(match: Match, a: int, b: int) -> None:
     """Both tables submit the same final score: the results service confirms the match."""
-    from tournaments.services import results
+    from tournaments.services import claims
 
     score = {"scores": [a, b]}
-    results.submit_claim(match=match, side=0, final_score=score)
-    outcome = results.submit_claim(match=match, side=1, final_score=score)
+    claims.submit_claim(match=match, side=0, final_score=score)
+    outcome = claims.submit_claim(match=match, side=1, final_score=score)
     assert outcome.result is not None, "the two claims should confirm the match"
 
 

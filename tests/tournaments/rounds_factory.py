@@ -62,7 +62,8 @@ def make_director(event: Event, username: str = "dana") -> User:
 def settle_round(rnd: Round, actor: User) -> None:
     """Give every played match of ``rnd`` a confirmed result (the director's arbitral final
     score), so the round may close. The winner alternates by table so that results vary."""
-    from tournaments.services.results import override_result
+    from tournaments.services.decisions import override_result
+    from tournaments.services.standings import recompute_standings
 
     for match in Match.objects.filter(round=rnd, is_bye=False).select_related("round__event"):
         number = match.table.number if match.table is not None else match.pk
@@ -70,3 +71,5 @@ def settle_round(rnd: Round, actor: User) -> None:
         override_result(
             match=match, reason="settled by the test", actor=actor, final_score={"scores": scores}
         )
+    # The standings catch up (the worker's job, after commit): the next Swiss round needs them.
+    recompute_standings(event_id=rnd.event_id)

@@ -32,7 +32,7 @@ from tests.tournaments.results_support import (
     sheet,
 )
 from tournaments.models import AuditEntry, Event, Match, MatchResult, Round
-from tournaments.services import results
+from tournaments.services import claims
 
 pytestmark = pytest.mark.django_db
 
@@ -83,17 +83,17 @@ def _fresh_throttles(settings: Any) -> Iterator[None]:
 
 
 def _claimed(match: Match) -> None:
-    results.submit_claim(match=match, side=0, sheet=sheet("tally"))
+    claims.submit_claim(match=match, side=0, sheet=sheet("tally"))
 
 
 def _conflict(match: Match) -> None:
     _claimed(match)
-    results.submit_claim(match=match, side=1, sheet=sheet("nodeal"))
+    claims.submit_claim(match=match, side=1, sheet=sheet("nodeal"))
 
 
 def _confirmed(match: Match) -> None:
     _claimed(match)
-    results.submit_claim(match=match, side=1, sheet=sheet("tally"))
+    claims.submit_claim(match=match, side=1, sheet=sheet("tally"))
 
 
 def _nothing(match: Match) -> None:

@@ -23,7 +23,7 @@ from schemathesis import GenerationMode, checks
 from tests.tournaments.api_support import private_cache
 from tests.tournaments.results_support import make_director, make_event, make_round, match_at, sheet
 from tournaments.models import Table
-from tournaments.services import results
+from tournaments.services import claims
 from tournaments.services.table_links import table_token
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,7 +69,7 @@ def world(db: None, settings: Any) -> Iterator[dict[str, Any]]:
     director = make_director(event, "fuzz-director")
     rnd = make_round(event)
     match = match_at(rnd, 1)
-    results.submit_claim(match=match, side=0, sheet=sheet("tally"))
+    claims.submit_claim(match=match, side=0, sheet=sheet("tally"))
     token = table_token(round_=rnd, table=Table.objects.get(event=event, number=1))
     # The requests run in the test's transaction, as Django's test client runs them: the app
     # must not close the connection at the end of each request (PostgreSQL would lose the test).

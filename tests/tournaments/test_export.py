@@ -19,8 +19,8 @@ from tests.tournaments.rounds_factory import (
     settle_round,
 )
 from tournaments.models import Event
-from tournaments.selectors import rounds as selectors
-from tournaments.services import rounds as services
+from tournaments.selectors import export
+from tournaments.services import round_generation, round_status
 from tournaments.services.api_tokens import create_api_token
 
 pytestmark = pytest.mark.django_db
@@ -30,11 +30,11 @@ def event_with_rounds() -> tuple[Event, User]:
     event = make_event(slug="cup", tiebreaks=["buchholz", "spread"])
     boss = make_director(event)
     make_field(event, 5)
-    first = services.generate_round(event=event, actor=boss)
-    services.publish_round(round=first, actor=boss)
+    first = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=first, actor=boss)
     settle_round(first, boss)
-    services.close_round(round=first, actor=boss)
-    services.generate_round(event=event, actor=boss)
+    round_status.close_round(round=first, actor=boss)
+    round_generation.generate_round(event=event, actor=boss)
     return event, boss
 
 
@@ -87,10 +87,10 @@ def test_the_command_refuses_an_unknown_event() -> None:
 def test_the_export_reads_in_fixed_queries(django_assert_num_queries: Any) -> None:
     event, _ = event_with_rounds()
     with django_assert_num_queries(7):
-        selectors.export_event(event)
+        export.export_event(event)
     make_field(event, 4)
     with django_assert_num_queries(7):
-        selectors.export_event(event)
+        export.export_event(event)
 
 
 def test_the_api_serves_directors_only() -> None:

@@ -29,8 +29,12 @@ from tournaments.models import (
     StandingsSnapshot,
     StandingsState,
 )
-from tournaments.selectors import live as selectors
-from tournaments.services import live
+from tournaments.selectors import playoffs as playoff_reads
+from tournaments.selectors import standings as standings_reads
+from tournaments.selectors import standings_records
+from tournaments.selectors import tiebreak_rounds as tiebreak_reads
+from tournaments.services import standings as standings_service
+from tournaments.services import tiebreak_rounds
 
 pytestmark = pytest.mark.django_db
 
@@ -88,11 +92,11 @@ def test_a_confirmed_result_makes_a_snapshot_and_clears_the_dirty_mark(played: A
 def test_the_same_results_give_the_same_bytes_and_no_new_generation(played: Any) -> None:
     event = played["event"]
     before = latest(event.pk)
-    outcome = live.recompute_standings(event_id=event.pk, force=True)
+    outcome = standings_service.recompute_standings(event_id=event.pk, force=True)
     assert outcome.status == "unchanged"
     assert outcome.generation == before.generation
     assert StandingsSnapshot.objects.filter(event=event).count() == before.generation
-    data, fingerprint = selectors.compute_snapshot_bytes(event_id=event.pk)
+    data, fingerprint = standings_records.compute_snapshot_bytes(event_id=event.pk)
     assert data == before.data.encode()
     assert hashlib.sha256(data).hexdigest() == before.digest
     assert fingerprint == before.computed_from
@@ -100,7 +104,7 @@ def test_the_same_results_give_the_same_bytes_and_no_new_generation(played: Any)
 
 def test_nothing_to_do_when_the_snapshot_covers_the_latest_results(played: Any) -> None:
     event = played["event"]
-    assert live.recompute_standings(event_id=event.pk).status == "current"
+    assert standings_service.recompute_standings(event_id=event.pk).status == "current"
 
 
 def test_a_correction_makes_a_new_generation(
@@ -123,9 +127,9 @@ def test_a_correction_makes_a_new_generation(
 
 def test_a_recompute_within_2_seconds_of_the_last_is_deferred(played: Any) -> None:
     event = played["event"]
-    outcome = live.recompute_standings(event_id=event.pk, force=True, throttle=True)
+    outcome = standings_service.recompute_standings(event_id=event.pk, force=True, throttle=True)
     assert outcome.status == "deferred"
-    assert 0 < outcome.wait <= live.COALESCE_SECONDS
+    assert 0 < outcome.wait <= standings_service.COALESCE_SECONDS
 
 
 def test_the_dirty_mark_stays_when_results_changed_after_the_recompute_read_them(
@@ -137,7 +141,7 @@ def test_the_dirty_mark_stays_when_results_changed_after_the_recompute_read_them
     # ...and a recompute that had read generation 2 must not clean it.
     StandingsState.objects.filter(pk=event.pk, results_generation=2).update(dirty=False)
     assert StandingsState.objects.get(pk=event.pk).dirty
-    assert live.recompute_standings(event_id=event.pk).status == "unchanged"
+    assert standings_service.recompute_standings(event_id=event.pk).status == "unchanged"
     state = StandingsState.objects.get(pk=event.pk)
     assert state.dirty is False
     assert StandingsRecompute.objects.get(pk=event.pk).computed_generation == 3
@@ -158,19 +162,19 @@ def test_the_reconcile_catches_a_result_whose_mark_was_lost(played: Any) -> None
         winner_side=1,
     )
     StandingsRecompute.objects.filter(pk=event.pk).update(last_started_at=None)
-    assert event.pk in live.events_to_reconcile()[1]
+    assert event.pk in standings_service.events_to_reconcile()[1]
     generation = latest(event.pk).generation
-    assert live.reconcile_standings() == {event.pk: "new"}
+    assert standings_service.reconcile_standings() == {event.pk: "new"}
     assert latest(event.pk).generation == generation + 1
     assert order(event.pk)[1] == (2, "Team 2")
-    assert live.events_to_reconcile() == (set(), set())
+    assert standings_service.events_to_reconcile() == (set(), set())
 
 
 def test_the_reconcile_recomputes_dirty_events(played: Any) -> None:
     event = played["event"]
     StandingsState.objects.filter(pk=event.pk).update(dirty=True)
     StandingsRecompute.objects.filter(pk=event.pk).update(last_started_at=None)
-    assert live.reconcile_standings() == {event.pk: "unchanged"}
+    assert standings_service.reconcile_standings() == {event.pk: "unchanged"}
     assert not StandingsState.objects.get(pk=event.pk).dirty
 
 
@@ -179,23 +183,25 @@ def test_a_recompute_loads_the_records_in_a_fixed_number_of_queries(
 ) -> None:
     event = played["event"]
     with django_assert_num_queries(3):  # the event, its entries, its results and byes
-        data = selectors.load_standings_input(event_id=event.pk)
+        data = standings_records.load_standings_input(event_id=event.pk)
     assert len(data.results) == 3
     # The whole forced recompute: 2 get_or_create + recompute row, generation, latest snapshot,
     # the 3 loads, 2 updates (no insert: unchanged), and savepoints in the test's transaction.
     with django_assert_num_queries(12 if connection.vendor == "sqlite" else 14):
-        live.recompute_standings(event_id=event.pk, force=True)
+        standings_service.recompute_standings(event_id=event.pk, force=True)
 
 
 def test_ranking_for_pairing_follows_the_snapshot(played: Any) -> None:
     event = played["event"]
     teams = played["teams"]
-    ranks = selectors.ranking_for_pairing(event)
+    ranks = standings_reads.ranking_for_pairing(event)
     assert ranks == {teams[4].pk: 1, teams[3].pk: 2, teams[0].pk: 3, teams[1].pk: 4, teams[2].pk: 5}
     from tournaments.pairing import EntryRecord, rank
 
     records = [EntryRecord(t.pk, frozenset({t.pk})) for t in teams]
-    assert rank(records, salt=event.salt, round_no=2, key=selectors.pairing_rank_key(event)) == [
+    assert rank(
+        records, salt=event.salt, round_no=2, key=standings_reads.pairing_rank_key(event)
+    ) == [
         teams[4].pk,
         teams[3].pk,
         teams[0].pk,
@@ -227,11 +233,11 @@ def test_a_tiebreak_round_settles_the_podium(
 ) -> None:
     event, teams, director = tied["event"], tied["teams"], tied["director"]
     assert order(event.pk) == [(1, "Team 1"), (1, "Team 2"), (3, "Team 3"), (3, "Team 4")]
-    standings = selectors.latest_standings(selectors.event_with_state(event.slug))
+    standings = standings_reads.latest_standings(standings_reads.event_with_state(event.slug))
     assert standings.unbroken_ties == [[teams[0].pk, teams[1].pk], [teams[2].pk, teams[3].pk]]
 
     with django_capture_on_commit_callbacks(execute=True):
-        job = live.start_tiebreak_proposal(event=event, actor=director)
+        job = tiebreak_rounds.start_tiebreak_proposal(event=event, actor=director)
     job.refresh_from_db()
     assert job.status == BackgroundJob.Status.DONE, job.message
     rnd = Round.objects.get(event=event, kind=Round.Kind.TIEBREAK)
@@ -240,7 +246,7 @@ def test_a_tiebreak_round_settles_the_podium(
     assert pairs == {frozenset((teams[0].pk, teams[1].pk)), frozenset((teams[2].pk, teams[3].pk))}
     assert sorted(m.table.number for m in rnd.matches.all()) == [1, 2]
 
-    live.approve_tiebreak_round(event=event, round_id=rnd.pk, actor=director)
+    tiebreak_rounds.approve_tiebreak_round(event=event, round_id=rnd.pk, actor=director)
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.PUBLISHED
     with django_capture_on_commit_callbacks(execute=True):
@@ -250,11 +256,11 @@ def test_a_tiebreak_round_settles_the_podium(
             confirm(m, 100 if winner_is_a else 40, 40 if winner_is_a else 100, director)
     close_rounds(event)
     assert order(event.pk) == [(1, "Team 2"), (2, "Team 1"), (3, "Team 3"), (4, "Team 4")]
-    standings = selectors.latest_standings(selectors.event_with_state(event.slug))
+    standings = standings_reads.latest_standings(standings_reads.event_with_state(event.slug))
     assert [row["settlement"] for row in standings.rows] == ["2", "0", "2", "0"]
     assert standings.unbroken_ties == []
     with pytest.raises(ValidationFailed) as info:
-        live.check_can_propose_tiebreak(event)
+        tiebreak_reads.check_can_propose_tiebreak(event)
     assert info.value.code == "no_unbroken_ties"
 
 
@@ -262,7 +268,7 @@ def test_a_tiebreak_round_waits_for_the_main_rounds(tied: Any) -> None:
     event = tied["event"]
     Round.objects.filter(event=event).update(status=Round.Status.IN_PLAY)
     with pytest.raises(Conflict) as info:
-        live.start_tiebreak_proposal(event=event, actor=tied["director"])
+        tiebreak_rounds.start_tiebreak_proposal(event=event, actor=tied["director"])
     assert info.value.code == "main_rounds_open"
 
 
@@ -270,7 +276,7 @@ def test_a_tiebreak_round_waits_for_current_standings(tied: Any) -> None:
     event = tied["event"]
     StandingsState.objects.filter(pk=event.pk).update(dirty=True)
     with pytest.raises(Conflict) as info:
-        live.check_can_propose_tiebreak(event)
+        tiebreak_reads.check_can_propose_tiebreak(event)
     assert info.value.code == "standings_updating"
 
 
@@ -279,16 +285,16 @@ def test_seeding_refuses_a_tie_across_the_cut(tied: Any) -> None:
     event.playoff, event.playoff_qualifiers = "single", 3
     event.save()
     with pytest.raises(Conflict) as info:
-        live.check_can_seed(event)
+        playoff_reads.check_can_seed(event)
     assert info.value.code == "tied_at_cut"
     event.playoff_qualifiers = 2
     event.save()
     teams = tied["teams"]
-    seeds = live.check_can_seed(event)
+    seeds = playoff_reads.check_can_seed(event)
     # Teams 1 and 2 share rank 1: both qualify, and the salted lot orders them (reproducibly).
     assert set(seeds[:2]) == {teams[0].pk, teams[1].pk}
     assert set(seeds[2:]) == {teams[2].pk, teams[3].pk}
-    assert live.check_can_seed(event) == seeds
+    assert playoff_reads.check_can_seed(event) == seeds
 
 
 def test_a_three_way_tie_plays_its_round_robin_round_by_round(
@@ -306,15 +312,15 @@ def test_a_three_way_tie_plays_its_round_robin_round_by_round(
             confirm(match, 100, 50, director)
     close_rounds(event)
     top = {teams[0].pk, teams[1].pk, teams[2].pk}
-    standings = selectors.latest_standings(selectors.event_with_state(event.slug))
+    standings = standings_reads.latest_standings(standings_reads.event_with_state(event.slug))
     assert [set(g) for g in standings.unbroken_ties] == [top]
 
     seen: list[frozenset[int]] = []
     for expected_number in (2, 3):
-        rnd = live.propose_tiebreak_round(event=event, actor=director)
+        rnd = tiebreak_rounds.propose_tiebreak_round(event=event, actor=director)
         assert rnd.number == expected_number
         assert round_selectors.check_round_record(rnd) == []  # what check_pairings sees
-        live.approve_tiebreak_round(event=event, round_id=rnd.pk, actor=director)
+        tiebreak_rounds.approve_tiebreak_round(event=event, round_id=rnd.pk, actor=director)
         with django_capture_on_commit_callbacks(execute=True):
             for match in rnd.matches.filter(is_bye=False):
                 pair = frozenset((match.entry_a_id, match.entry_b_id))
@@ -323,7 +329,7 @@ def test_a_three_way_tie_plays_its_round_robin_round_by_round(
                 a_wins = match.entry_a_id < match.entry_b_id  # the lower id wins
                 confirm(match, 100 if a_wins else 60, 60 if a_wins else 100, director)
         close_rounds(event)
-        standings = selectors.latest_standings(selectors.event_with_state(event.slug))
+        standings = standings_reads.latest_standings(standings_reads.event_with_state(event.slug))
         if expected_number == 2:
             # Three entries: one game and one bye (worth a win): the loser drops out of the
             # tie, the winner and the bye stay tied for the next tiebreak round.

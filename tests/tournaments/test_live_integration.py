@@ -19,9 +19,8 @@ from tests.tournaments.live_support import (
 )
 from tournaments.errors import SpinnerError
 from tournaments.models import Entry, Round, StandingsState
-from tournaments.selectors import rounds as round_selectors
-from tournaments.services import live
-from tournaments.services import rounds as round_services
+from tournaments.selectors import export
+from tournaments.services import director_jobs, playoffs, round_generation, round_status
 
 pytestmark = pytest.mark.django_db
 
@@ -58,7 +57,7 @@ def test_the_swiss_pairing_ranks_by_the_standings(
     round_one: Any, django_capture_on_commit_callbacks: Any
 ) -> None:
     event, teams = round_one["event"], round_one["teams"]
-    rnd = round_services.generate_round(event=event, actor=round_one["director"])
+    rnd = round_generation.generate_round(event=event, actor=round_one["director"])
     t1, t2, t3, t4 = (t.pk for t in teams)
     # Match points, then points against: T3 (0) before T1 (100); T4 (50) before T2 (300).
     assert rnd.explanation["ranking"] == [t3, t1, t4, t2]
@@ -66,16 +65,21 @@ def test_the_swiss_pairing_ranks_by_the_standings(
     assert pairs == {frozenset((t3, t1)), frozenset((t4, t2))}
 
 
-def test_the_pairing_recomputes_standings_that_lag(round_one: Any) -> None:
-    event = round_one["event"]
+def test_the_pairing_refuses_standings_that_lag_and_never_recomputes_them(round_one: Any) -> None:
+    # Issue 11: generation no longer recomputes inside itself; it refuses until the recompute
+    # (run on its own after the results) has caught up.
+    event, director = round_one["event"], round_one["director"]
     StandingsState.objects.filter(pk=event.pk).update(dirty=True, results_generation=99)
-    assert live.pairing_key(event) is not None
-    assert not StandingsState.objects.get(pk=event.pk).dirty
+    with pytest.raises(SpinnerError) as refused:
+        round_generation.generate_round(event=event, actor=director)
+    assert refused.value.code == "standings_updating"
+    assert StandingsState.objects.get(pk=event.pk).dirty
+    assert round_generation.pairing_key(event) is not None
 
 
 def test_the_export_has_the_standings_with_every_tiebreak_value(round_one: Any) -> None:
     event, teams = round_one["event"], round_one["teams"]
-    document = round_selectors.export_event(event)
+    document = export.export_event(event)
     standings = document["standings"]
     assert standings["tiebreaks"] == ["match_points", "points_against"]
     rows = standings["rows"]
@@ -133,9 +137,9 @@ def test_the_demo_gains_standings_and_after_the_swiss_rounds_a_seeded_playoff(
             # The demo's own steps may have paired (and played) the first rounds already.
             rnd = Round.objects.filter(event=event, number=number).first()
             if rnd is None:
-                rnd = round_services.generate_round(event=event, actor=director)
+                rnd = round_generation.generate_round(event=event, actor=director)
             if rnd.status == Round.Status.DRAFT:
-                round_services.publish_round(round=rnd, actor=director)
+                round_status.publish_round(round=rnd, actor=director)
             unplayed = Match.objects.filter(round=rnd, is_bye=False).exclude(
                 results__is_current=True
             )
@@ -143,7 +147,7 @@ def test_the_demo_gains_standings_and_after_the_swiss_rounds_a_seeded_playoff(
                 a, b = rng.randrange(0, 300), rng.randrange(0, 300)
                 confirm(match, 305 if a >= b else a, 305 if b > a else b, director)
             if rnd.status != Round.Status.CLOSED:
-                round_services.close_round(round=rnd, actor=director)
+                round_status.close_round(round=rnd, actor=director)
     assert StandingsState.objects.get(pk=event.pk).dirty is False
     _, lines = demo.build_demo()
     seeding = next(line for line in lines if line.startswith("play-off seeding"))
@@ -166,9 +170,9 @@ def test_the_demo_gains_standings_and_after_the_swiss_rounds_a_seeded_playoff(
 
 
 def live_selectors_rows(event: Any) -> list[dict[str, Any]]:
-    from tournaments.selectors import live as live_selectors
+    from tournaments.selectors import standings
 
-    return live_selectors.latest_standings(live_selectors.event_with_state(event.slug)).rows
+    return standings.latest_standings(standings.event_with_state(event.slug)).rows
 
 
 def test_a_job_seeds_the_playoff_from_the_final_standings(
@@ -186,15 +190,15 @@ def test_a_job_seeds_the_playoff_from_the_final_standings(
         confirm(matches[1], 200, 305, director)  # Team 4 by 105
     close_rounds(event)
     with django_capture_on_commit_callbacks(execute=True):
-        job = live.start_playoff_seeding(event=event, actor=director)
+        job = playoffs.start_playoff_seeding(event=event, actor=director)
     job.refresh_from_db()  # tasks run eagerly here: the job is done at commit
     assert job.status == BackgroundJob.Status.DONE, job.message
     playoff = Round.objects.get(event=event, kind=Round.Kind.PLAYOFF)
     (final,) = playoff.matches.all()
     assert {final.entry_a_id, final.entry_b_id} == {teams[0].pk, teams[3].pk}
     # A second run of the same job does nothing; a second seeding is refused.
-    assert live.run_job(job_id=job.pk).status == BackgroundJob.Status.DONE
+    assert director_jobs.run_director_job(job_id=job.pk).status == BackgroundJob.Status.DONE
     assert Round.objects.filter(event=event, kind=Round.Kind.PLAYOFF).count() == 1
     with pytest.raises(SpinnerError) as info:
-        live.check_can_seed(event)
+        playoffs.check_can_seed(event)
     assert info.value.code == "playoff_started"

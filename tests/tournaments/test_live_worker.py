@@ -31,7 +31,7 @@ from tournaments.models import (
     StandingsSnapshot,
     StandingsState,
 )
-from tournaments.services import live
+from tournaments.services import standings
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 
@@ -254,7 +254,7 @@ def test_confirmed_results_update_the_snapshot_within_a_deadline(worker: Any) ->
     assert elapsed < 30
     # Four confirmations in well under 2 s: coalesced into few recomputes, 2 s apart at most.
     recomputes = StandingsRecompute.objects.get(pk=event.pk).recomputes
-    assert 1 <= recomputes <= elapsed / live.COALESCE_SECONDS + 2
+    assert 1 <= recomputes <= elapsed / standings.COALESCE_SECONDS + 2
     created = list(
         StandingsSnapshot.objects.filter(event=event)
         .order_by("generation")
@@ -309,7 +309,7 @@ def _holds_recompute_lock(event: Event) -> bool:
         cursor.execute(
             "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND classid = %s "
             "AND objid = %s AND granted",
-            [live.LOCK_CLASS, event.pk],
+            [standings.LOCK_CLASS, event.pk],
         )
         row = cursor.fetchone()
     return bool(row and row[0])

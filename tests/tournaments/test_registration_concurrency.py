@@ -18,9 +18,9 @@ from django.test import Client
 
 from tournaments.errors import SpinnerError
 from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Player
+from tournaments.services import entries
 from tournaments.services import events as event_services
-from tournaments.services import registration as reg
-from tournaments.services.registration import PlayerSpec
+from tournaments.services.entries import PlayerSpec
 
 THREADS = 8
 DAY = datetime.date(2026, 12, 5)
@@ -67,7 +67,7 @@ def test_one_player_registered_into_eight_entries_at_once(director: User, event:
     partners = [Player.objects.create(name=f"Partner {i}", club="S") for i in range(THREADS)]
 
     results = race(
-        lambda i: reg.register_entry(actor=director, event=event, players=[star, partners[i]])
+        lambda i: entries.register_entry(actor=director, event=event, players=[star, partners[i]])
     )
     wins = [r for r in results if isinstance(r, Entry)]
     losses = [r for r in results if isinstance(r, SpinnerError)]
@@ -82,7 +82,7 @@ def test_the_same_new_player_typed_by_eight_directors_is_created_once(
     director: User, event: Event
 ) -> None:
     results = race(
-        lambda i: reg.register_entry(
+        lambda i: entries.register_entry(
             actor=director,
             event=event,
             players=[PlayerSpec("New Star", "S"), PlayerSpec(f"Partner {i}", "S")],
@@ -95,7 +95,7 @@ def test_the_same_new_player_typed_by_eight_directors_is_created_once(
 
 @pytest.mark.django_db(transaction=True)
 def test_eight_check_ins_of_one_entry_through_the_web(director: User, event: Event) -> None:
-    entry = reg.register_entry(
+    entry = entries.register_entry(
         actor=director, event=event, players=[PlayerSpec("A", "S"), PlayerSpec("B", "S")]
     )
     url = f"/director/events/{event.slug}/entries/{entry.pk}/check-in/"

@@ -9,9 +9,10 @@ from django.contrib.auth.models import User
 
 from tournaments.errors import Conflict, ValidationFailed
 from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Partnership, Player, Round
+from tournaments.services import entries as entry_services
+from tournaments.services import entry_import
 from tournaments.services import events as event_services
-from tournaments.services import registration as reg
-from tournaments.services.registration import PlayerSpec
+from tournaments.services.entries import PlayerSpec
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +41,7 @@ def event(director: User) -> Event:
 
 def test_preview_reads_header_bom_whitespace_quotes_and_writes_nothing(event: Event) -> None:
     Player.objects.create(name="Ann Lee", club="Brixton Fives")
-    preview = reg.preview_import(event=event, text=GOOD)
+    preview = entry_import.preview_import(event=event, text=GOOD)
     assert preview.ok, preview.errors
     assert [r.line for r in preview.rows] == [2, 4, 5]
     first, second, third = preview.rows
@@ -57,7 +58,7 @@ def test_preview_reads_header_bom_whitespace_quotes_and_writes_nothing(event: Ev
 
 def test_import_creates_every_entry_and_reuses_known_players(director: User, event: Event) -> None:
     ann = Player.objects.create(name="Ann Lee", club="Brixton Fives")
-    entries = reg.import_entries(actor=director, event=event, text=GOOD)
+    entries = entry_import.import_entries(actor=director, event=event, text=GOOD)
     assert [e.name for e in entries] == ["The Spinners", "Cy O'Neil & Di Park", "Ed Fox & Flo Gray"]
     assert entries[0].members.order_by("pk").first().player == ann  # type: ignore[union-attr]
     assert Player.objects.count() == 6
@@ -70,16 +71,16 @@ def test_import_creates_every_entry_and_reuses_known_players(director: User, eve
 
 def test_positional_columns_without_a_header(director: User, event: Event) -> None:
     text = "Ann,A,1500,Bob,A,1400,Team,1\nCy,,,Di\n"
-    entries = reg.import_entries(actor=director, event=event, text=text)
+    entries = entry_import.import_entries(actor=director, event=event, text=text)
     assert [(e.name, e.seed) for e in entries] == [("Team", 1), ("Cy & Di", None)]
     # Semicolon-separated files (spreadsheets in many locales) are read too.
     other = event_services.create_event(actor=director, name="Semi", start_date=DAY, end_date=DAY)
-    entries = reg.import_entries(actor=director, event=other, text="Eve;E;;Fay;F\n")
+    entries = entry_import.import_entries(actor=director, event=other, text="Eve;E;;Fay;F\n")
     assert [e.name for e in entries] == ["Eve & Fay"]
 
 
 def test_bad_rows_list_every_line_and_save_nothing(director: User, event: Event) -> None:
-    reg.register_entry(
+    entry_services.register_entry(
         actor=director,
         event=event,
         players=[PlayerSpec("Zed", "Z"), PlayerSpec("Yan", "Z")],
@@ -100,7 +101,7 @@ def test_bad_rows_list_every_line_and_save_nothing(director: User, event: Event)
             "Ned,N,,Ola,N,,,,extra",  # 11: too many cells
         ]
     )
-    preview = reg.preview_import(event=event, text=text)
+    preview = entry_import.preview_import(event=event, text=text)
     assert not preview.ok
     errors = {p.line: p.message for p in preview.errors}
     assert sorted(errors) == [3, 4, 5, 6, 7, 8, 9, 10, 11]
@@ -116,7 +117,7 @@ def test_bad_rows_list_every_line_and_save_nothing(director: User, event: Event)
     players_before = Player.objects.count()
     audit_before = AuditEntry.objects.count()
     with pytest.raises(ValidationFailed) as info:
-        reg.import_entries(actor=director, event=event, text=text)
+        entry_import.import_entries(actor=director, event=event, text=text)
     assert info.value.code == "import_invalid"
     assert [e["line"] for e in info.value.details["errors"]] == [3, 4, 5, 6, 7, 8, 9, 10, 11]
     assert Entry.objects.filter(event=event).count() == 1
@@ -125,17 +126,17 @@ def test_bad_rows_list_every_line_and_save_nothing(director: User, event: Event)
 
 
 def test_a_bad_header_and_an_empty_file_are_explained(event: Event) -> None:
-    preview = reg.preview_import(event=event, text="player_a,clubb,player_b\nA,B,C\n")
+    preview = entry_import.preview_import(event=event, text="player_a,clubb,player_b\nA,B,C\n")
     assert [(p.line, "unknown columns clubb" in p.message) for p in preview.errors] == [(1, True)]
-    preview = reg.preview_import(event=event, text="player_a,club_a\nA,B\n")
+    preview = entry_import.preview_import(event=event, text="player_a,club_a\nA,B\n")
     assert "missing columns player_b" in preview.errors[0].message
-    preview = reg.preview_import(event=event, text="\ufeff \n\n")
+    preview = entry_import.preview_import(event=event, text="\ufeff \n\n")
     assert not preview.ok and preview.errors[0].message.startswith("No entries")
 
 
 def test_a_header_in_another_order_with_fewer_columns(director: User, event: Event) -> None:
     text = "seed,player_b,player_a\n3,Bob,Ann\n"
-    entries = reg.import_entries(actor=director, event=event, text=text)
+    entries = entry_import.import_entries(actor=director, event=event, text=text)
     assert [(e.name, e.seed) for e in entries] == [("Ann & Bob", 3)]
 
 
@@ -147,20 +148,20 @@ def test_head_to_head_import(director: User) -> None:
         end_date=DAY,
         entry_kind=Event.EntryKind.SINGLE,
     )
-    entries = reg.import_entries(
+    entries = entry_import.import_entries(
         actor=director, event=event, text="player,club,rating,seed\nAnn,A,1500,1\nBob,,,\n"
     )
     assert [(e.name, e.seed, e.player.rating) for e in entries] == [  # type: ignore[union-attr]
         ("Ann", 1, 1500),
         ("Bob", None, None),
     ]
-    preview = reg.preview_import(event=event, text="player,club\nCy,C\nCy,C\n")
+    preview = entry_import.preview_import(event=event, text="player,club\nCy,C\nCy,C\n")
     assert [(p.line, "already on line 2" in p.message) for p in preview.errors] == [(3, True)]
 
 
 def test_no_import_once_rounds_exist(director: User, event: Event) -> None:
     Round.objects.create(event=event, number=1)
     with pytest.raises(Conflict) as info:
-        reg.import_entries(actor=director, event=event, text="Ann,,,Bob\n")
+        entry_import.import_entries(actor=director, event=event, text="Ann,,,Bob\n")
     assert info.value.code == "rounds_started"
     assert Partnership.objects.count() == 0

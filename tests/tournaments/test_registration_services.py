@@ -10,9 +10,9 @@ from django.contrib.auth.models import User
 
 from tournaments.errors import Conflict, NotFound, SpinnerError, ValidationFailed
 from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Partnership, Player, Round
+from tournaments.services import entries
 from tournaments.services import events as event_services
-from tournaments.services import registration as reg
-from tournaments.services.registration import PlayerSpec
+from tournaments.services.entries import PlayerSpec
 
 pytestmark = pytest.mark.django_db
 
@@ -171,7 +171,7 @@ def test_update_event_validates_and_locks_rules_once_rounds_exist(
         code_of(event_services.update_event, actor=director, event=event, tiebreaks=["luck"])
         == "unknown_tiebreak"
     )
-    reg.register_entry(actor=director, event=event, players=pair("Ann", "Bob"))
+    entries.register_entry(actor=director, event=event, players=pair("Ann", "Bob"))
     assert (
         code_of(
             event_services.update_event,
@@ -211,7 +211,7 @@ def test_add_director(director: User, event: Event) -> None:
 def test_register_a_partnership_writes_entry_players_and_audits(
     director: User, event: Event
 ) -> None:
-    entry = reg.register_entry(
+    entry = entries.register_entry(
         actor=director, event=event, players=pair("Ann Lee", "Bob Ray"), seed=3
     )
     assert entry.name == "Ann Lee & Bob Ray"
@@ -228,7 +228,7 @@ def test_register_uses_the_team_name_and_reuses_players_by_exact_name_and_club(
     director: User, event: Event
 ) -> None:
     known = Player.objects.create(name="Ann Lee", club="Fives Club", rating=1500)
-    entry = reg.register_entry(
+    entry = entries.register_entry(
         actor=director,
         event=event,
         players=[PlayerSpec("  Ann   Lee ", "Fives Club"), PlayerSpec("Ann Lee", "Other Club")],
@@ -242,33 +242,35 @@ def test_register_uses_the_team_name_and_reuses_players_by_exact_name_and_club(
 
 
 def test_a_player_cannot_play_for_two_entries_of_an_event(director: User, event: Event) -> None:
-    reg.register_entry(actor=director, event=event, players=pair("Ann", "Bob"))
+    entries.register_entry(actor=director, event=event, players=pair("Ann", "Bob"))
     with pytest.raises(Conflict) as info:
-        reg.register_entry(actor=director, event=event, players=pair("Cy", "Bob"))
+        entries.register_entry(actor=director, event=event, players=pair("Cy", "Bob"))
     assert info.value.code == "player_already_entered"
     assert "Bob" in info.value.message
     assert Entry.objects.filter(event=event).count() == 1
     # ... but may play in another event, with another partner.
     other = event_services.create_event(actor=director, name="Spring", start_date=DAY, end_date=DAY)
-    reg.register_entry(actor=director, event=other, players=pair("Cy", "Bob"))
+    entries.register_entry(actor=director, event=other, players=pair("Cy", "Bob"))
 
 
 def test_registration_refuses_wrong_player_counts_and_the_same_player_twice(
     director: User, event: Event, single_event: Event
 ) -> None:
     ann = PlayerSpec("Ann", "X")
-    assert code_of(reg.register_entry, actor=director, event=event, players=[ann]) == (
+    assert code_of(entries.register_entry, actor=director, event=event, players=[ann]) == (
         "wrong_player_count"
     )
-    assert code_of(reg.register_entry, actor=director, event=event, players=[ann, ann]) == (
+    assert code_of(entries.register_entry, actor=director, event=event, players=[ann, ann]) == (
         "same_player_twice"
     )
     assert (
-        code_of(reg.register_entry, actor=director, event=event, players=[ann, PlayerSpec("")])
+        code_of(entries.register_entry, actor=director, event=event, players=[ann, PlayerSpec("")])
         == "player_required"
     )
     assert (
-        code_of(reg.register_entry, actor=director, event=single_event, players=pair("Ann", "Bob"))
+        code_of(
+            entries.register_entry, actor=director, event=single_event, players=pair("Ann", "Bob")
+        )
         == "wrong_player_count"
     )
     assert not Entry.objects.exists()
@@ -277,30 +279,30 @@ def test_registration_refuses_wrong_player_counts_and_the_same_player_twice(
 def test_register_a_single_player_in_a_head_to_head_event(
     director: User, single_event: Event
 ) -> None:
-    entry = reg.register_entry(
+    entry = entries.register_entry(
         actor=director, event=single_event, players=[PlayerSpec("Ann", "X", rating=1700)]
     )
     assert entry.player is not None and entry.partnership is None
     assert entry.name == "Ann" and entry.player.rating == 1700
     assert entry.members.get().player == entry.player
     assert (
-        code_of(reg.register_entry, actor=director, event=single_event, players=[entry.player])
+        code_of(entries.register_entry, actor=director, event=single_event, players=[entry.player])
         == "player_already_entered"
     )
 
 
 def test_seeds_are_unique_per_event(director: User, event: Event) -> None:
-    first = reg.register_entry(actor=director, event=event, players=pair("A", "B"), seed=1)
+    first = entries.register_entry(actor=director, event=event, players=pair("A", "B"), seed=1)
     assert (
-        code_of(reg.register_entry, actor=director, event=event, players=pair("C", "D"), seed=1)
+        code_of(entries.register_entry, actor=director, event=event, players=pair("C", "D"), seed=1)
         == "seed_taken"
     )
-    second = reg.register_entry(actor=director, event=event, players=pair("C", "D"))
-    assert code_of(reg.set_seed, actor=director, entry=second, seed=1) == "seed_taken"
-    assert code_of(reg.set_seed, actor=director, entry=second, seed=0) == "invalid_seed"
-    reg.set_seed(actor=director, entry=second, seed=2)
-    reg.set_seed(actor=director, entry=first, seed=None)
-    reg.set_seed(actor=director, entry=second, seed=1)
+    second = entries.register_entry(actor=director, event=event, players=pair("C", "D"))
+    assert code_of(entries.set_seed, actor=director, entry=second, seed=1) == "seed_taken"
+    assert code_of(entries.set_seed, actor=director, entry=second, seed=0) == "invalid_seed"
+    entries.set_seed(actor=director, entry=second, seed=2)
+    entries.set_seed(actor=director, entry=first, seed=None)
+    entries.set_seed(actor=director, entry=second, seed=1)
     assert Entry.objects.get(pk=second.pk).seed == 1
     log = AuditEntry.objects.filter(action="entry.set_seed").order_by("pk")
     assert [(e.before, e.after) for e in log] == [
@@ -311,19 +313,19 @@ def test_seeds_are_unique_per_event(director: User, event: Event) -> None:
 
 
 def test_check_in_undo_withdraw_reinstate(director: User, event: Event) -> None:
-    entry = reg.register_entry(actor=director, event=event, players=pair("A", "B"))
-    entry = reg.check_in_entry(actor=director, entry=entry)
+    entry = entries.register_entry(actor=director, event=event, players=pair("A", "B"))
+    entry = entries.check_in_entry(actor=director, entry=entry)
     assert entry.status == Entry.Status.CHECKED_IN and entry.checked_in_at is not None
-    assert code_of(reg.check_in_entry, actor=director, entry=entry) == "already_checked_in"
-    entry = reg.undo_check_in(actor=director, entry=entry)
+    assert code_of(entries.check_in_entry, actor=director, entry=entry) == "already_checked_in"
+    entry = entries.undo_check_in(actor=director, entry=entry)
     assert entry.status == Entry.Status.REGISTERED and entry.checked_in_at is None
-    assert code_of(reg.undo_check_in, actor=director, entry=entry) == "not_checked_in"
-    assert code_of(reg.reinstate_entry, actor=director, entry=entry) == "not_withdrawn"
-    entry = reg.withdraw_entry(actor=director, entry=entry, reason="ill")
+    assert code_of(entries.undo_check_in, actor=director, entry=entry) == "not_checked_in"
+    assert code_of(entries.reinstate_entry, actor=director, entry=entry) == "not_withdrawn"
+    entry = entries.withdraw_entry(actor=director, entry=entry, reason="ill")
     assert entry.status == Entry.Status.WITHDRAWN and entry.withdrawn_at is not None
-    assert code_of(reg.withdraw_entry, actor=director, entry=entry) == "already_withdrawn"
-    assert code_of(reg.check_in_entry, actor=director, entry=entry) == "entry_withdrawn"
-    entry = reg.reinstate_entry(actor=director, entry=entry)
+    assert code_of(entries.withdraw_entry, actor=director, entry=entry) == "already_withdrawn"
+    assert code_of(entries.check_in_entry, actor=director, entry=entry) == "entry_withdrawn"
+    entry = entries.reinstate_entry(actor=director, entry=entry)
     assert entry.status == Entry.Status.REGISTERED
     log = list(AuditEntry.objects.filter(event=event).order_by("pk"))
     assert [e.action for e in log[-4:]] == [
@@ -340,15 +342,15 @@ def test_check_in_undo_withdraw_reinstate(director: User, event: Event) -> None:
 
 def test_late_entries_only_once_rounds_exist(director: User, event: Event) -> None:
     assert (
-        code_of(reg.register_late_entry, actor=director, event=event, players=pair("A", "B"))
+        code_of(entries.register_late_entry, actor=director, event=event, players=pair("A", "B"))
         == "no_rounds_yet"
     )
     Round.objects.create(event=event, number=1)
     assert (
-        code_of(reg.register_entry, actor=director, event=event, players=pair("A", "B"))
+        code_of(entries.register_entry, actor=director, event=event, players=pair("A", "B"))
         == "rounds_started"
     )
-    late = reg.register_late_entry(actor=director, event=event, players=pair("A", "B"))
+    late = entries.register_late_entry(actor=director, event=event, players=pair("A", "B"))
     assert late.late is True
     assert actions(event)[-1] == "entry.register_late"
 
@@ -356,15 +358,15 @@ def test_late_entries_only_once_rounds_exist(director: User, event: Event) -> No
 def test_no_entries_once_the_event_is_finished(director: User, event: Event) -> None:
     event_services.update_event(actor=director, event=event, status=Event.Status.FINISHED)
     assert (
-        code_of(reg.register_entry, actor=director, event=event, players=pair("A", "B"))
+        code_of(entries.register_entry, actor=director, event=event, players=pair("A", "B"))
         == "event_finished"
     )
 
 
 def test_pin_table(director: User, event: Event) -> None:
-    entry = reg.register_entry(actor=director, event=event, players=pair("A", "B"))
-    assert code_of(reg.pin_table, actor=director, entry=entry, table=0) == "invalid_table"
-    entry = reg.pin_table(actor=director, entry=entry, table=4, reason="wheelchair")
+    entry = entries.register_entry(actor=director, event=event, players=pair("A", "B"))
+    assert code_of(entries.pin_table, actor=director, entry=entry, table=0) == "invalid_table"
+    entry = entries.pin_table(actor=director, entry=entry, table=4, reason="wheelchair")
     assert Entry.objects.get(pk=entry.pk).pinned_table == 4
     log = AuditEntry.objects.get(action="entry.pin_table")
     assert (log.before, log.after, log.reason) == (
@@ -372,17 +374,17 @@ def test_pin_table(director: User, event: Event) -> None:
         {"pinned_table": 4},
         "wheelchair",
     )
-    reg.pin_table(actor=director, entry=entry, table=4)
+    entries.pin_table(actor=director, entry=entry, table=4)
     assert AuditEntry.objects.filter(action="entry.pin_table").count() == 1
-    reg.pin_table(actor=director, entry=entry, table=None)
+    entries.pin_table(actor=director, entry=entry, table=None)
     assert Entry.objects.get(pk=entry.pk).pinned_table is None
 
 
 def test_a_partnership_is_reused_when_the_same_pair_enters_another_event(
     director: User, event: Event
 ) -> None:
-    first = reg.register_entry(actor=director, event=event, players=pair("A", "B"))
+    first = entries.register_entry(actor=director, event=event, players=pair("A", "B"))
     other = event_services.create_event(actor=director, name="Spring", start_date=DAY, end_date=DAY)
-    second = reg.register_entry(actor=director, event=other, players=pair("B", "A"))
+    second = entries.register_entry(actor=director, event=other, players=pair("B", "A"))
     assert first.partnership_id == second.partnership_id
     assert Partnership.objects.count() == 1

@@ -18,8 +18,8 @@ from tests.tournaments.live_support import (
 )
 from tournaments.errors import Conflict
 from tournaments.models import Entry, StandingsSnapshot, StandingsState
-from tournaments.services import registration
-from tournaments.services.registration import PlayerSpec
+from tournaments.services import entries
+from tournaments.services.entries import PlayerSpec
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +70,7 @@ def test_a_withdrawal_marks_the_standings_dirty_in_its_transaction(
 ) -> None:
     event, team = played["event"], played["teams"][1]
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        registration.withdraw_entry(actor=played["director"], entry=team, reason="left")
+        entries.withdraw_entry(actor=played["director"], entry=team, reason="left")
     state = StandingsState.objects.get(event=event)
     assert state.dirty is True
     assert state.dirty_since is not None
@@ -84,12 +84,12 @@ def test_a_withdrawal_then_a_reinstatement_reach_the_snapshot(
 ) -> None:
     event, team = played["event"], played["teams"][1]
     with django_capture_on_commit_callbacks(execute=True):
-        registration.withdraw_entry(actor=played["director"], entry=team, reason="left")
+        entries.withdraw_entry(actor=played["director"], entry=team, reason="left")
     assert rows(event.pk)["Team 2"]["withdrawn"] is True
     assert StandingsState.objects.get(event=event).dirty is False
 
     with django_capture_on_commit_callbacks(execute=True):
-        registration.reinstate_entry(actor=played["director"], entry=team, reason="came back")
+        entries.reinstate_entry(actor=played["director"], entry=team, reason="came back")
     state = StandingsState.objects.get(event=event)
     assert state.dirty is False
     assert state.results_generation == played["generation"] + 2
@@ -102,7 +102,7 @@ def test_a_late_entry_reaches_the_snapshot(
     event = played["event"]
     assert "Late Team" not in rows(event.pk)
     with django_capture_on_commit_callbacks(execute=True):
-        entry = registration.register_late_entry(
+        entry = entries.register_late_entry(
             actor=played["director"],
             event=event,
             players=[PlayerSpec("Late One"), PlayerSpec("Late Two")],
@@ -125,7 +125,7 @@ def test_a_refused_withdrawal_leaves_the_standings_alone(
         django_capture_on_commit_callbacks(execute=False) as callbacks,
         pytest.raises(Conflict) as refused,
     ):
-        registration.withdraw_entry(actor=played["director"], entry=team)
+        entries.withdraw_entry(actor=played["director"], entry=team)
     assert refused.value.code == "already_withdrawn"
     assert callbacks == []
     state = StandingsState.objects.get(event=event)
@@ -134,6 +134,6 @@ def test_a_refused_withdrawal_leaves_the_standings_alone(
 
 def test_a_check_in_does_not_touch_the_standings(played: Any) -> None:
     event = played["event"]
-    registration.check_in_entry(actor=played["director"], entry=played["teams"][2])
+    entries.check_in_entry(actor=played["director"], entry=played["teams"][2])
     state = StandingsState.objects.get(event=event)
     assert (state.dirty, state.results_generation) == (False, played["generation"])

@@ -11,10 +11,10 @@ from django.test import Client
 
 from tournaments.models import AuditEntry, Entry, Event, Player, Round
 from tournaments.selectors import registration as selectors
+from tournaments.services import entries
 from tournaments.services import events as event_services
-from tournaments.services import registration as reg
+from tournaments.services.entries import PlayerSpec
 from tournaments.services.organisers import make_organiser
-from tournaments.services.registration import PlayerSpec
 
 pytestmark = pytest.mark.django_db
 
@@ -54,7 +54,7 @@ def client_for(director: User) -> Any:
 
 def add(event: Event, a: str, b: str, **kwargs: Any) -> Entry:
     players = [PlayerSpec(a, "Club", **kwargs), PlayerSpec(b, "Club")]
-    return reg.register_entry(actor=None, event=event, players=players)
+    return entries.register_entry(actor=None, event=event, players=players)
 
 
 def director_urls(event: Event, entry: Entry) -> list[tuple[str, str]]:
@@ -217,8 +217,8 @@ def test_add_a_director(client_for: Any, event: Event) -> None:
 
 def test_the_dashboard_counts_entries(client_for: Any, event: Event) -> None:
     a, b, c = add(event, "A", "B"), add(event, "C", "D"), add(event, "E", "F")
-    reg.check_in_entry(actor=None, entry=a)
-    reg.withdraw_entry(actor=None, entry=b)
+    entries.check_in_entry(actor=None, entry=a)
+    entries.withdraw_entry(actor=None, entry=b)
     assert selectors.count_entries(event) == selectors.EntryCounts(3, 1, 1, 1, 0)
     page = client_for().get(f"/director/events/{event.slug}/").content.decode()
     assert '<dd id="count-checked-in">1</dd>' in page
@@ -231,7 +231,7 @@ def test_the_dashboard_counts_entries(client_for: Any, event: Event) -> None:
 
 def test_search_entries_as_you_type(client_for: Any, event: Event) -> None:
     add(event, "Ann Lee", "Bob Ray")
-    reg.register_entry(
+    entries.register_entry(
         actor=None,
         event=event,
         players=[PlayerSpec("Cy Osei", "Club"), PlayerSpec("Di Park", "Club")],
@@ -297,7 +297,7 @@ def test_add_an_entry_and_a_late_entry(client_for: Any, event: Event) -> None:
 def test_entry_page_sets_seed_and_pins_a_table(client_for: Any, event: Event) -> None:
     entry = add(event, "Ann", "Bob")
     add(event, "Cy", "Di")
-    reg.set_seed(actor=None, entry=Entry.objects.get(name="Cy & Di"), seed=1)
+    entries.set_seed(actor=None, entry=Entry.objects.get(name="Cy & Di"), seed=1)
     url = f"/director/events/{event.slug}/entries/{entry.pk}/"
     client = client_for()
     assert client.get(url).status_code == 200
@@ -359,7 +359,7 @@ def test_import_reads_an_uploaded_file_with_a_bom(client_for: Any, event: Event)
 
 def test_audit_page_lists_changes(client_for: Any, event: Event) -> None:
     entry = add(event, "Ann", "Bob")
-    reg.withdraw_entry(actor=None, entry=entry, reason="gone home")
+    entries.withdraw_entry(actor=None, entry=entry, reason="gone home")
     html = client_for().get(f"/director/events/{event.slug}/audit/").content.decode()
     assert "entry.withdraw" in html and "gone home" in html and "event.create" in html
 
@@ -398,7 +398,7 @@ def test_public_events_list_hides_drafts_and_unlisted(director: User, event: Eve
 def test_public_event_page_shows_rules_salt_entries_rounds_but_no_contacts(
     client_for: Any, event: Event
 ) -> None:
-    entry = reg.register_entry(
+    entry = entries.register_entry(
         actor=None,
         event=event,
         players=[

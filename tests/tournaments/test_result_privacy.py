@@ -20,7 +20,7 @@ from tests.tournaments.live_support import (
     make_event,
     make_round,
 )
-from tournaments.result_privacy import without_outcomes_document
+from tournaments.selectors.result_privacy import without_outcomes_document
 
 pytestmark = pytest.mark.django_db
 

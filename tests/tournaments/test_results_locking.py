@@ -16,7 +16,7 @@ from django.db import connection, transaction
 
 from tests.tournaments.results_support import make_event, make_round, match_at, sheet
 from tournaments.models import Claim, Event, Match, Round
-from tournaments.services import results
+from tournaments.services import claims, results
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db(transaction=True)]
 
@@ -32,7 +32,7 @@ def match_lock_held(match: Match) -> Iterator[None]:
     def hold() -> None:
         try:
             with transaction.atomic():
-                results._lock(match)
+                results.lock_match(match)
                 held.set()
                 release.wait(timeout=WAIT)
         except BaseException as exc:  # pragma: no cover - reported below
@@ -69,7 +69,7 @@ def test_a_tables_write_locks_its_match_only(postgres: None) -> None:
             Round.objects.select_for_update(nowait=True).get(pk=rnd.pk)
             Event.objects.select_for_update(nowait=True).get(pk=rnd.event_id)
         with lock_timeout():
-            out = results.submit_claim(match=second, side=0, sheet=sheet("tally"))
+            out = claims.submit_claim(match=second, side=0, sheet=sheet("tally"))
         assert out.created and out.state == "pending"
     assert Claim.objects.filter(match=second).count() == 1
 
@@ -84,5 +84,5 @@ def test_the_same_match_still_waits_for_its_lock(postgres: None) -> None:
         pytest.raises(OperationalError, match="lock timeout"),
         lock_timeout(),
     ):
-        results.submit_claim(match=first, side=0, sheet=sheet("tally"))
+        claims.submit_claim(match=first, side=0, sheet=sheet("tally"))
     assert not Claim.objects.exists()

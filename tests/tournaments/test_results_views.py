@@ -17,8 +17,9 @@ from tests.tournaments.results_support import (
     match_at,
     sheet,
 )
+from tournaments import results_math
 from tournaments.models import AuditEntry, MatchResult, Round, Table
-from tournaments.services import results
+from tournaments.services import claims, decisions
 from tournaments.services.table_links import table_link_path
 
 pytestmark = pytest.mark.django_db
@@ -34,9 +35,9 @@ def test_the_board_shows_every_state_and_polls_with_htmx() -> None:
     event = make_event()
     director = make_director(event)
     rnd = make_round(event, tables=3, bye=True)
-    results.submit_claim(match=match_at(rnd, 2), side=0, sheet=sheet("tally"))
-    results.submit_claim(match=match_at(rnd, 3), side=0, sheet=sheet("tally"))
-    results.submit_claim(match=match_at(rnd, 3), side=1, sheet=sheet("nodeal"))
+    claims.submit_claim(match=match_at(rnd, 2), side=0, sheet=sheet("tally"))
+    claims.submit_claim(match=match_at(rnd, 3), side=0, sheet=sheet("tally"))
+    claims.submit_claim(match=match_at(rnd, 3), side=1, sheet=sheet("nodeal"))
     client = director_client(director)
     url = f"/director/events/{event.slug}/rounds/1/results/"
     page = client.get(url)
@@ -65,13 +66,13 @@ def test_the_match_page_shows_the_divergence_and_resolves_with_a_reason() -> Non
     director = make_director(event)
     rnd = make_round(event)
     match = match_at(rnd, 1)
-    results.submit_claim(match=match, side=0, sheet=sheet("tally"))
-    results.submit_claim(match=match, side=1, sheet=sheet("nodeal"))
+    claims.submit_claim(match=match, side=0, sheet=sheet("tally"))
+    claims.submit_claim(match=match, side=1, sheet=sheet("nodeal"))
     client = director_client(director)
     base = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/"
     page = client.get(base)
     assert page.status_code == 200
-    where = results.divergence(sheet("tally"), sheet("nodeal"))
+    where = results_math.divergence(sheet("tally"), sheet("nodeal"))
     assert where is not None and where["hand"] is not None
     assert f"hand {where['hand'] + 1}</strong>" in page.content.decode()
     empty = client.post(base + "resolve/", {"side": "1", "reason": ""})
@@ -161,8 +162,8 @@ def test_a_stale_correction_keeps_the_scores_and_the_reason() -> None:
     event = make_event()
     director = make_director(event)
     match = match_at(make_round(event), 1)
-    results.override_result(match=match, final_score={"scores": [60, 40]}, reason="a", actor=None)
-    results.correct_result(
+    decisions.override_result(match=match, final_score={"scores": [60, 40]}, reason="a", actor=None)
+    decisions.correct_result(
         match=match, final_score={"scores": [61, 40]}, reason="b", actor=None, expected_version=1
     )
     url = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/enter/"
@@ -190,7 +191,7 @@ def test_a_refused_resolve_keeps_the_reason_and_says_why() -> None:
     event = make_event()
     director = make_director(event)
     match = match_at(make_round(event), 1)
-    results.submit_claim(match=match, side=0, sheet=sheet("tally"))  # side 1 has nothing
+    claims.submit_claim(match=match, side=0, sheet=sheet("tally"))  # side 1 has nothing
     url = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/resolve/"
     response = director_client(director).post(url, {"side": "1", "reason": "Side 1 says so"})
     assert response.status_code == 400
@@ -205,7 +206,7 @@ def test_the_match_page_shows_a_wrong_game_draft_field_by_field() -> None:
     match = match_at(make_round(event), 1)
     wrong = sheet("tally")
     wrong["target"] = 150
-    results.submit_claim(match=match, side=0, sheet=wrong)
+    claims.submit_claim(match=match, side=0, sheet=wrong)
     page = director_client(director).get(
         f"/director/events/{event.slug}/rounds/1/results/{match.pk}/"
     )

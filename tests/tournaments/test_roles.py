@@ -28,7 +28,7 @@ from tournaments.models import (
     Round,
 )
 from tournaments.permissions import READ_ONLY_STAFF_MESSAGE, can_direct, can_oversee
-from tournaments.services import results
+from tournaments.services import claims
 
 pytestmark = pytest.mark.django_db
 
@@ -42,8 +42,8 @@ def _world() -> tuple[Event, User]:
     boss = make_director(event, "boss")
     rnd = make_round(event)
     match = match_at(rnd, 1)
-    results.submit_claim(match=match, side=0, sheet=sheet("tally"))
-    results.submit_claim(match=match, side=1, sheet=sheet("nodeal"))
+    claims.submit_claim(match=match, side=0, sheet=sheet("tally"))
+    claims.submit_claim(match=match, side=1, sheet=sheet("nodeal"))
     Round.objects.create(event=event, number=2, status=Round.Status.DRAFT)
     make_entry(event, "Late")
     return event, boss

@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from tests.tournaments.rounds_factory import make_director, make_event, make_field, settle_round
 from tournaments.models import Event, Match, Round, RoundSeat
-from tournaments.services import rounds as services
+from tournaments.services import round_edits, round_generation, round_status
 
 pytestmark = pytest.mark.django_db
 
@@ -26,12 +26,12 @@ def run(*args: object) -> tuple[int, str, str]:
 
 
 def two_rounds(event: Event, boss: User) -> tuple[Round, Round]:
-    first = services.generate_round(event=event, actor=boss)
-    services.publish_round(round=first, actor=boss)
+    first = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=first, actor=boss)
     settle_round(first, boss)
-    services.close_round(round=first, actor=boss)
-    second = services.generate_round(event=event, actor=boss)
-    services.publish_round(round=second, actor=boss)
+    round_status.close_round(round=first, actor=boss)
+    second = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=second, actor=boss)
     return first, second
 
 
@@ -86,19 +86,19 @@ def test_a_director_edit_with_a_reason_prints_as_override_and_exits_zero() -> No
     event = make_event()
     boss = make_director(event)
     make_field(event, 6)
-    first = services.generate_round(event=event, actor=boss)
-    services.publish_round(round=first, actor=boss)
+    first = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=first, actor=boss)
     settle_round(first, boss)
-    services.close_round(round=first, actor=boss)
-    second = services.generate_round(event=event, actor=boss)
+    round_status.close_round(round=first, actor=boss)
+    second = round_generation.generate_round(event=event, actor=boss)
     m1 = second.matches.get(table__number=1)
     old = RoundSeat.objects.select_related("match").get(round=first, entry_id=m1.entry_a_id).match
     former = old.entry_b_id if old.entry_a_id == m1.entry_a_id else old.entry_a_id
     assert former is not None and m1.entry_b_id is not None
-    services.swap_entries(
+    round_edits.swap_entries(
         round=second, entry_x=m1.entry_b_id, entry_y=former, reason="family", actor=boss
     )
-    services.publish_round(round=second, actor=boss)
+    round_status.publish_round(round=second, actor=boss)
     code, out, err = run(event.slug, 2)
     assert code == 0, out
     assert out.startswith("round 2 table 1: override rematch")
@@ -110,8 +110,8 @@ def test_a_missing_entry_and_a_wrong_bye_count_are_violations() -> None:
     event = make_event()
     boss = make_director(event)
     make_field(event, 6)
-    rnd = services.generate_round(event=event, actor=boss)
-    services.publish_round(round=rnd, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=rnd, actor=boss)
     gone = rnd.matches.get(table__number=3)
     Match.objects.filter(pk=gone.pk).delete()
     code, out, _ = run(event.slug, 1)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tests.tournaments.rounds_factory import make_director, make_event, make_field, settle_round
 from tournaments.models import Entry, RoundSeat
 from tournaments.selectors import rounds as selectors
-from tournaments.services import rounds as services
+from tournaments.services import round_generation, round_status
 
 pytestmark = pytest.mark.django_db
 
@@ -45,14 +45,14 @@ def test_every_generated_round_passes_the_checker(
         )
         if len(active) < 2:
             break
-        rnd = services.generate_round(event=event, actor=boss)
+        rnd = round_generation.generate_round(event=event, actor=boss)
         assert rnd.number == number
         seated = list(RoundSeat.objects.filter(round=rnd).values_list("entry_id", flat=True))
         assert sorted(seated) == sorted(active)
         assert selectors.check_round_record(rnd) == []
-        services.publish_round(round=rnd, actor=boss)
+        round_status.publish_round(round=rnd, actor=boss)
         settle_round(rnd, boss)
-        services.close_round(round=rnd, actor=boss)
+        round_status.close_round(round=rnd, actor=boss)
         if withdrawals:  # someone leaves before the next round
             gone = entries[withdrawals.pop() % size]
             Entry.objects.filter(pk=gone.pk).update(status=Entry.Status.WITHDRAWN)

@@ -28,8 +28,15 @@ from tournaments.models import (
 )
 from tournaments.pairing import draw
 from tournaments.pairing.records import DrawRecord
+from tournaments.selectors import pairing_inputs
 from tournaments.selectors import rounds as selectors
-from tournaments.services import rounds as services
+from tournaments.services import (
+    director_jobs,
+    playoffs,
+    round_edits,
+    round_generation,
+    round_status,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -50,9 +57,9 @@ def layout(rnd: Round) -> list[tuple[int | None, int, int | None]]:
 
 
 def play(rnd: Round, actor: User) -> Round:
-    services.publish_round(round=rnd, actor=actor)
+    round_status.publish_round(round=rnd, actor=actor)
     settle_round(rnd, actor)
-    return services.close_round(round=rnd, actor=actor)
+    return round_status.close_round(round=rnd, actor=actor)
 
 
 def as_record(data: dict[str, Any]) -> DrawRecord:
@@ -78,7 +85,7 @@ def test_round_one_is_a_random_draw_from_the_salt_reproducibly() -> None:
     event = make_event(salt="open-2026")
     boss = make_director(event)
     make_field(event, 12)
-    first = services.generate_round(event=event, actor=boss)
+    first = round_generation.generate_round(event=event, actor=boss)
     assert first.kind == Round.Kind.SWISS and first.status == Round.Status.DRAFT
     drawn = layout(first)
     assert len(drawn) == 6 and [t for t, _, _ in drawn] == [1, 2, 3, 4, 5, 6]
@@ -88,20 +95,20 @@ def test_round_one_is_a_random_draw_from_the_salt_reproducibly() -> None:
     for d in draws:
         assert draw.verify(as_record(d), "open-2026")
     # The same salt gives the same draw; another salt another.
-    services.discard_draft_round(round=first, reason="check reproducibility", actor=boss)
-    again = services.generate_round(event=event, actor=boss)
+    round_edits.discard_draft_round(round=first, reason="check reproducibility", actor=boss)
+    again = round_generation.generate_round(event=event, actor=boss)
     assert layout(again) == drawn
-    services.discard_draft_round(round=again, reason="new salt", actor=boss)
+    round_edits.discard_draft_round(round=again, reason="new salt", actor=boss)
     Event.objects.filter(pk=event.pk).update(salt="another-salt")
     event.refresh_from_db()
-    assert layout(services.generate_round(event=event, actor=boss)) != drawn
+    assert layout(round_generation.generate_round(event=event, actor=boss)) != drawn
 
 
 def test_round_one_seeded_puts_the_top_half_against_the_bottom_half() -> None:
     event = make_event(first_round="seed")
     boss = make_director(event)
     entries = [make_entry(event, f"Seed {s}", seed=s) for s in range(1, 9)]
-    rnd = services.generate_round(event=event, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
     by_seed = {e.pk: e.seed for e in entries}
     seeds = [(t, by_seed[a], by_seed[b]) for t, a, b in layout(rnd)]
     assert seeds == [(1, 1, 5), (2, 2, 6), (3, 3, 7), (4, 4, 8)]
@@ -114,7 +121,7 @@ def test_only_checked_in_entries_are_paired_one_seat_each() -> None:
     playing = make_field(event, 6)
     late = make_entry(event, "Not here yet", status=Entry.Status.REGISTERED)
     gone = make_entry(event, "Gone home", status=Entry.Status.WITHDRAWN)
-    rnd = services.generate_round(event=event, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
     seated = sorted(RoundSeat.objects.filter(round=rnd).values_list("entry_id", flat=True))
     assert seated == sorted(e.pk for e in playing)
     assert late.pk not in seated and gone.pk not in seated
@@ -127,14 +134,14 @@ def test_round_two_is_swiss_without_a_rematch_for_five_rounds() -> None:
     make_field(event, 10)
     met: set[frozenset[int]] = set()
     for number in range(1, 6):
-        rnd = services.generate_round(event=event, actor=boss)
+        rnd = round_generation.generate_round(event=event, actor=boss)
         assert rnd.number == number
         pairs = pairs_of(rnd)
         assert len(pairs) == 5 and not pairs & met, f"rematch in round {number}"
         met |= pairs
         assert selectors.check_round_record(rnd) == []
         play(rnd, boss)
-    refused("schedule_complete", services.generate_round, event=event, actor=boss)
+    refused("schedule_complete", round_generation.generate_round, event=event, actor=boss)
 
 
 def test_an_odd_field_gives_one_bye_never_twice_while_avoidable() -> None:
@@ -143,7 +150,7 @@ def test_an_odd_field_gives_one_bye_never_twice_while_avoidable() -> None:
     make_field(event, 7)
     had_bye: list[int] = []
     for _ in range(7):
-        rnd = services.generate_round(event=event, actor=boss)
+        rnd = round_generation.generate_round(event=event, actor=boss)
         byes = list(rnd.matches.filter(is_bye=True))
         assert len(byes) == 1 and byes[0].table is None and byes[0].entry_b is None
         assert byes[0].explanation["reason"]
@@ -153,7 +160,7 @@ def test_an_odd_field_gives_one_bye_never_twice_while_avoidable() -> None:
     assert len(set(had_bye)) == 7
     # Byes earn the event's bye points, and every settled match its winner's points, in the
     # results the pairing reads: 7 byes and 7 x 3 decided matches.
-    results = selectors.results_for_pairing(event)
+    results = pairing_inputs.results_for_pairing(event)
     total = sum(r.match_points for r in results.values())
     assert total == 7 * event.points_bye + 21 * (event.points_win + event.points_loss)
     assert all(r.match_points >= event.points_bye for r in results.values())
@@ -168,7 +175,7 @@ def test_a_pinned_entry_keeps_its_table() -> None:
     entries = [make_entry(event, f"Seed {s}", seed=s) for s in range(1, 11)]
     Entry.objects.filter(pk=entries[4].pk).update(pinned_table=4)
     Entry.objects.filter(pk=entries[7].pk).update(pinned_table=1)
-    rnd = services.generate_round(event=event, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
     seat = {
         s.entry_id: s.match.table.number
         for s in RoundSeat.objects.select_related("match__table").filter(round=rnd)
@@ -181,13 +188,13 @@ def test_generation_is_refused_while_a_round_is_open_or_the_field_is_too_small()
     event = make_event()
     boss = make_director(event)
     make_entry(event)
-    refused("too_few_entries", services.generate_round, event=event, actor=boss)
-    refused("too_few_entries", services.start_round_generation, event=event, actor=boss)
+    refused("too_few_entries", round_generation.generate_round, event=event, actor=boss)
+    refused("too_few_entries", round_generation.start_round_generation, event=event, actor=boss)
     make_entry(event)
-    rnd = services.generate_round(event=event, actor=boss)
-    refused("previous_round_open", services.generate_round, event=event, actor=boss)
-    services.publish_round(round=rnd, actor=boss)
-    refused("previous_round_open", services.start_round_generation, event=event, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
+    refused("previous_round_open", round_generation.generate_round, event=event, actor=boss)
+    round_status.publish_round(round=rnd, actor=boss)
+    refused("previous_round_open", round_generation.start_round_generation, event=event, actor=boss)
     assert not BackgroundJob.objects.filter(event=event).exists()
 
 
@@ -195,30 +202,30 @@ def test_status_flow_and_its_refusals() -> None:
     event = make_event()
     boss = make_director(event)
     make_field(event, 4)
-    rnd = services.generate_round(event=event, actor=boss)
-    refused("round_not_published", services.close_round, round=rnd, actor=boss)
-    refused("round_not_published", services.start_round, round=rnd, actor=boss)
-    services.publish_round(round=rnd, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
+    refused("round_not_published", round_status.close_round, round=rnd, actor=boss)
+    refused("round_not_published", round_status.start_round, round=rnd, actor=boss)
+    round_status.publish_round(round=rnd, actor=boss)
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.PUBLISHED and rnd.published_at is not None
-    refused("round_not_draft", services.publish_round, round=rnd, actor=boss)
+    refused("round_not_draft", round_status.publish_round, round=rnd, actor=boss)
     a, b = rnd.matches.first().entry_a_id, rnd.matches.last().entry_a_id  # type: ignore[union-attr]
     refused(
         "round_not_draft",
-        services.swap_entries,
+        round_edits.swap_entries,
         round=rnd,
         entry_x=a,
         entry_y=b,
         reason="late",
         actor=boss,
     )
-    services.start_round(round=rnd, actor=boss)
-    refused("results_missing", services.close_round, round=rnd, actor=boss)
+    round_status.start_round(round=rnd, actor=boss)
+    refused("results_missing", round_status.close_round, round=rnd, actor=boss)
     settle_round(rnd, boss)
-    services.close_round(round=rnd, actor=boss)
+    round_status.close_round(round=rnd, actor=boss)
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.CLOSED and rnd.closed_at is not None
-    refused("round_not_published", services.close_round, round=rnd, actor=boss)
+    refused("round_not_published", round_status.close_round, round=rnd, actor=boss)
     actions = list(
         AuditEntry.objects.filter(event=event).order_by("pk").values_list("action", flat=True)
     )
@@ -234,9 +241,9 @@ def test_a_swap_needs_a_reason_is_audited_and_checks_as_an_override() -> None:
     event = make_event()
     boss = make_director(event)
     make_field(event, 6)
-    first = services.generate_round(event=event, actor=boss)
+    first = round_generation.generate_round(event=event, actor=boss)
     play(first, boss)
-    second = services.generate_round(event=event, actor=boss)
+    second = round_generation.generate_round(event=event, actor=boss)
     # Plant a rematch by hand: put a round-one opponent of table 1's first entry opposite it.
     m1 = second.matches.select_related("table").get(table__number=1)
     old = RoundSeat.objects.select_related("match").get(round=first, entry=m1.entry_a_id).match
@@ -244,14 +251,14 @@ def test_a_swap_needs_a_reason_is_audited_and_checks_as_an_override() -> None:
     assert former is not None and former != m1.entry_b_id
     refused(
         "reason_required",
-        services.swap_entries,
+        round_edits.swap_entries,
         round=second,
         entry_x=m1.entry_b_id,
         entry_y=former,
         reason="  ",
         actor=boss,
     )
-    services.swap_entries(
+    round_edits.swap_entries(
         round=second,
         entry_x=m1.entry_b_id,  # type: ignore[arg-type]
         entry_y=former,
@@ -269,28 +276,34 @@ def test_a_swap_needs_a_reason_is_audited_and_checks_as_an_override() -> None:
     assert all(not v.is_violation for v in found)
     # Seats follow the swap: still one per entry.
     assert RoundSeat.objects.filter(round=second, entry_id=former).get().match_id == m1.pk
-    services.publish_round(round=second, actor=boss)  # overrides do not block publishing
+    round_status.publish_round(round=second, actor=boss)  # overrides do not block publishing
 
 
 def test_swapping_tables_keeps_one_match_per_table() -> None:
     event = make_event()
     boss = make_director(event)
     make_field(event, 6)
-    rnd = services.generate_round(event=event, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
     before = {m.table.number: m.pk for m in rnd.matches.select_related("table")}  # type: ignore[union-attr]
     refused(
-        "same_table", services.swap_tables, round=rnd, table_x=1, table_y=1, reason="x", actor=boss
+        "same_table",
+        round_edits.swap_tables,
+        round=rnd,
+        table_x=1,
+        table_y=1,
+        reason="x",
+        actor=boss,
     )
     refused(
         "not_in_round",
-        services.swap_tables,
+        round_edits.swap_tables,
         round=rnd,
         table_x=1,
         table_y=9,
         reason="x",
         actor=boss,
     )
-    services.swap_tables(round=rnd, table_x=1, table_y=3, reason="wheelchair access", actor=boss)
+    round_edits.swap_tables(round=rnd, table_x=1, table_y=3, reason="wheelchair access", actor=boss)
     after = {m.table.number: m.pk for m in rnd.matches.select_related("table")}  # type: ignore[union-attr]
     assert after == {1: before[3], 2: before[2], 3: before[1]}
     assert AuditEntry.objects.get(action="round.swap_tables").reason == "wheelchair access"
@@ -300,11 +313,11 @@ def test_a_bye_can_be_swapped_into_a_match() -> None:
     event = make_event()
     boss = make_director(event)
     make_field(event, 5)
-    rnd = services.generate_round(event=event, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
     bye = rnd.matches.get(is_bye=True)
     playing = rnd.matches.filter(is_bye=False).first()
     assert playing is not None
-    services.swap_entries(
+    round_edits.swap_entries(
         round=rnd,
         entry_x=bye.entry_a_id,
         entry_y=playing.entry_a_id,
@@ -324,13 +337,13 @@ def test_the_generation_job_completes_eagerly_and_is_safe_to_run_twice(
     boss = make_director(event)
     make_field(event, 8)
     with django_capture_on_commit_callbacks(execute=True):
-        job = services.start_round_generation(event=event, actor=boss)
+        job = round_generation.start_round_generation(event=event, actor=boss)
     job.refresh_from_db()
     assert job.kind == "generate_round" and job.status == BackgroundJob.Status.DONE
     assert job.progress == 100 and job.result["round"] == 1
     rnd = Round.objects.get(event=event, number=1)
     assert rnd.matches.count() == 4
-    services.run_generate_round_job(job_id=job.pk)  # a redelivered message
+    director_jobs.run_director_job(job_id=job.pk)  # a redelivered message
     assert Round.objects.filter(event=event).count() == 1
 
 
@@ -341,9 +354,9 @@ def test_a_job_that_can_no_longer_run_fails_with_the_code(
     boss = make_director(event)
     make_field(event, 4)
     with django_capture_on_commit_callbacks(execute=False):
-        job = services.start_round_generation(event=event, actor=boss)
-    services.generate_round(event=event, actor=boss)  # someone was quicker
-    services.run_generate_round_job(job_id=job.pk)
+        job = round_generation.start_round_generation(event=event, actor=boss)
+    round_generation.generate_round(event=event, actor=boss)  # someone was quicker
+    director_jobs.run_director_job(job_id=job.pk)
     job.refresh_from_db()
     assert job.status == BackgroundJob.Status.FAILED
     assert job.result["code"] == "previous_round_open" and job.message
@@ -356,7 +369,7 @@ def test_round_robin_meets_every_pair_once_with_a_rotating_bye() -> None:
     met: list[frozenset[int]] = []
     byes: list[int] = []
     for _ in range(5):
-        rnd = services.generate_round(event=event, actor=boss)
+        rnd = round_generation.generate_round(event=event, actor=boss)
         assert rnd.kind == Round.Kind.ROUND_ROBIN
         met.extend(pairs_of(rnd))
         byes.extend(rnd.matches.filter(is_bye=True).values_list("entry_a_id", flat=True))
@@ -366,24 +379,24 @@ def test_round_robin_meets_every_pair_once_with_a_rotating_bye() -> None:
         (frozenset(p) for p in combinations([e.pk for e in entries], 2)), key=sorted
     )
     assert sorted(byes) == sorted(e.pk for e in entries)
-    refused("schedule_complete", services.generate_round, event=event, actor=boss)
+    refused("schedule_complete", round_generation.generate_round, event=event, actor=boss)
 
 
 def test_the_playoff_bracket_seeds_the_first_round_in_standard_order() -> None:
     event = make_event(swiss_rounds=1, playoff=Event.Playoff.SINGLE, playoff_qualifiers=5)
     boss = make_director(event)
     entries = make_field(event, 8)
-    play(services.generate_round(event=event, actor=boss), boss)
-    refused("playoff_needs_seeding", services.generate_round, event=event, actor=boss)
+    play(round_generation.generate_round(event=event, actor=boss), boss)
+    refused("playoff_needs_seeding", round_generation.generate_round, event=event, actor=boss)
     ranking = [e.pk for e in entries]  # seed 1 = entries[0]
     refused(
         "too_few_qualifiers",
-        services.create_playoff_bracket,
+        playoffs.create_playoff_bracket,
         event=event,
         ranking=ranking[:1],
         actor=boss,
     )
-    rnd = services.create_playoff_bracket(event=event, ranking=ranking, actor=boss)
+    rnd = playoffs.create_playoff_bracket(event=event, ranking=ranking, actor=boss)
     assert rnd.kind == Round.Kind.PLAYOFF and rnd.number == 2
     games = list(rnd.matches.filter(is_bye=False).select_related("table"))
     assert [(g.table.number, g.entry_a_id, g.entry_b_id) for g in games] == [  # type: ignore[union-attr]
@@ -403,17 +416,17 @@ def test_pairing_inputs_read_history_per_player_in_fixed_queries(
     event = make_event()
     boss = make_director(event)
     make_field(event, 6)
-    play(services.generate_round(event=event, actor=boss), boss)
+    play(round_generation.generate_round(event=event, actor=boss), boss)
     with django_assert_num_queries(5):
-        inputs = selectors.pairing_inputs(event, round_no=2)
+        inputs = pairing_inputs.pairing_inputs(event, round_no=2)
     assert len(inputs.history) == 3 and len(inputs.active) == 6
     players = {p for e in inputs.entries for p in e.player_ids}
     for past in inputs.history:
         assert past.players_a <= players and len(past.players_a) == 2
     make_field(event, 6)
-    play(services.generate_round(event=event, actor=boss), boss)
+    play(round_generation.generate_round(event=event, actor=boss), boss)
     with django_assert_num_queries(5):
-        selectors.pairing_inputs(event, round_no=3)
+        pairing_inputs.pairing_inputs(event, round_no=3)
     assert Match.objects.filter(round__event=event).count() == 9
 
 
@@ -421,7 +434,7 @@ def test_each_table_records_its_first_leader_and_a_swap_draws_it_again() -> None
     event = make_event(salt="leaders")
     boss = make_director(event)
     make_field(event, 6)
-    rnd = services.generate_round(event=event, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
     for m in rnd.matches.all():
         leader = m.explanation["first_leader"]
         record = as_record(leader["draw"])
@@ -434,7 +447,7 @@ def test_each_table_records_its_first_leader_and_a_swap_draws_it_again() -> None
         assert leader["player"] in members
     m1 = rnd.matches.get(table__number=1)
     m2 = rnd.matches.get(table__number=2)
-    services.swap_entries(
+    round_edits.swap_entries(
         round=rnd, entry_x=m1.entry_a_id, entry_y=m2.entry_a_id, reason="swap", actor=boss
     )
     m1.refresh_from_db()
@@ -449,15 +462,17 @@ def test_a_second_generation_is_refused_while_one_is_pending(
     boss = make_director(event)
     make_field(event, 4)
     with django_capture_on_commit_callbacks(execute=False):
-        first = services.start_round_generation(event=event, actor=boss)
-    error = refused("generation_running", services.start_round_generation, event=event, actor=boss)
+        first = round_generation.start_round_generation(event=event, actor=boss)
+    error = refused(
+        "generation_running", round_generation.start_round_generation, event=event, actor=boss
+    )
     assert error.details == {"job": first.pk}
     # A job lost long ago (a dead worker) no longer blocks.
     BackgroundJob.objects.filter(pk=first.pk).update(
-        created_at=first.created_at - services.JOB_STALE_AFTER
+        created_at=first.created_at - round_generation.JOB_STALE_AFTER
     )
     with django_capture_on_commit_callbacks(execute=True):
-        services.start_round_generation(event=event, actor=boss)
+        round_generation.start_round_generation(event=event, actor=boss)
     assert Round.objects.filter(event=event, number=1).exists()
 
 
@@ -465,9 +480,9 @@ def test_publishing_is_refused_while_the_checker_finds_violations() -> None:
     event = make_event()
     boss = make_director(event)
     make_field(event, 6)
-    rnd = services.generate_round(event=event, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
     Match.objects.filter(round=rnd, table__number=2).delete()  # two entries lost
-    error = refused("round_has_violations", services.publish_round, round=rnd, actor=boss)
+    error = refused("round_has_violations", round_status.publish_round, round=rnd, actor=boss)
     assert len(error.details["violations"]) == 2
     assert all(": missing " in line for line in error.details["violations"])
     rnd.refresh_from_db()
@@ -478,7 +493,7 @@ def test_generate_and_publish_for_scripts() -> None:
     event = make_event()
     boss = make_director(event)
     make_field(event, 8)
-    rnd = services.generate_and_publish_round(event=event, actor=boss)
+    rnd = round_generation.generate_and_publish_round(event=event, actor=boss)
     assert (rnd.number, rnd.status) == (1, Round.Status.PUBLISHED)
 
 
@@ -486,10 +501,10 @@ def test_round_robin_schedule_ignores_late_check_ins_and_covers_withdrawals() ->
     event = make_event(format=Event.Format.ROUND_ROBIN)
     boss = make_director(event)
     entries = make_field(event, 4)
-    play(services.generate_round(event=event, actor=boss), boss)
+    play(round_generation.generate_round(event=event, actor=boss), boss)
     late = make_entry(event, "Late Comers")
     Entry.objects.filter(pk=entries[0].pk).update(status=Entry.Status.WITHDRAWN)
-    second = services.generate_round(event=event, actor=boss)
+    second = round_generation.generate_round(event=event, actor=boss)
     seated = set(RoundSeat.objects.filter(round=second).values_list("entry_id", flat=True))
     assert late.pk not in seated and entries[0].pk not in seated
     assert len(seated) == 3
@@ -507,11 +522,11 @@ def test_a_generation_the_broker_refuses_fails_at_once_and_may_be_retried(
     event = make_event()
     boss = make_director(event)
     make_field(event, 4)
-    job = services.start_round_generation(event=event, actor=boss)
+    job = round_generation.start_round_generation(event=event, actor=boss)
     job.refresh_from_db()
     assert job.status == BackgroundJob.Status.FAILED
     assert "could not be reached" in job.message
     assert not Round.objects.filter(event=event).exists()
     # The failed job does not block the director's next try.
-    again = services.start_round_generation(event=event, actor=boss)
+    again = round_generation.start_round_generation(event=event, actor=boss)
     assert again.pk != job.pk

@@ -17,7 +17,7 @@ from tests.tournaments.rounds_factory import (
 )
 from tournaments.models import AuditEntry, BackgroundJob, Event, Player, Round, RoundSeat
 from tournaments.selectors import rounds as selectors
-from tournaments.services import rounds as services
+from tournaments.services import round_generation, round_status
 
 pytestmark = pytest.mark.django_db
 
@@ -69,7 +69,7 @@ def test_the_job_page_shows_progress_while_pending(
     client, boss = director_client(event)
     make_field(event, 4)
     with django_capture_on_commit_callbacks(execute=False):  # no worker has taken it yet
-        job = services.start_round_generation(event=event, actor=boss)
+        job = round_generation.start_round_generation(event=event, actor=boss)
     page = client.get(f"{base(event)}jobs/{job.pk}/")
     body = page.content.decode()
     assert page.status_code == 200 and "<progress" in body and 'hx-trigger="every 1s"' in body
@@ -90,11 +90,11 @@ def test_edit_the_draft_with_a_reason_preview_conflicts_then_publish_and_close()
     event = make_event()
     client, boss = director_client(event)
     make_field(event, 6)
-    first = services.generate_round(event=event, actor=boss)
-    services.publish_round(round=first, actor=boss)
+    first = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=first, actor=boss)
     settle_round(first, boss)
-    services.close_round(round=first, actor=boss)
-    second = services.generate_round(event=event, actor=boss)
+    round_status.close_round(round=first, actor=boss)
+    second = round_generation.generate_round(event=event, actor=boss)
     m1 = second.matches.get(table__number=1)
     old = RoundSeat.objects.select_related("match").get(round=first, entry_id=m1.entry_a_id).match
     former = old.entry_b_id if old.entry_a_id == m1.entry_a_id else old.entry_a_id
@@ -144,7 +144,7 @@ def test_discarding_a_draft_needs_a_reason() -> None:
     event = make_event()
     client, boss = director_client(event)
     make_field(event, 4)
-    services.generate_round(event=event, actor=boss)
+    round_generation.generate_round(event=event, actor=boss)
     client.post(f"{base(event)}1/discard/", {"reason": ""})
     assert Round.objects.filter(event=event).exists()
     response = client.post(f"{base(event)}1/discard/", {"reason": "wrong check-ins"})
@@ -157,7 +157,7 @@ def test_director_pages_by_role(who: str) -> None:
     event = make_event()
     boss = make_director(event)
     make_field(event, 4)
-    services.generate_round(event=event, actor=boss)
+    round_generation.generate_round(event=event, actor=boss)
     client = Client()
     if who == "other_director":
         client.force_login(make_director(make_event(slug="other"), "other-boss"))
@@ -190,11 +190,11 @@ def test_the_public_page_shows_tables_and_finds_a_player() -> None:
     boss = make_director(event)
     make_field(event, 5)
     make_entry(event, "Domino Queens", players=("Zora Quist", "Ann Lee"))
-    rnd = services.generate_round(event=event, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
     url = f"/events/{event.slug}/rounds/1/"
     client = Client()
     assert client.get(url).status_code == 404  # a draft is not public
-    services.publish_round(round=rnd, actor=boss)
+    round_status.publish_round(round=rnd, actor=boss)
     page = client.get(url)
     body = page.content.decode()
     assert page.status_code == 200
@@ -220,8 +220,8 @@ def test_a_bye_shows_on_the_public_page() -> None:
     event = make_event()
     boss = make_director(event)
     make_field(event, 3)
-    rnd = services.generate_round(event=event, actor=boss)
-    services.publish_round(round=rnd, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=rnd, actor=boss)
     bye = rnd.matches.select_related("entry_a").get(is_bye=True)
     body = Client().get(f"/events/{event.slug}/rounds/1/").content.decode()
     assert "<h2>Bye</h2>" in body and bye.entry_a.name in body
@@ -244,8 +244,8 @@ def test_public_round_permissions(
     event = make_event(status=status, public_pairings=pairings_public)
     boss = make_director(event)
     make_field(event, 4)
-    rnd = services.generate_round(event=event, actor=boss)
-    services.publish_round(round=rnd, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=rnd, actor=boss)
     client = Client()
     if who == "director":
         client.force_login(boss)
@@ -259,7 +259,7 @@ def test_round_view_reads_in_two_queries(django_assert_num_queries: Any) -> None
     event = make_event()
     boss = make_director(event)
     make_field(event, 9)
-    rnd = services.generate_round(event=event, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
     with django_assert_num_queries(2):
         view = selectors.round_view(rnd)
     assert len(view.matches) == 4 and len(view.byes) == 1
@@ -285,12 +285,12 @@ def test_the_checker_reads_a_round_in_fixed_queries(django_assert_num_queries: A
     event = make_event()
     boss = make_director(event)
     make_field(event, 7)
-    first = services.generate_round(event=event, actor=boss)
-    services.publish_round(round=first, actor=boss)
+    first = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=first, actor=boss)
     settle_round(first, boss)
-    services.close_round(round=first, actor=boss)
+    round_status.close_round(round=first, actor=boss)
     second = Round.objects.select_related("event").get(
-        pk=services.generate_round(event=event, actor=boss).pk
+        pk=round_generation.generate_round(event=event, actor=boss).pk
     )
     with django_assert_num_queries(6):
         assert selectors.check_round_record(second) == []
@@ -300,7 +300,7 @@ def test_the_review_page_explains_the_round() -> None:
     event = make_event()
     client, boss = director_client(event)
     make_field(event, 4)
-    rnd = services.generate_round(event=event, actor=boss)
+    rnd = round_generation.generate_round(event=event, actor=boss)
     body = client.get(f"{base(event)}1/").content.decode()
     assert "Paired from this order" in body and "First lead by lot:" in body
     leader = rnd.matches.get(table__number=1).explanation["first_leader"]["player"]

@@ -17,13 +17,13 @@ def test_a_real_worker_generates_the_round(
 ) -> None:
     from spinner.celery import app
     from tournaments.models import BackgroundJob, Round, RoundSeat
-    from tournaments.services import rounds as services
+    from tournaments.services import round_generation
 
     event = make_event()
     boss = make_director(event)
     make_field(event, 11)
     worker = celery_worker_process(app.conf.task_default_queue)
-    job = services.start_round_generation(event=event, actor=boss)
+    job = round_generation.start_round_generation(event=event, actor=boss)
     assert BackgroundJob.objects.get(pk=job.pk).status == BackgroundJob.Status.PENDING
 
     def finished() -> BackgroundJob | None:

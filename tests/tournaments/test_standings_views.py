@@ -244,7 +244,7 @@ def test_a_match_page_draws_each_hand_from_the_engine_geometry(
 ) -> None:
     from scoring.geometry import picture, position_after
     from tests.tournaments.results_support import sheet
-    from tournaments.services import results
+    from tournaments.services import decisions
 
     event = make_event("sheets", rules="all-fives", target=100)
     teams = make_entries(event, 2)
@@ -252,7 +252,9 @@ def test_a_match_page_draws_each_hand_from_the_engine_geometry(
     (match,) = make_round(event, 1, [(teams[0], teams[1])])
     played = sheet("moves")
     with django_capture_on_commit_callbacks(execute=True):
-        results.override_result(match=match, sheet=played, reason="from the sheet", actor=director)
+        decisions.override_result(
+            match=match, sheet=played, reason="from the sheet", actor=director
+        )
     body = client.get(url(event, f"matches/{match.pk}/")).content.decode()
     assert "verified scoresheet" in body
     hands = played["hands"]

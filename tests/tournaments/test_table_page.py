@@ -11,7 +11,7 @@ from django.test import Client
 
 from tests.tournaments.phone_factory import make_setup
 from tournaments.models import Round, Table
-from tournaments.services.results import confirm_claim, submit_claim
+from tournaments.services.claims import confirm_claim, submit_claim
 from tournaments.services.table_links import table_link_path
 
 pytestmark = pytest.mark.django_db

@@ -33,8 +33,8 @@ from tournaments.api.serializers import (
 )
 from tournaments.models import Match, MatchResult, Round
 from tournaments.selectors import results as selectors
+from tournaments.services import decisions, table_links
 from tournaments.services import results as services
-from tournaments.services import table_links
 
 
 class ResultResolveApi(DirectorApi):
@@ -52,7 +52,7 @@ class ResultResolveApi(DirectorApi):
         data.is_valid(raise_exception=True)
 
         def resolve() -> Response:
-            result = services.resolve_conflict(
+            result = decisions.resolve_conflict(
                 match=match,
                 side=data.validated_data["side"],
                 reason=data.validated_data["reason"],
@@ -81,7 +81,7 @@ class ResultOverrideApi(ResultResolveApi):
         tags=["director"],
     )
     def post(self, request: Request, match_id: int) -> Response:
-        return self.enter(request, match_id, services.override_result)
+        return self.enter(request, match_id, decisions.override_result)
 
     def enter(
         self, request: Request, match_id: int, service: Any, *, version_required: bool = False
@@ -120,7 +120,7 @@ class ResultCorrectApi(ResultOverrideApi):
         tags=["director"],
     )
     def post(self, request: Request, match_id: int) -> Response:
-        return self.enter(request, match_id, services.correct_result, version_required=True)
+        return self.enter(request, match_id, decisions.correct_result, version_required=True)
 
 
 class RoundApi(DirectorApi):

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 
 from tournaments.models import Event
 from tournaments.permissions import can_oversee
-from tournaments.selectors import rounds as selectors
+from tournaments.selectors import export
 
 
 class EventExportApi(APIView):
@@ -39,7 +39,7 @@ class EventExportApi(APIView):
         event = Event.objects.filter(slug=slug).first()
         if event is None or not can_oversee(request.user, event):
             raise exceptions.NotFound("No such event among yours.")
-        document: dict[str, Any] = selectors.export_event(event)
+        document: dict[str, Any] = export.export_event(event)
         response = Response(document)
         if request.query_params.get("download"):
             response["Content-Disposition"] = f'attachment; filename="{event.slug}-export.json"'

@@ -16,28 +16,7 @@ from typing import Any
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-MAX_DEPTH = 64
-TOO_DEEP = f"The JSON body is nested too deeply (at most {MAX_DEPTH} levels)."
-
-
-def json_depth_exceeds(value: Any, limit: int) -> bool:
-    """True when ``value`` (parsed JSON) has containers nested more than ``limit`` deep.
-
-    Iterative: safe on any depth.
-    """
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, Mapping):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if depth >= limit:
-            return True
-        stack.extend((child, depth + 1) for child in children)
-    return False
+from tournaments.text_safety import MAX_DEPTH, TOO_DEEP, json_depth_exceeds
 
 
 class SafeJSONParser(JSONParser):

@@ -17,9 +17,9 @@ from rest_framework import serializers
 from tournaments.api.errors import ERROR
 from tournaments.errors import ValidationFailed
 from tournaments.models import Claim, MatchResult
+from tournaments.results_math import from_halves
 from tournaments.selectors import results as selectors
-from tournaments.services import results as services
-from tournaments.services.results import from_halves
+from tournaments.services import assessment
 
 IDEMPOTENCY_REQUIRED = OpenApiParameter(
     "Idempotency-Key",
@@ -55,9 +55,9 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
 
 
 def check_json_tree(value: Any) -> None:
-    """Refuse JSON no database can keep or no person meant (``services.check_sheet_tree``)."""
+    """Refuse JSON no database can keep or no person meant (``assessment.check_sheet_tree``)."""
     try:
-        services.check_sheet_tree(value)
+        assessment.check_sheet_tree(value)
     except ValidationFailed as exc:
         raise serializers.ValidationError(exc.message) from exc
 

@@ -17,10 +17,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments import result_privacy
 from tournaments.models import Event
 from tournaments.permissions import can_see
-from tournaments.selectors import live as selectors
+from tournaments.selectors import result_privacy, standings
 
 
 class EventStandingsApi(APIView):
@@ -36,18 +35,18 @@ class EventStandingsApi(APIView):
     )
     def get(self, request: Request, slug: str) -> Response:
         try:
-            event = selectors.event_with_state(slug)
+            event = standings.event_with_state(slug)
         except Event.DoesNotExist:
             raise exceptions.NotFound("No such event.") from None
         if not can_see(request.user, event, "standings"):
             raise exceptions.NotFound("No such event.")
-        meta = selectors.snapshot_meta(event)
+        meta = standings.snapshot_meta(event)
         tags = {t.strip() for t in request.headers.get("If-None-Match", "").split(",")}
         if meta.etag in tags:
             response = Response(status=304)
         else:
             latest = result_privacy.for_viewer(
-                selectors.latest_standings(event), request.user, event
+                standings.latest_standings(event), request.user, event
             )
             body: dict[str, Any] = {
                 "event": event.slug,

@@ -55,6 +55,7 @@ from tournaments.api.serializers import (
     match_state,
 )
 from tournaments.selectors import results as selectors
+from tournaments.services import assessment, claims
 from tournaments.services import results as services
 
 
@@ -71,7 +72,7 @@ class TableMatchApi(ResultsApi):
         access = table_access(request)
         assert access is not None
         event = access.round.event
-        game = services.expected_game(event)
+        expected = game.expected_game(event)
         board = selectors.match_board(access.match_id) if access.match_id else None
         return Response(
             {
@@ -80,7 +81,7 @@ class TableMatchApi(ResultsApi):
                 "round": access.round.number,
                 "table": access.table.number,
                 "game": {
-                    **game,
+                    **expected,
                     "time_policy": event.time_policy,
                     "allow_final_score_only": event.allow_final_score_only,
                 },
@@ -112,7 +113,7 @@ class SheetVerifyApi(ResultsApi):
         match = self.get_match(request, match_id)
         data = SheetVerifyInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        found = services.assess_sheet(match.round.event, data.validated_data["sheet"])
+        found = assessment.assess_sheet(match.round.event, data.validated_data["sheet"])
         running = game.running_scores(data.validated_data["sheet"])
         return Response({"verdict": found.verdict, "complete": found.complete, "running": running})
 
@@ -163,7 +164,7 @@ class MatchClaimsApi(ResultsApi):
         expected = parse_version(request)
 
         def submit() -> Response:
-            out = services.submit_claim(
+            out = claims.submit_claim(
                 match=match,
                 side=values["side"],
                 sheet=values.get("sheet"),
@@ -219,7 +220,7 @@ class ClaimConfirmApi(ResultsApi):
             )
 
         def confirm() -> Response:
-            out = services.confirm_claim(
+            out = claims.confirm_claim(
                 match=match,
                 side=data.validated_data["side"],
                 expected_version=expected,

@@ -9,7 +9,7 @@ from typing import Any
 
 from tournaments import csv_safety
 from tournaments.models import Entry, Event
-from tournaments.selectors import live as selectors
+from tournaments.selectors import standings as selectors
 
 
 def progress_chart(

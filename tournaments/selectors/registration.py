@@ -13,9 +13,11 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
 
+from tournaments import game
 from tournaments.errors import NotFound
 from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Round
 from tournaments.permissions import can_oversee, can_see, is_staff
+from tournaments.standings import tiebreak_label
 
 
 def list_director_events(user: AbstractBaseUser | AnonymousUser) -> list[Event]:
@@ -160,14 +162,8 @@ def list_visible_rounds(event: Event, user: AbstractBaseUser | AnonymousUser) ->
 
 # --- Rules in words ----------------------------------------------------------------------------
 
+
 # The rule sets' defaults (shared/spec/rules.md): (target raw, hand size) by players at a table.
-_DEFAULTS: dict[str, dict[int, tuple[int, int]]] = {
-    Event.Rules.FIVE_UP: {2: (305, 5), 4: (305, 5)},
-    Event.Rules.ALL_FIVES: {2: (250, 9), 4: (200, 5)},
-    Event.Rules.FIVE_UP_7: {2: (305, 7), 4: (305, 7)},
-}
-
-
 @dataclass(frozen=True)
 class RulesSummary:
     rules_name: str
@@ -178,22 +174,29 @@ class RulesSummary:
     lines: tuple[str, ...]  # the whole description, one sentence per line
 
 
-def describe_rules(event: Event) -> RulesSummary:
-    """The event's rules in words, with the rule set's defaults filled in.
+def _in_a_sentence(label: str) -> str:
+    """A column label inside a sentence: "Median Buchholz" -> "median Buchholz" (a name such
+    as Buchholz keeps its capital)."""
+    return label if label.startswith("Buchholz") else label[:1].lower() + label[1:]
 
-    ``five-up`` and ``five-up-7`` display points as raw/5 (a target of 305 raw is 61 points);
-    ``all-fives`` displays raw points. No query.
+
+def describe_rules(event: Event) -> RulesSummary:
+    """The event's rules in words, with the rule set's defaults filled in (from the engine:
+    ``tournaments.game``).
+
+    The target is in the rule set's displayed points (``five-up`` and ``five-up-7``: raw / 5, so
+    a target of 305 raw is 61 points); ``all-fives`` displays raw points. No query.
     """
-    seats = 4 if event.entry_kind == Event.EntryKind.PARTNERSHIP else 2
-    default_target, default_hand = _DEFAULTS[event.rules][seats]
-    target = event.target or default_target
-    hand = event.hand_size or default_hand
-    if event.rules in (Event.Rules.FIVE_UP, Event.Rules.FIVE_UP_7):
-        shown = target / 5
-        number = f"{shown:g}"
-        target_display = f"{number} points ({target} raw pips, counted in fives)"
+    options = game.match_options(event)
+    seats = game.seats_per_table(event.entry_kind)
+    target, hand = options.target, options.hand_size
+    divisor = game.displayed_divisor(event)
+    shown = game.format_displayed(target, event)
+    if divisor == 1:
+        target_display = f"{shown} points"
     else:
-        target_display = f"{target} points"
+        counted = "fives" if divisor == 5 else f"{divisor}s"
+        target_display = f"{shown} points ({target} raw pips, counted in {counted})"
     table = (
         "two partnerships at each table (four players, partners sit opposite)"
         if seats == 4
@@ -225,7 +228,7 @@ def describe_rules(event: Event) -> RulesSummary:
             f"{event.margin_bonus_points} bonus match point(s)."
         )
     if event.tiebreaks:
-        names = ", ".join(TIEBREAK_LABELS.get(t, t) for t in event.tiebreaks)
+        names = ", ".join(_in_a_sentence(tiebreak_label(t)) for t in event.tiebreaks)
         lines.append(f"Ties are broken by: {names}.")
     return RulesSummary(
         rules_name=event.get_rules_display(),
@@ -235,16 +238,3 @@ def describe_rules(event: Event) -> RulesSummary:
         players_at_table=seats,
         lines=tuple(lines),
     )
-
-
-TIEBREAK_LABELS: dict[str, str] = {
-    "match_points": "match points",
-    "wins": "wins",
-    "points_for": "points for",
-    "points_against": "points against",
-    "spread": "spread",
-    "buchholz": "Buchholz",
-    "median_buchholz": "median Buchholz",
-    "head_to_head": "head to head",
-    "opponents_win_rate": "opponents' win rate",
-}

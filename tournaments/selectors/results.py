@@ -11,7 +11,7 @@ from typing import Any
 from django.db.models import Prefetch
 
 from tournaments.models import Claim, Event, Match, MatchResult, Round
-from tournaments.services.results import divergence, from_halves, state_of
+from tournaments.results_math import divergence, from_halves, state_of
 
 STATES = ("missing", "pending", "conflict", "confirmed", "bye")
 

@@ -1,210 +1,38 @@
-"""Reads for rounds and pairings: the pairing package's records, the round pages, the checker,
-and the event export.
+"""Reads for rounds and pairings: the round pages and lists, the pairing checker's records.
 
 Every function here reads with a fixed number of queries (pinned in the tests), whatever the size
-of the event. The writes live in ``tournaments/services/rounds.py``.
+of the event. The writes live in ``tournaments/services/round_*.py``.
 
-Terms: an *active* entry is checked in and not withdrawn (only those are paired); a round is
-*public* once published (published, in play or closed), and only where the event makes its
-pairings public (``tournaments.permissions.can_see``).
+Terms: a round is *public* once published (published, in play or closed), and only where the
+event makes its pairings public (``tournaments.permissions.can_see``).
 """
 
 from __future__ import annotations
 
 import re
 from collections import defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from tournaments.models import Entry, EntryPlayer, Event, Match, Round
+from django.db.models import Count, Q
+
+from tournaments import job_kinds
+from tournaments.models import BackgroundJob, Entry, EntryPlayer, Event, Match, Round
 from tournaments.pairing.checker import check_round
 from tournaments.pairing.records import (
     Bye,
-    EntryRecord,
     Explanation,
     Number,
     Pairing,
-    PastMatch,
     RoundKind,
     RoundPairing,
     Violation,
 )
-from tournaments.selectors.results import results_for_export
-
-PAIRED_KINDS = (Round.Kind.SWISS, Round.Kind.ROUND_ROBIN)
-"""Round kinds whose byes are real byes (worth ``points_bye``); a play-off bye just advances."""
+from tournaments.selectors.pairing_inputs import pairing_inputs
 
 PUBLIC_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.CLOSED)
 """Round statuses the public may see (a draft is the director's alone)."""
-
-
-# --- Results for pairing: the one place issue 6/8 fill in ----------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PairingResult:
-    """What the pairing needs from the results of one entry: match points and spread so far."""
-
-    match_points: Number = 0
-    spread: Number = 0
-
-
-def results_for_pairing(event: Event) -> dict[int, PairingResult]:
-    """Match points and spread per entry id, over every non-draft Swiss or round-robin round.
-
-    A bye is worth ``event.points_bye`` match points and no spread (it is decided by the
-    pairing, not by a result). A played match counts once its result is confirmed (the current
-    ``MatchResult``): the winner gets ``points_win``, the loser ``points_loss``, a drawn match
-    ``points_draw`` each, and each side's spread moves by the raw score difference (exact: halves
-    occur in ``all-fives`` with three players). Entries without a result are absent (read them
-    as zero). Two queries.
-    """
-    from tournaments.models import MatchResult
-
-    points: dict[int, Number] = defaultdict(int)
-    spread: dict[int, Number] = defaultdict(int)
-    byes = Match.objects.filter(
-        round__event=event, is_bye=True, round__kind__in=PAIRED_KINDS
-    ).exclude(round__status=Round.Status.DRAFT)
-    for entry_id in byes.values_list("entry_a_id", flat=True):
-        points[entry_id] += event.points_bye
-    played = (
-        MatchResult.objects.filter(
-            is_current=True,
-            match__round__event=event,
-            match__round__kind__in=PAIRED_KINDS,
-            match__is_bye=False,
-        )
-        .exclude(match__round__status=Round.Status.DRAFT)
-        .values_list(
-            "match__entry_a_id",
-            "match__entry_b_id",
-            "score_a_halves",
-            "score_b_halves",
-            "winner_side",
-        )
-    )
-    for entry_a, entry_b, halves_a, halves_b, winner in played:
-        if entry_b is None:
-            continue
-        if winner is None:
-            points[entry_a] += event.points_draw
-            points[entry_b] += event.points_draw
-        else:
-            won, lost = (entry_a, entry_b) if winner == 0 else (entry_b, entry_a)
-            points[won] += event.points_win
-            points[lost] += event.points_loss
-        diff = Fraction(halves_a - halves_b, 2)
-        diff_value: Number = int(diff) if diff.denominator == 1 else diff
-        spread[entry_a] += diff_value
-        spread[entry_b] -= diff_value
-    return {
-        entry_id: PairingResult(match_points=points[entry_id], spread=spread[entry_id])
-        for entry_id in set(points) | set(spread)
-    }
-
-
-# --- Records for the pairing package ---------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class PairingInputs:
-    """Everything the pairing algorithms need about an event before round ``round_no``.
-
-    ``entries`` holds every entry of the event (``active`` marks those to pair), ``history``
-    every match and bye of the rounds before ``round_no``, and ``names`` the entries' display
-    names (for messages).
-    """
-
-    round_no: int
-    entries: tuple[EntryRecord, ...]
-    history: tuple[PastMatch, ...]
-    names: dict[int, str] = field(default_factory=dict)
-
-    @property
-    def active(self) -> tuple[EntryRecord, ...]:
-        return tuple(e for e in self.entries if e.active)
-
-
-def _rating(ratings: list[int]) -> Number | None:
-    """An entry's rating: the mean of its players' known ratings (exact), or None."""
-    if not ratings:
-        return None
-    mean = Fraction(sum(ratings), len(ratings))
-    return int(mean) if mean.denominator == 1 else mean
-
-
-def _members(event: Event) -> dict[int, list[tuple[int, int | None]]]:
-    """Entry id -> [(player id, rating)] for every entry of the event. One query."""
-    members: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
-    rows = EntryPlayer.objects.filter(event=event).values_list(
-        "entry_id", "player_id", "player__rating"
-    )
-    for entry_id, player_id, rating in rows:
-        members[entry_id].append((player_id, rating))
-    return members
-
-
-def pairing_inputs(
-    event: Event, *, round_no: int, active_ids: frozenset[int] | None = None
-) -> PairingInputs:
-    """Read the event into the pairing package's records, as they stand before ``round_no``.
-
-    ``active`` is "checked in" unless ``active_ids`` says which entries were active (the checker
-    passes the set recorded when the round was generated). Opponent history is per player
-    (``EntryPlayer``); ``byes_received`` counts byes in earlier rounds; match points and spread
-    come from ``results_for_pairing``. Five queries.
-    """
-    members = _members(event)
-    entries = list(
-        Entry.objects.filter(event=event)
-        .order_by("pk")
-        .values_list("pk", "name", "status", "seed", "pinned_table")
-    )
-    past = list(
-        Match.objects.filter(round__event=event, round__number__lt=round_no)
-        .order_by("round__number", "pk")
-        .values_list("round__number", "round__kind", "entry_a_id", "entry_b_id")
-    )
-    results = results_for_pairing(event)
-    byes: dict[int, int] = defaultdict(int)
-    history: list[PastMatch] = []
-    players = {entry_id: frozenset(p for p, _ in rows) for entry_id, rows in members.items()}
-    for number, kind, a, b in past:
-        if b is None and kind in PAIRED_KINDS:
-            byes[a] += 1
-        history.append(
-            PastMatch(
-                round_no=number,
-                entry_a=a,
-                players_a=players.get(a, frozenset()),
-                entry_b=b,
-                players_b=players.get(b, frozenset()) if b is not None else frozenset(),
-            )
-        )
-    records: list[EntryRecord] = []
-    names: dict[int, str] = {}
-    for pk, name, status, seed, pinned in entries:
-        result = results.get(pk, PairingResult())
-        active = status == Entry.Status.CHECKED_IN if active_ids is None else pk in active_ids
-        records.append(
-            EntryRecord(
-                entry_id=pk,
-                player_ids=players.get(pk, frozenset()),
-                match_points=result.match_points,
-                spread=result.spread,
-                byes_received=byes[pk],
-                rating=_rating([r for _, r in members.get(pk, []) if r is not None]),
-                seed=seed,
-                pinned_table=pinned,
-                active=active,
-            )
-        )
-        names[pk] = name
-    return PairingInputs(
-        round_no=round_no, entries=tuple(records), history=tuple(history), names=names
-    )
 
 
 def round_pairing_record(rnd: Round, matches: list[Match] | None = None) -> RoundPairing:
@@ -272,8 +100,6 @@ def json_number(value: Any) -> Number | None:
     return int(fraction) if fraction.denominator == 1 else fraction
 
 
-# --- The checker ---------------------------------------------------------------------------
-
 CHECK_KINDS: dict[str, RoundKind] = {
     Round.Kind.SWISS: "swiss",
     Round.Kind.ROUND_ROBIN: "round_robin",
@@ -328,9 +154,6 @@ def violation_line(violation: Violation) -> str:
     else:
         where = ""
     return f"round {violation.round_no}{where}: {violation.code} {violation.message}"
-
-
-# --- Pages ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -402,7 +225,6 @@ class RoundView:
 
 def list_rounds(event: Event) -> list[Round]:
     """The event's rounds in order, each with ``match_count`` and ``bye_count``. One query."""
-    from django.db.models import Count, Q
 
     return list(
         Round.objects.filter(event=event)
@@ -421,9 +243,12 @@ def list_public_rounds(event: Event) -> list[Round]:
 
 def latest_generate_job(event: Event) -> Any:
     """The event's most recent round-generation job, or None. One query."""
-    from tournaments.models import BackgroundJob
 
-    return BackgroundJob.objects.filter(event=event, kind="generate_round").order_by("-pk").first()
+    return (
+        BackgroundJob.objects.filter(event=event, kind=job_kinds.GENERATE_ROUND)
+        .order_by("-pk")
+        .first()
+    )
 
 
 def get_round(event: Event, number: int, *, public: bool = False) -> Round:
@@ -516,146 +341,3 @@ def swapped(record: RoundPairing, x: int, y: int) -> RoundPairing:
         ),
         byes=tuple(replace(b, entry_id=swap(b.entry_id)) for b in record.byes),
     )
-
-
-# --- The event export -------------------------------------------------------------------------
-
-EXPORT_FORMAT = "spinner-event-export/1"
-"""The export document's ``format``: bump the number on an incompatible change. Adding keys
-(results, standings) is compatible. The format is described in ``docs/export.md``."""
-
-
-def _iso(value: Any) -> str | None:
-    return value.isoformat() if value is not None else None
-
-
-def _event_json(event: Event) -> dict[str, Any]:
-    return {
-        "name": event.name,
-        "slug": event.slug,
-        "start_date": _iso(event.start_date),
-        "end_date": _iso(event.end_date),
-        "venue": event.venue,
-        "status": event.status,
-        "salt": event.salt,
-        "settings": {
-            "rules": event.rules,
-            "target": event.target,
-            "hand_size": event.hand_size,
-            "entry_kind": event.entry_kind,
-            "time_policy": event.time_policy,
-            "round_minutes": event.round_minutes,
-            "allow_final_score_only": event.allow_final_score_only,
-            "format": event.format,
-            "swiss_rounds": event.swiss_rounds,
-            "playoff": event.playoff,
-            "playoff_qualifiers": event.playoff_qualifiers,
-            "playoff_consolation": event.playoff_consolation,
-            "first_round": event.first_round,
-            "points": {
-                "win": event.points_win,
-                "draw": event.points_draw,
-                "loss": event.points_loss,
-                "bye": event.points_bye,
-                "margin_bonus_points": event.margin_bonus_points,
-                "margin_bonus_at": event.margin_bonus_at,
-            },
-            "tiebreaks": list(event.tiebreaks or []),
-            "public": {
-                "listing": event.public_listing,
-                "entries": event.public_entries,
-                "pairings": event.public_pairings,
-                "results": event.public_results,
-                "standings": event.public_standings,
-            },
-        },
-    }
-
-
-def _match_json(m: Match, result: dict[str, Any] | None = None) -> dict[str, Any]:
-    """One match of the export. ``result`` is the extension point of issue 6 (the confirmed
-    result and its scoresheet); it is null until results exist."""
-    data = m.explanation if isinstance(m.explanation, dict) else {}
-    why = {k: v for k, v in data.items() if k not in ("overrides", "bye")}
-    return {
-        "table": m.table.number if m.table is not None else None,
-        "bye": m.is_bye,
-        "entries": [m.entry_a_id] if m.entry_b_id is None else [m.entry_a_id, m.entry_b_id],
-        "bracket_slot": m.bracket_slot or None,
-        "why": why,
-        "overrides": list(data.get("overrides") or []),
-        "result": result,
-    }
-
-
-def export_event(event: Event) -> dict[str, Any]:
-    """The whole event as one JSON-ready document (format ``EXPORT_FORMAT``; see
-    ``docs/export.md``): the event and its settings, the players (names, clubs, ratings; never
-    contact details), the entries, the tables, and every round with its matches in table order
-    (entries in seat order, byes, why each pairing was made, the director's overrides).
-
-    Extension points: each match's ``result`` (issue 6) is null until it exists; the top-level
-    ``standings`` (issue 8) is the latest standings snapshot, null before the first. Seven
-    queries.
-    """
-    from django.utils import timezone
-
-    from tournaments.models import Table
-    from tournaments.selectors import live as live_selectors
-
-    members = list(
-        EntryPlayer.objects.filter(event=event).select_related("player").order_by("entry_id", "pk")
-    )
-    players = {m.player_id: m.player for m in members}
-    by_entry: dict[int, list[int]] = defaultdict(list)
-    for m in members:
-        by_entry[m.entry_id].append(m.player_id)
-    entries = list(Entry.objects.filter(event=event).order_by("pk"))
-    tables = list(Table.objects.filter(event=event).order_by("number"))
-    rounds = list(Round.objects.filter(event=event).order_by("number"))
-    results = results_for_export(event)
-    matches: dict[int, list[Match]] = defaultdict(list)
-    for match in (
-        Match.objects.filter(round__event=event)
-        .select_related("table")
-        .order_by("round_id", "is_bye", "table__number", "pk")
-    ):
-        matches[match.round_id].append(match)
-    return {
-        "format": EXPORT_FORMAT,
-        "exported_at": timezone.now().isoformat(),
-        "event": _event_json(event),
-        "players": [
-            {"id": p.pk, "name": p.name, "club": p.club, "rating": p.rating}
-            for p in sorted(players.values(), key=lambda p: p.pk)
-        ],
-        "entries": [
-            {
-                "id": e.pk,
-                "name": e.name,
-                "kind": "partnership" if e.partnership_id is not None else "single",
-                "players": by_entry.get(e.pk, []),
-                "seed": e.seed,
-                "status": e.status,
-                "late": e.late,
-                "pinned_table": e.pinned_table,
-            }
-            for e in entries
-        ],
-        "tables": [{"number": t.number, "location": t.location} for t in tables],
-        "rounds": [
-            {
-                "number": r.number,
-                "kind": r.kind,
-                "status": r.status,
-                "time_limit_minutes": r.time_limit_minutes,
-                "published_at": _iso(r.published_at),
-                "closed_at": _iso(r.closed_at),
-                "explanation": r.explanation,
-                "matches": [_match_json(m, results.get(m.pk)) for m in matches.get(r.pk, [])],
-            }
-            for r in rounds
-        ],
-        # The latest standings snapshot, with every tiebreak value (issue 8).
-        "standings": live_selectors.standings_for_export(event),
-    }

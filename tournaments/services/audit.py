@@ -11,6 +11,9 @@ from django.db import models
 
 from tournaments.models import AuditEntry, Event
 
+Actor = User | AnonymousUser | None
+"""Who acts: a signed-in user, an anonymous table (by its link), or the system (None)."""
+
 
 def snapshot(instance: models.Model, fields: list[str] | None = None) -> dict[str, Any]:
     """A JSON-safe picture of a model's concrete fields (for ``before`` and ``after``)."""

@@ -20,22 +20,14 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
+from tournaments import game
 from tournaments.errors import Conflict, NotFound, ValidationFailed
 from tournaments.models import Event
 from tournaments.services.audit import record, snapshot
+from tournaments.standings import TIEBREAKS as STANDINGS_TIEBREAKS
 
-#: The tiebreaks an event may list, in any order, after match points (issue 8 computes them).
-TIEBREAKS: tuple[str, ...] = (
-    "match_points",
-    "wins",
-    "points_for",
-    "points_against",
-    "spread",
-    "buchholz",
-    "median_buchholz",
-    "head_to_head",
-    "opponents_win_rate",
-)
+#: The tiebreaks an event may list, in any order, after match points: the standings' own.
+TIEBREAKS: tuple[str, ...] = tuple(STANDINGS_TIEBREAKS)
 
 #: Settings a director may set with ``create_event`` / ``update_event`` (besides name and dates).
 SETTINGS_FIELDS: tuple[str, ...] = (
@@ -84,51 +76,36 @@ _CHOICES: dict[str, list[str]] = {
     "first_round": ["random", "rating", "seed"],
 }
 
-_TILES_IN_SET = 28
+
+def _game_problems(values: dict[str, Any], bad: Any) -> None:
+    """The engine's objections to the rule set, target and hand size (``game.option_problems``,
+    its own messages). A hand size the engine refuses even head to head is ``invalid_hand_size``;
+    one that only this event's table cannot deal is ``hand_size_too_large``."""
+    target, hand = values["target"], values["hand_size"]
+    if (
+        values["rules"] not in _CHOICES["rules"]
+        or values["entry_kind"] not in _CHOICES["entry_kind"]
+    ):
+        return  # reported as invalid_choice
+    found = game.option_problems(
+        rules=values["rules"], entry_kind=values["entry_kind"], target=target, hand_size=hand
+    )
+    if target is not None and "target" in found:
+        bad("target", "invalid_target", found["target"])
+    if hand is not None and "hand_size" in found:
+        head_to_head = game.option_problems(
+            rules=values["rules"],
+            entry_kind=Event.EntryKind.SINGLE,
+            target=None,
+            hand_size=hand,
+        )
+        code = "invalid_hand_size" if "hand_size" in head_to_head else "hand_size_too_large"
+        bad("hand_size", code, found["hand_size"])
 
 
-def players_at_a_table(entry_kind: str) -> int:
-    """Four players at a table in a partnership event, two head to head."""
-    return 4 if entry_kind == Event.EntryKind.PARTNERSHIP else 2
-
-
-def validate_event_settings(values: dict[str, Any]) -> None:
-    """Check a complete set of event settings; raise ``ValidationFailed`` listing every problem.
-
-    ``values`` holds every field of ``SETTINGS_FIELDS`` (the event's current values with the
-    changes applied). The error's ``code`` is the first problem's code; ``details["errors"]``
-    maps each bad field to a message saying what to fix.
-    """
-    problems: list[tuple[str, str, str]] = []  # (field, code, message)
-
-    def bad(field: str, code: str, message: str) -> None:
-        problems.append((field, code, message))
-
-    if not str(values["name"]).strip():
-        bad("name", "name_required", "Give the event a name.")
-    for field, allowed in _CHOICES.items():
-        if values[field] not in allowed:
-            bad(field, "invalid_choice", f"Choose one of: {', '.join(allowed)}.")
-    start, end = values["start_date"], values["end_date"]
-    if not isinstance(start, datetime.date) or not isinstance(end, datetime.date):
-        bad("start_date", "dates_required", "Give the first and last day as dates.")
-    elif end < start:
-        bad("end_date", "dates_out_of_order", "The last day cannot be before the first day.")
-    target = values["target"]
-    if target is not None and (not isinstance(target, int) or target <= 0):
-        bad("target", "invalid_target", "The target is a positive number of raw points.")
-    hand = values["hand_size"]
-    if hand is not None:
-        seats = players_at_a_table(values["entry_kind"])
-        if not isinstance(hand, int) or not 1 <= hand <= 14:
-            bad("hand_size", "invalid_hand_size", "The hand size is from 1 to 14 tiles.")
-        elif hand * seats > _TILES_IN_SET:
-            bad(
-                "hand_size",
-                "hand_size_too_large",
-                f"{seats} players with {hand} tiles each need more than the 28 tiles of a set: "
-                f"use at most {_TILES_IN_SET // seats}.",
-            )
+def _number_problems(values: dict[str, Any], bad: Any, problems: list[Any]) -> None:
+    """Round length, rounds, qualifiers and match points: whole numbers, then (when nothing so
+    far is wrong: ``problems`` is the list ``bad`` fills) in a sensible order."""
     for field in (
         "round_minutes",
         "swiss_rounds",
@@ -159,6 +136,32 @@ def validate_event_settings(values: dict[str, Any]) -> None:
                 "margin_bonus_needs_margin",
                 "Say which winning margin (raw points) earns the bonus.",
             )
+
+
+def validate_event_settings(values: dict[str, Any]) -> None:
+    """Check a complete set of event settings; raise ``ValidationFailed`` listing every problem.
+
+    ``values`` holds every field of ``SETTINGS_FIELDS`` (the event's current values with the
+    changes applied). The error's ``code`` is the first problem's code; ``details["errors"]``
+    maps each bad field to a message saying what to fix.
+    """
+    problems: list[tuple[str, str, str]] = []  # (field, code, message)
+
+    def bad(field: str, code: str, message: str) -> None:
+        problems.append((field, code, message))
+
+    if not str(values["name"]).strip():
+        bad("name", "name_required", "Give the event a name.")
+    for field, allowed in _CHOICES.items():
+        if values[field] not in allowed:
+            bad(field, "invalid_choice", f"Choose one of: {', '.join(allowed)}.")
+    start, end = values["start_date"], values["end_date"]
+    if not isinstance(start, datetime.date) or not isinstance(end, datetime.date):
+        bad("start_date", "dates_required", "Give the first and last day as dates.")
+    elif end < start:
+        bad("end_date", "dates_out_of_order", "The last day cannot be before the first day.")
+    _game_problems(values, bad)
+    _number_problems(values, bad, problems)
     tiebreaks = values["tiebreaks"]
     if not isinstance(tiebreaks, list) or not all(isinstance(t, str) for t in tiebreaks):
         bad("tiebreaks", "invalid_tiebreaks", "List the tiebreaks by name.")

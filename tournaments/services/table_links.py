@@ -23,7 +23,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-from tournaments.errors import NotAllowed, NotFound
+from tournaments.errors import NotAllowed, NotFound, ValidationFailed
 from tournaments.models import Match, Round, Table, new_salt
 from tournaments.services import audit
 
@@ -131,8 +131,6 @@ def revoke_table_links(*, round_: Round, actor: User | AnonymousUser | None, rea
     New links (``table_link_url``) work straight away. Recorded in the audit log.
     """
     if not reason.strip():
-        from tournaments.errors import ValidationFailed
-
         raise ValidationFailed("Say why the links are revoked.", code="reason_required")
     locked = Round.objects.select_for_update().get(pk=round_.pk)
     locked.link_secret = new_salt()

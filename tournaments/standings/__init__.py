@@ -51,8 +51,14 @@ from tournaments.standings.records import (
     RoundKind,
 )
 from tournaments.standings.serialise import format_number, parse_number
-from tournaments.standings.tallying import EntryTally, Tally, tally
-from tournaments.standings.tiebreaks import TIEBREAKS, Tiebreak, find_tiebreak
+from tournaments.standings.tallying import EntryTally, Tally, result_points, tally
+from tournaments.standings.tiebreaks import (
+    TIEBREAKS,
+    Tiebreak,
+    find_tiebreak,
+    tiebreak_label,
+    tiebreak_short,
+)
 
 __all__ = [
     "FORMAT",
@@ -79,6 +85,9 @@ __all__ = [
     "parse_number",
     "progression",
     "resolve_tiebreaks",
+    "result_points",
     "tally",
+    "tiebreak_label",
+    "tiebreak_short",
     "unbroken_ties",
 ]

@@ -159,6 +159,10 @@ class Tiebreak:
     higher_is_better: bool
     entry: EntryFunction | None = None
     group: GroupFunction | None = None
+    label: str = ""
+    """How a page names it (a column heading, "Median Buchholz"); the name when empty."""
+    short: str = ""
+    """Its short column heading ("MBh"); the name when empty."""
 
     @property
     def description(self) -> str:
@@ -171,18 +175,38 @@ class Tiebreak:
 TIEBREAKS: Mapping[str, Tiebreak] = {
     t.name: t
     for t in (
-        Tiebreak("match_points", True, entry=match_points),
-        Tiebreak("wins", True, entry=wins),
-        Tiebreak("points_for", True, entry=points_for),
-        Tiebreak("points_against", False, entry=points_against),
-        Tiebreak("spread", True, entry=spread),
-        Tiebreak("buchholz", True, entry=buchholz),
-        Tiebreak("median_buchholz", True, entry=median_buchholz),
-        Tiebreak("head_to_head", True, group=head_to_head),
-        Tiebreak("opponents_win_rate", True, entry=opponents_win_rate),
+        Tiebreak("match_points", True, entry=match_points, label="Match points", short="MP"),
+        Tiebreak("wins", True, entry=wins, label="Wins", short="W"),
+        Tiebreak("points_for", True, entry=points_for, label="Points for", short="PF"),
+        Tiebreak("points_against", False, entry=points_against, label="Points against", short="PA"),
+        Tiebreak("spread", True, entry=spread, label="Spread", short="+/-"),
+        Tiebreak("buchholz", True, entry=buchholz, label="Buchholz", short="Bh"),
+        Tiebreak(
+            "median_buchholz", True, entry=median_buchholz, label="Median Buchholz", short="MBh"
+        ),
+        Tiebreak("head_to_head", True, group=head_to_head, label="Head to head", short="H2H"),
+        Tiebreak(
+            "opponents_win_rate",
+            True,
+            entry=opponents_win_rate,
+            label="Opponents' win rate",
+            short="OWR",
+        ),
     )
 }
 """Every tiebreak by name."""
+
+
+def tiebreak_label(name: str) -> str:
+    """A tiebreak's label for pages ("Median Buchholz"); an unknown name comes back as it is."""
+    found = TIEBREAKS.get(name)
+    return (found.label or found.name) if found is not None else name
+
+
+def tiebreak_short(name: str) -> str:
+    """A tiebreak's short column heading ("MBh"); an unknown name comes back as it is."""
+    found = TIEBREAKS.get(name)
+    return (found.short or found.name) if found is not None else name
 
 
 def find_tiebreak(name: str) -> Tiebreak:

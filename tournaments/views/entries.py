@@ -22,8 +22,8 @@ from tournaments.errors import SpinnerError
 from tournaments.models import Entry, Event
 from tournaments.permissions import director_required
 from tournaments.selectors import registration as selectors
-from tournaments.services import registration as services
-from tournaments.services.registration import PlayerSpec
+from tournaments.services import entries as entry_services
+from tournaments.services.entries import PlayerSpec
 from tournaments.views.errors import show_error
 from tournaments.views.events import user_of
 
@@ -83,10 +83,10 @@ class WithdrawForm(forms.Form):
 
 
 ENTRY_ACTIONS: dict[str, Callable[..., Entry]] = {
-    "check-in": services.check_in_entry,
-    "undo-check-in": services.undo_check_in,
-    "withdraw": services.withdraw_entry,
-    "reinstate": services.reinstate_entry,
+    "check-in": entry_services.check_in_entry,
+    "undo-check-in": entry_services.undo_check_in,
+    "withdraw": entry_services.withdraw_entry,
+    "reinstate": entry_services.reinstate_entry,
 }
 
 
@@ -169,7 +169,7 @@ def entry_add(request: HttpRequest, event: Event, late: bool = False) -> HttpRes
     """/director/events/<slug>/entries/add/ (and /late/): register one entry."""
     form = EntryForm(request.POST or None, event=event)
     if request.method == "POST" and form.is_valid():
-        register = services.register_late_entry if late else services.register_entry
+        register = entry_services.register_late_entry if late else entry_services.register_entry
         try:
             entry = register(
                 actor=user_of(request),
@@ -212,11 +212,11 @@ def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
         if bound.is_valid():
             try:
                 if which == "seed":
-                    services.set_seed(
+                    entry_services.set_seed(
                         actor=user_of(request), entry=entry, seed=bound.cleaned_data["seed"]
                     )
                 else:
-                    services.pin_table(
+                    entry_services.pin_table(
                         actor=user_of(request),
                         entry=entry,
                         table=bound.cleaned_data["pinned_table"],

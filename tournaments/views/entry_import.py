@@ -11,7 +11,7 @@ from tournaments.errors import SpinnerError
 from tournaments.middleware import checks_its_own_text
 from tournaments.models import Event
 from tournaments.permissions import director_required
-from tournaments.services import registration as services
+from tournaments.services import entry_import
 from tournaments.views.errors import show_error
 from tournaments.views.events import user_of
 
@@ -20,7 +20,7 @@ def _read_upload(request: HttpRequest) -> str:
     upload = request.FILES.get("file")
     if upload is None:
         return request.POST.get("text", "")
-    raw: bytes = upload.read(services.MAX_IMPORT_LINES * 400)
+    raw: bytes = upload.read(entry_import.MAX_IMPORT_LINES * 400)
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # Excel's "Unicode text" is UTF-16
         return raw.decode("utf-16", errors="replace")
     try:
@@ -43,15 +43,17 @@ def import_entries(request: HttpRequest, event: Event) -> HttpResponse:
         text = _read_upload(request)
         if request.POST.get("action") == "confirm":
             try:
-                created = services.import_entries(actor=user_of(request), event=event, text=text)
+                created = entry_import.import_entries(
+                    actor=user_of(request), event=event, text=text
+                )
             except SpinnerError as exc:
                 show_error(request, exc)
-                preview = services.preview_import(event=event, text=text)
+                preview = entry_import.preview_import(event=event, text=text)
             else:
                 messages.success(request, f"Imported {len(created)} entries.")
                 return redirect("director:entries", slug=event.slug)
         else:
-            preview = services.preview_import(event=event, text=text)
+            preview = entry_import.preview_import(event=event, text=text)
     return render(
         request,
         "tournaments/registration/import.html",
@@ -59,7 +61,7 @@ def import_entries(request: HttpRequest, event: Event) -> HttpResponse:
             "event": event,
             "text": text,
             "preview": preview,
-            "columns": services.import_columns(event),
+            "columns": entry_import.import_columns(event),
             "has_rounds": event.rounds.exists(),
         },
     )

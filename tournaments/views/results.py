@@ -21,8 +21,8 @@ from tournaments.errors import SpinnerError
 from tournaments.models import Event, Match, Round, Table
 from tournaments.permissions import can_direct, director_required
 from tournaments.selectors import results as selectors
+from tournaments.services import decisions, table_links
 from tournaments.services import results as services
-from tournaments.services import table_links
 from tournaments.views.errors import show_error, show_form_errors
 
 POLL_SECONDS = 3
@@ -171,7 +171,7 @@ def resolve(request: HttpRequest, number: int, match_id: int, *, event: Event) -
     form = ResolveForm(request.POST)
     if form.is_valid():
         try:
-            services.resolve_conflict(
+            decisions.resolve_conflict(
                 match=match,
                 side=form.cleaned_data["side"],
                 reason=form.cleaned_data["reason"],
@@ -201,7 +201,7 @@ def enter_result(request: HttpRequest, number: int, match_id: int, *, event: Eve
         final = form.final_score(event)
         try:
             if data.get("version"):
-                services.correct_result(
+                decisions.correct_result(
                     match=match,
                     sheet=data.get("sheet_obj"),
                     final_score=final,
@@ -210,7 +210,7 @@ def enter_result(request: HttpRequest, number: int, match_id: int, *, event: Eve
                     expected_version=data["version"],
                 )
             else:
-                services.override_result(
+                decisions.override_result(
                     match=match,
                     sheet=data.get("sheet_obj"),
                     final_score=final,

@@ -16,9 +16,9 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments.errors import SpinnerError, ValidationFailed
 from tournaments.models import BackgroundJob, Event, Round
 from tournaments.permissions import can_oversee, can_see, director_required
-from tournaments.selectors import live as live_selectors
+from tournaments.selectors import matches
 from tournaments.selectors import rounds as selectors
-from tournaments.services import rounds as services
+from tournaments.services import round_edits, round_generation, round_status
 from tournaments.views.errors import show_error
 
 ACTIONS = ("swap_entries", "swap_tables", "publish", "start", "close", "discard")
@@ -73,7 +73,7 @@ def round_list(request: HttpRequest, *, event: Event) -> HttpResponse:
 def round_generate(request: HttpRequest, *, event: Event) -> HttpResponse:
     """Start a generation job, then show its progress."""
     try:
-        job = services.start_round_generation(event=event, actor=request.user)
+        job = round_generation.start_round_generation(event=event, actor=request.user)
     except SpinnerError as exc:
         show_error(request, exc)
         if exc.code == "generation_running":
@@ -86,7 +86,9 @@ def round_generate(request: HttpRequest, *, event: Event) -> HttpResponse:
 @director_required
 def generate_job(request: HttpRequest, job_id: int, *, event: Event) -> HttpResponse:
     """A generation job's progress; polled by htmx, which is sent to the draft when done."""
-    job = get_object_or_404(BackgroundJob, pk=job_id, event=event, kind=services.GENERATE_JOB)
+    job = get_object_or_404(
+        BackgroundJob, pk=job_id, event=event, kind=round_generation.GENERATE_JOB
+    )
     done = job.status == BackgroundJob.Status.DONE
     if done and job.result.get("round"):
         target = _review_url(event, int(job.result["round"]))
@@ -166,7 +168,7 @@ def _act(request: HttpRequest, event: Event, number: int, action: str) -> HttpRe
                 raise ValidationFailed(
                     "Choose the two entries to swap.", code="invalid", details={}
                 )
-            services.swap_entries(
+            round_edits.swap_entries(
                 round=rnd, entry_x=x, entry_y=y, reason=reason, actor=request.user
             )
             messages.success(request, "Entries swapped.")
@@ -174,21 +176,21 @@ def _act(request: HttpRequest, event: Event, number: int, action: str) -> HttpRe
             tx, ty = _int(data.get("table_x")), _int(data.get("table_y"))
             if tx is None or ty is None:
                 raise ValidationFailed("Choose the two tables to swap.", code="invalid", details={})
-            services.swap_tables(
+            round_edits.swap_tables(
                 round=rnd, table_x=tx, table_y=ty, reason=reason, actor=request.user
             )
             messages.success(request, f"Tables {tx} and {ty} swapped.")
         elif action == "publish":
-            services.publish_round(round=rnd, actor=request.user)
+            round_status.publish_round(round=rnd, actor=request.user)
             messages.success(request, f"Round {rnd.number} is published.")
         elif action == "start":
-            services.start_round(round=rnd, actor=request.user)
+            round_status.start_round(round=rnd, actor=request.user)
             messages.success(request, f"Round {rnd.number} is in play.")
         elif action == "close":
-            services.close_round(round=rnd, actor=request.user)
+            round_status.close_round(round=rnd, actor=request.user)
             messages.success(request, f"Round {rnd.number} is closed.")
         elif action == "discard":
-            services.discard_draft_round(round=rnd, reason=reason, actor=request.user)
+            round_edits.discard_draft_round(round=rnd, reason=reason, actor=request.user)
             messages.success(request, f"The draft of round {rnd.number} was discarded.")
             return redirect("director:rounds", event.slug)
         else:  # pragma: no cover - the url patterns name every action
@@ -229,9 +231,7 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "director": can_oversee(request.user, event),
         # Issue 8: each table's confirmed result, where the event shows results.
         "results": (
-            live_selectors.round_results(rnd.pk)
-            if can_see(request.user, event, "results")
-            else None
+            matches.round_results(rnd.pk) if can_see(request.user, event, "results") else None
         ),
     }
     if _is_htmx(request) and request.headers.get("HX-Target") == "pairings":

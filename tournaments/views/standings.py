@@ -15,12 +15,15 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournaments import result_privacy
 from tournaments.errors import SpinnerError
 from tournaments.models import Entry, Event
 from tournaments.permissions import can_oversee, can_see, director_required
 from tournaments.presenters import standings as presenter
-from tournaments.selectors import live as selectors
+from tournaments.selectors import director_standings as director_standings_reads
+from tournaments.selectors import matches, result_privacy, standings_records
+from tournaments.selectors import standings as standings_reads
+from tournaments.services import playoffs, tiebreak_rounds
+from tournaments.services import standings as standings_service
 from tournaments.views.errors import show_error
 
 POLL_SECONDS = 5
@@ -29,7 +32,7 @@ ROWS_CACHE_SECONDS = 600
 
 def _event(request: HttpRequest, slug: str, page: str) -> Event:
     try:
-        event = selectors.event_with_state(slug)
+        event = standings_reads.event_with_state(slug)
     except Event.DoesNotExist:
         raise Http404("No such event.") from None
     if not can_see(request.user, event, page):
@@ -61,20 +64,20 @@ def _finish(response: HttpResponse, etag: str, *, vary_cookie: bool) -> HttpResp
     return response
 
 
-def _page_etag(request: HttpRequest, meta: selectors.SnapshotMeta, variant: str) -> str:
+def _page_etag(request: HttpRequest, meta: standings_reads.SnapshotMeta, variant: str) -> str:
     # The full page shows who is logged in: its tag says for whom (the rows fragment does not).
     who = request.user.pk if request.user.is_authenticated else 0
     return f"{meta.etag[:-1]}-{variant}-{who}{meta.etag[-1]}"
 
 
-def _rows_key(meta: selectors.SnapshotMeta, projector: bool) -> str:
+def _rows_key(meta: standings_reads.SnapshotMeta, projector: bool) -> str:
     # Content-addressed by the snapshot's digest: a cached table is never stale. ``v2``: the
     # table shows displayed points (five-up: raw / 5), so tables cached before are not reused.
     return f"live:rows:v2:{meta.event.slug}:{meta.digest}:{'p' if projector else 'n'}"
 
 
 def _live_context(
-    event: Event, projector: bool, meta: selectors.SnapshotMeta | None = None
+    event: Event, projector: bool, meta: standings_reads.SnapshotMeta | None = None
 ) -> dict[str, Any]:
     """The live part's context: the status and the rendered table.
 
@@ -83,10 +86,10 @@ def _live_context(
     generation), three on a miss.
     """
     if meta is None:
-        meta = selectors.snapshot_meta(event)
+        meta = standings_reads.snapshot_meta(event)
     html = cache.get(_rows_key(meta, projector)) if meta.generation else None
     if html is None:
-        data = selectors.latest_standings(event)
+        data = standings_reads.latest_standings(event)
         meta = data.meta
         if not event.public_results:  # the table is shared by every visitor: no outcomes
             data = result_privacy.without_outcomes(data)
@@ -100,7 +103,7 @@ def _live_context(
         "event": event,
         "meta": meta,
         "rows_html": str(html),
-        "columns": selectors.tiebreak_columns(selectors.tiebreak_list(event)),
+        "columns": standings_reads.tiebreak_columns(standings_records.tiebreak_list(event)),
         "projector": projector,
         "poll_seconds": POLL_SECONDS,
     }
@@ -112,7 +115,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug, "standings")
     projector = request.GET.get("projector") == "1"
     variant = "p" if projector else "n"
-    meta = selectors.snapshot_meta(event)
+    meta = standings_reads.snapshot_meta(event)
     etag = _page_etag(request, meta, variant)
     if _etag_matches(request, etag):
         return _not_modified(etag)
@@ -129,10 +132,10 @@ def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     event = _event(request, slug, "standings")
     projector = request.GET.get("projector") == "1"
 
-    def tag(meta: selectors.SnapshotMeta) -> str:
+    def tag(meta: standings_reads.SnapshotMeta) -> str:
         return f"{meta.etag[:-1]}-live-{'p' if projector else 'n'}{meta.etag[-1]}"
 
-    meta = selectors.snapshot_meta(event)
+    meta = standings_reads.snapshot_meta(event)
     if _etag_matches(request, tag(meta)):
         return _not_modified(tag(meta))
     context = _live_context(event, projector, meta)
@@ -145,14 +148,14 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     """``/events/<slug>/standings.csv``: every row with every tiebreak value, exactly."""
     event = _event(request, slug, "standings")
 
-    def tag(meta: selectors.SnapshotMeta) -> str:
+    def tag(meta: standings_reads.SnapshotMeta) -> str:
         return f"{meta.etag[:-1]}-csv{meta.etag[-1]}"
 
     if request.headers.get("If-None-Match"):
-        etag = tag(selectors.snapshot_meta(event))
+        etag = tag(standings_reads.snapshot_meta(event))
         if _etag_matches(request, etag):
             return _not_modified(etag)
-    data = result_privacy.for_viewer(selectors.latest_standings(event), request.user, event)
+    data = result_privacy.for_viewer(standings_reads.latest_standings(event), request.user, event)
     meta = data.meta
     etag = tag(meta)
     response = HttpResponse(presenter.standings_csv(data), content_type="text/csv; charset=utf-8")
@@ -167,15 +170,15 @@ def team(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     """``/events/<slug>/teams/<entry_id>/``: the entry's place, match history and progression."""
     event = _event(request, slug, "standings")
     try:
-        entry = selectors.event_entry(event, entry_id)
+        entry = matches.event_entry(event, entry_id)
     except Entry.DoesNotExist:
         raise Http404("No such team in this event.") from None
-    data = result_privacy.for_viewer(selectors.latest_standings(event), request.user, event)
+    data = result_privacy.for_viewer(standings_reads.latest_standings(event), request.user, event)
     context = presenter.team_page(
         event,
         entry,
         data,
-        history=selectors.team_history(event, entry.pk),
+        history=matches.team_history(event, entry.pk),
         show_results=can_see(request.user, event, "results"),
         show_chart=not result_privacy.hides_outcomes(request.user, event),
     )
@@ -186,7 +189,7 @@ def team(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
 def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     """``/events/<slug>/matches/<match_id>/``: the match, its confirmed result and its hands."""
     event = _event(request, slug, "results")
-    detail = selectors.match_detail(event, match_id)
+    detail = matches.match_detail(event, match_id)
     if detail is None:
         raise Http404("No such match in this event.")
     return render(request, "tournaments/standings/match.html", {"event": event, **detail})
@@ -197,29 +200,27 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
 def director_standings(request: HttpRequest, event: Event) -> HttpResponse:
     """``/director/events/<slug>/standings/``: unbroken ties at the places that matter, the
     tiebreak round proposed for them (approve it), and seeding the play-off."""
-    from tournaments.services import live as services
-
     if request.method == "POST":
         action = request.POST.get("action", "")
         try:
             if action == "propose":
-                services.start_tiebreak_proposal(event=event, actor=request.user)
+                tiebreak_rounds.start_tiebreak_proposal(event=event, actor=request.user)
                 messages.info(request, "Proposing a tiebreak round: it appears here when ready.")
             elif action == "approve":
-                round_ = services.approve_tiebreak_round(
+                round_ = tiebreak_rounds.approve_tiebreak_round(
                     event=event, round_id=int(request.POST.get("round_id", "0")), actor=request.user
                 )
                 messages.success(request, f"Tiebreak round {round_.number} published.")
             elif action == "seed":
-                services.start_playoff_seeding(event=event, actor=request.user)
+                playoffs.start_playoff_seeding(event=event, actor=request.user)
                 messages.info(request, "Seeding the play-off bracket from the final standings.")
             elif action == "recompute":
-                services.request_recompute(event_id=event.pk)
+                standings_service.request_recompute(event_id=event.pk)
                 messages.info(request, "Recompute requested.")
             else:
                 messages.error(request, "Unknown action.")
         except SpinnerError as exc:
             show_error(request, exc)
         return redirect("director:standings", slug=event.slug)
-    context = selectors.director_standings(event)
+    context = director_standings_reads.director_standings(event)
     return render(request, "tournaments/standings/director_standings.html", context)

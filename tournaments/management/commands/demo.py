@@ -25,11 +25,21 @@ from django.contrib.auth.models import User
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
-from tournaments.models import Entry, Event
+from tournaments.errors import SpinnerError
+from tournaments.models import Claim, Entry, Event, Match, Round
+from tournaments.selectors import standings as standings_reads
+from tournaments.services import (
+    claims,
+    entries,
+    playoffs,
+    round_generation,
+    round_status,
+    standings,
+    tiebreak_rounds,
+)
 from tournaments.services import events as event_services
-from tournaments.services import registration as registration_services
+from tournaments.services.entries import PlayerSpec
 from tournaments.services.organisers import make_organiser
-from tournaments.services.registration import PlayerSpec
 
 SLUG = "demo"
 NAME = "Spinner Winter Open"
@@ -154,9 +164,7 @@ def register_partnerships(ctx: DemoContext) -> str:
         name = team or f"{players[0].name} & {players[1].name}"
         if name in have:
             continue
-        registration_services.register_entry(
-            actor=ctx.director, event=ctx.event, players=players, team_name=team
-        )
+        entries.register_entry(actor=ctx.director, event=ctx.event, players=players, team_name=team)
         added += 1
     return f"{added} partnerships registered ({len(have) + added} in all)"
 
@@ -166,19 +174,17 @@ def check_in_everyone(ctx: DemoContext) -> str:
     waiting = Entry.objects.filter(event=ctx.event, status=Entry.Status.REGISTERED)
     count = 0
     for entry in waiting:
-        registration_services.check_in_entry(actor=ctx.director, entry=entry)
+        entries.check_in_entry(actor=ctx.director, entry=entry)
         count += 1
     return f"{count} entries checked in"
 
 
 def pair_round_one(ctx: DemoContext) -> str:
     """Pair round 1 from the event's salt and publish it, unless a round exists already."""
-    from tournaments.models import Round
-    from tournaments.services import rounds as round_services
 
     if Round.objects.filter(event=ctx.event).exists():
         return "round 1 exists already"
-    rnd = round_services.generate_and_publish_round(event=ctx.event, actor=ctx.director)
+    rnd = round_generation.generate_and_publish_round(event=ctx.event, actor=ctx.director)
     return f"round {rnd.number} paired and published ({rnd.matches.count()} matches)"
 
 
@@ -189,28 +195,25 @@ DEMO_ROUNDS_PLAYED = 3
 def _play_match(match: Any, *, confirm: bool = True) -> None:
     """One table's game: a simulated sheet claimed by side 0, confirmed by side 1."""
     from scoring.simulate import simulate
-    from tournaments.services import results as result_services
 
     event = match.round.event
     key = f"{event.salt}:demo:{match.round.number}:{match.table.number}".encode()
     seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
     sheet = next(simulate(rules=event.rules, players=4, seed=seed, count=1))
-    outcome = result_services.submit_claim(match=match, side=0, sheet=sheet)
+    outcome = claims.submit_claim(match=match, side=0, sheet=sheet)
     if confirm:
-        result_services.confirm_claim(match=match, side=1, expected_version=outcome.claim.version)
+        claims.confirm_claim(match=match, side=1, expected_version=outcome.claim.version)
 
 
 def _play_round(ctx: DemoContext, number: int, *, tables_in: int | None = None) -> str:
     """Enter results for round ``number`` (every table, or the first ``tables_in``); close the
     round when every table is in. Tables that already have a claim are left as they are."""
-    from tournaments.models import Claim, Match, Round
-    from tournaments.services import rounds as round_services
 
     rnd = Round.objects.get(event=ctx.event, number=number)
     if rnd.status == Round.Status.CLOSED:
         return f"round {number} closed already"
     if rnd.status == Round.Status.PUBLISHED:
-        rnd = round_services.start_round(round=rnd, actor=ctx.director)
+        rnd = round_status.start_round(round=rnd, actor=ctx.director)
     claimed = set(Claim.objects.filter(match__round=rnd).values_list("match_id", flat=True))
     games = Match.objects.filter(round=rnd, is_bye=False).select_related("round__event", "table")
     played = 0
@@ -219,64 +222,58 @@ def _play_round(ctx: DemoContext, number: int, *, tables_in: int | None = None) 
             _play_match(match)
             played += 1
     if tables_in is None:
-        round_services.close_round(round=rnd, actor=ctx.director)
+        round_status.close_round(round=rnd, actor=ctx.director)
+        # The next Swiss round is paired by the standings, and generation refuses while they lag
+        # the results: bring them up to date first (the worker would, a few seconds later).
+        standings.recompute_standings(event_id=ctx.event.pk)
         return f"round {number}: {played} results entered and confirmed; round closed"
     return f"round {number}: {played} results entered and confirmed; round in play"
 
 
 def play_rounds(ctx: DemoContext) -> str:
     """Play the first rounds to the end, pairing each next Swiss round from the results."""
-    from tournaments.models import Round
-    from tournaments.services import rounds as round_services
 
     lines = []
     for number in range(1, DEMO_ROUNDS_PLAYED + 1):
         if not Round.objects.filter(event=ctx.event, number=number).exists():
-            round_services.generate_and_publish_round(event=ctx.event, actor=ctx.director)
+            round_generation.generate_and_publish_round(event=ctx.event, actor=ctx.director)
         lines.append(_play_round(ctx, number))
     return "; ".join(lines)
 
 
 def round_in_play(ctx: DemoContext) -> str:
     """Pair the next round and bring half of its tables' results in: a living event."""
-    from tournaments.models import Round
-    from tournaments.services import rounds as round_services
 
     number = DEMO_ROUNDS_PLAYED + 1
     if not Round.objects.filter(event=ctx.event, number=number).exists():
-        round_services.generate_and_publish_round(event=ctx.event, actor=ctx.director)
+        round_generation.generate_and_publish_round(event=ctx.event, actor=ctx.director)
     return _play_round(ctx, number, tables_in=6)
 
 
 def compute_standings(ctx: DemoContext) -> str:
     """The standings snapshot from the results so far (issue 8); nothing new if they are current."""
-    from tournaments.services import live
 
-    outcome = live.recompute_standings(event_id=ctx.event.pk)
+    outcome = standings.recompute_standings(event_id=ctx.event.pk)
     return f"standings {outcome.status} (update {outcome.generation})"
 
 
 def seed_playoff(ctx: DemoContext) -> str:
     """Once the Swiss rounds are closed, seed the play-off bracket from the final standings
     (issue 8); a tie across the cut gets a tiebreak round proposed first."""
-    from tournaments.errors import SpinnerError
-    from tournaments.models import Round
-    from tournaments.selectors import live as live_selectors
-    from tournaments.services import live
 
     if Round.objects.filter(event=ctx.event, kind=Round.Kind.PLAYOFF).exists():
         return "the play-off bracket is seeded"
-    progress = live_selectors.main_rounds_progress(ctx.event)
+    progress = standings_reads.main_rounds_progress(ctx.event)
     if not progress.complete:
         return f"waits for the Swiss rounds ({progress.closed} of {progress.expected} closed)"
     try:
-        rnd = live.seed_playoff(event=ctx.event, actor=ctx.director)
+        rnd = playoffs.seed_playoff(event=ctx.event, actor=ctx.director)
     except SpinnerError as exc:
         if exc.code != "tied_at_cut":
             return f"not seeded: {exc.message}"
         if Round.objects.filter(event=ctx.event, kind=Round.Kind.TIEBREAK).exists():
             return "waits for the tiebreak round"
-        tiebreak = live.propose_tiebreak_round(event=ctx.event, actor=ctx.director)
+        tiebreak = tiebreak_rounds.propose_tiebreak_round(event=ctx.event, actor=ctx.director)
         return f"tied across the cut: tiebreak round {tiebreak.number} proposed"
     return f"play-off round {rnd.number} seeded"
 

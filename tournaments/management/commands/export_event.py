@@ -13,7 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandParser
 
 from tournaments.models import Event
-from tournaments.selectors import rounds as selectors
+from tournaments.selectors import export
 
 
 class Command(BaseCommand):
@@ -28,6 +28,6 @@ class Command(BaseCommand):
         if event is None:
             self.stderr.write(f"unknown event {options['event_slug']!r}")
             sys.exit(2)
-        document = selectors.export_event(event)
+        document = export.export_event(event)
         indent = options["indent"] or None
         self.stdout.write(json.dumps(document, indent=indent, ensure_ascii=False, sort_keys=False))

@@ -1,4 +1,4 @@
-"""Live standings: snapshots, coalesced recomputes, the reconcile, tiebreak rounds and seeding.
+"""Standings: dirty marks, coalesced recomputes, snapshots and the reconcile.
 
 The design (issue 8)
 --------------------
@@ -41,8 +41,8 @@ confirmed result newer than its latest recompute (a writer that bypassed the dir
 standings always converge. Tested with real workers on a Redis of the test's own: a worker killed
 mid-recompute, and Redis stopped during submissions (``tests/tournaments/test_live_worker.py``).
 
-*Pages.* Public pages read the latest snapshot only (``selectors.live``); its generation and the
-dirty mark make the ETag, so an unchanged page answers 304.
+*Pages.* Public pages read the latest snapshot only (``selectors.standings``); its generation and
+the dirty mark make the ETag, so an unchanged page answers 304.
 """
 
 from __future__ import annotations
@@ -54,42 +54,39 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
-from django.contrib.auth.models import AnonymousUser, User
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import F, Max
+from django.db.models import F
 from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
 
-from tournaments.errors import Conflict, NotFound, SpinnerError, ValidationFailed
+from spinner.celery import app
 from tournaments.models import (
-    BackgroundJob,
-    EntryPlayer,
-    Event,
-    Match,
-    Round,
-    RoundSeat,
     StandingsRecompute,
     StandingsSnapshot,
     StandingsState,
-    Table,
 )
-from tournaments.selectors.live import LiveStandings
-from tournaments.services import audit
-
-Actor = User | AnonymousUser | None
+from tournaments.queueing import send_task_safely
+from tournaments.selectors import standings_records
 
 logger = logging.getLogger(__name__)
+
+RECOMPUTE_TASK = "tournaments.recompute_event_standings"
+
 
 COALESCE_SECONDS = 2.0
 """At most one recompute per event in this many seconds (start to start)."""
 
+
 LOCK_CLASS = 0x5354  # "ST": the first key of the advisory lock, the event id is the second
+
+
 SCHEDULED_TTL_MARGIN = 10.0
 """The scheduled key outlives its task's countdown by this much, then expires: a lost message
 blocks new requests for at most this long (and the reconcile catches up meanwhile)."""
+
 
 Status = Literal["busy", "deferred", "current", "unchanged", "new"]
 
@@ -117,8 +114,6 @@ def scheduled_key(event_id: int) -> str:
 
 
 def _eager() -> bool:
-    from spinner.celery import app
-
     return bool(app.conf.task_always_eager)
 
 
@@ -140,17 +135,8 @@ def note_results_changed(*, event_id: int) -> None:
 
 
 def _send(event_id: int, countdown: float) -> bool:
-    from tournaments import tasks
-
-    try:
-        if countdown > 0:
-            tasks.recompute_event_standings.apply_async(args=(event_id,), countdown=countdown)
-        else:
-            tasks.recompute_event_standings.apply_async(args=(event_id,))
-    except Exception:
-        logger.exception("could not enqueue the standings of event %s (reconcile will)", event_id)
-        return False
-    return True
+    """Send the recompute task now (False, logged, when the broker refuses: reconcile will)."""
+    return send_task_safely(RECOMPUTE_TASK, event_id, countdown=countdown)
 
 
 def _wait_left(last_started_at: datetime | None) -> float:
@@ -259,8 +245,6 @@ def _recompute_locked(
 ) -> tuple[RecomputeOutcome, int | None]:
     """The recompute's transaction; returns the outcome and the generation it covers (None when
     it did nothing)."""
-    from tournaments.selectors import live as selectors
-
     outermost = not connection.in_atomic_block  # False inside a test's wrapping transaction
     with transaction.atomic():
         if connection.vendor == "postgresql" and outermost:
@@ -287,7 +271,7 @@ def _recompute_locked(
         if not force and latest is not None and bookkeeping.computed_generation >= generation_read:
             # Clean all the same: a late duplicate mark may have set it again.
             return RecomputeOutcome("current", generation=latest[0]), generation_read
-        data, computed_from = selectors.compute_snapshot_bytes(event_id=event_id)
+        data, computed_from = standings_records.compute_snapshot_bytes(event_id=event_id)
         digest = hashlib.sha256(data).hexdigest()
         status: Status
         if latest is not None and latest[1] == digest:
@@ -328,7 +312,6 @@ def events_to_reconcile() -> tuple[set[int], set[int]]:
     *stale*: whose latest snapshot is older than their latest confirmed result (a change whose
     mark was lost): these are recomputed with ``force``.
     """
-    from tournaments.selectors import live as selectors
 
     marked = set(StandingsState.objects.filter(dirty=True).values_list("event_id", flat=True))
     behind = set(
@@ -336,7 +319,7 @@ def events_to_reconcile() -> tuple[set[int], set[int]]:
             results_generation__gt=Coalesce(F("event__standings_recompute__computed_generation"), 0)
         ).values_list("event_id", flat=True)
     )
-    stale = set(selectors.events_with_results_newer_than_snapshot())
+    stale = set(standings_records.events_with_results_newer_than_snapshot())
     return marked | behind, stale
 
 
@@ -359,315 +342,3 @@ def reconcile_standings() -> dict[int, str]:
             request_recompute(event_id=event_id, countdown=outcome.wait)
         outcomes[event_id] = outcome.status
     return outcomes
-
-
-# --- Tiebreak rounds ------------------------------------------------------------------------
-
-PROPOSE_JOB = "propose_tiebreak_round"
-SEED_JOB = "seed_playoff"
-
-
-def _final_standings(event: Event) -> LiveStandings:
-    """The latest standings, refusing while they lag the results or the main rounds go on."""
-    from tournaments.selectors import live as selectors
-
-    progress = selectors.main_rounds_progress(event)
-    if not progress.complete:
-        raise Conflict(
-            f"The main rounds are not over ({progress.closed} of {progress.expected} closed).",
-            code="main_rounds_open",
-            details={"closed": progress.closed, "expected": progress.expected},
-        )
-    standings = selectors.latest_standings(
-        Event.objects.select_related("standings_state").get(pk=event.pk)
-    )
-    if standings.meta.updating or not standings.meta.generation:
-        raise Conflict(
-            "The standings are being updated: try again in a few seconds.",
-            code="standings_updating",
-        )
-    return standings
-
-
-def check_can_propose_tiebreak(event: Event) -> list[list[int]]:
-    """Raise unless a tiebreak round may be proposed now; return the tied groups to settle."""
-    standings = _final_standings(event)
-    open_round = event.rounds.exclude(status=Round.Status.CLOSED).order_by("number").first()
-    if open_round is not None:
-        raise Conflict(
-            f"Round {open_round.number} is not closed: close it first.",
-            code="previous_round_open",
-            details={"round": open_round.number},
-        )
-    if Round.objects.filter(event=event, kind=Round.Kind.PLAYOFF).exists():
-        raise Conflict("The play-off has started.", code="playoff_started")
-    groups = standings.unbroken_ties
-    if not groups:
-        raise ValidationFailed(
-            "No tie remains across a place that matters.", code="no_unbroken_ties"
-        )
-    return groups
-
-
-def start_tiebreak_proposal(*, event: Event, actor: Actor) -> BackgroundJob:
-    """Check at once, then let a worker propose the tiebreak round (a draft to approve)."""
-    check_can_propose_tiebreak(event)
-    return _start_job(event, PROPOSE_JOB, actor)
-
-
-def _start_job(event: Event, kind: str, actor: Actor) -> BackgroundJob:
-    from tournaments import tasks
-    from tournaments.queueing import enqueue_after_commit
-
-    with transaction.atomic():
-        job = BackgroundJob.objects.create(
-            event=event,
-            kind=kind,
-            params={"actor_id": actor.pk if isinstance(actor, User) else None},
-        )
-        audit.record(event=event, actor=actor, action=f"{kind}.start", obj=job)
-        enqueue_after_commit(tasks.run_live_job, job.pk)
-    return job
-
-
-def run_job(*, job_id: int) -> BackgroundJob:
-    """The body of a live job (``propose_tiebreak_round`` or ``seed_playoff``); a job already
-    done or failed is left as it is, so running it twice is harmless."""
-    with transaction.atomic():
-        job = BackgroundJob.objects.select_for_update().get(pk=job_id)
-        if job.status in (BackgroundJob.Status.DONE, BackgroundJob.Status.FAILED):
-            return job
-        job.status = BackgroundJob.Status.RUNNING
-        job.save(update_fields=["status", "updated_at"])
-    actor_id = job.params.get("actor_id")
-    actor = User.objects.filter(pk=actor_id).first() if actor_id else None
-    assert job.event_id is not None
-    event = Event.objects.get(pk=job.event_id)
-    try:
-        if job.kind == PROPOSE_JOB:
-            rnd = propose_tiebreak_round(event=event, actor=actor)
-            message, result = f"Tiebreak round {rnd.number} proposed.", {"round": rnd.number}
-        elif job.kind == SEED_JOB:
-            rnd = seed_playoff(event=event, actor=actor)
-            message, result = f"Play-off round {rnd.number} seeded.", {"round": rnd.number}
-        else:
-            raise ValidationFailed(f"Unknown job kind {job.kind!r}.", code="unknown_job")
-    except SpinnerError as exc:
-        BackgroundJob.objects.filter(pk=job_id).update(
-            status=BackgroundJob.Status.FAILED,
-            progress=100,
-            message=exc.message,
-            result=exc.as_dict(),
-        )
-    else:
-        BackgroundJob.objects.filter(pk=job_id).update(
-            status=BackgroundJob.Status.DONE, progress=100, message=message, result=result
-        )
-    return BackgroundJob.objects.get(pk=job_id)
-
-
-@transaction.atomic
-def propose_tiebreak_round(*, event: Event, actor: Actor) -> Round:
-    """Write a draft tiebreak round: extra games among the entries of each unbroken tie.
-
-    The standings package settles a tie round by round: a tiebreak round decides a group when
-    every entry of it took part *within* the group (a game against another of the group, or the
-    round's bye), by the match points earned in that round; entries still equal stay tied for the
-    next. So each proposal pairs the groups tied *now*, each group on its own, with the pairing
-    package's Swiss (``pairing.pair_swiss``): the history is the group's earlier tiebreak games,
-    so pairs that have met in a tiebreak round meet again only when nothing else is left, and an
-    odd group's bye goes to an entry without a tiebreak bye (written as a bye, worth the event's
-    bye points like a win). Tables from 1, in order of the groups.
-    """
-    from tournaments.pairing import EntryRecord, PastMatch, pair_swiss
-
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    groups = check_can_propose_tiebreak(event)
-    number = (event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
-    members: dict[int, frozenset[int]] = {}
-    for entry_id, player_id in EntryPlayer.objects.filter(event=event).values_list(
-        "entry_id", "player_id"
-    ):
-        members[entry_id] = members.get(entry_id, frozenset()) | {player_id}
-
-    def players(entry_id: int) -> frozenset[int]:
-        return members.get(entry_id, frozenset({-entry_id}))
-
-    earlier = list(
-        Match.objects.filter(round__event=event, round__kind=Round.Kind.TIEBREAK).values_list(
-            "round__number", "entry_a_id", "entry_b_id"
-        )
-    )
-    rnd = Round.objects.create(
-        event=event, number=number, kind=Round.Kind.TIEBREAK, status=Round.Status.DRAFT
-    )
-    table_number = 0
-    group_notes = []
-    for group in groups:
-        inside = set(group)
-        history = [
-            PastMatch(n, a, players(a), b, players(b) if b is not None else frozenset())
-            for n, a, b in earlier
-            if a in inside and (b is None or b in inside)
-        ]
-        byes = {a for _, a, b in earlier if b is None and a in inside}
-        records = [EntryRecord(e, players(e), byes_received=1 if e in byes else 0) for e in group]
-        pairing = pair_swiss(records, history, round_no=number, salt=event.salt)
-        for p in pairing.pairings:
-            table_number += 1
-            table, _ = Table.objects.get_or_create(event=event, number=table_number)
-            match = Match.objects.create(
-                round=rnd,
-                table=table,
-                entry_a_id=p.entry_a,
-                entry_b_id=p.entry_b,
-                explanation={
-                    "method": "tiebreak",
-                    "reason": "tied after every tiebreak: "
-                    + ("a rematch, nothing else was left" if p.explanation.rematch else "paired"),
-                    "group": group,
-                },
-            )
-            RoundSeat.objects.create(round=rnd, entry_id=p.entry_a, match=match, side=0)
-            RoundSeat.objects.create(round=rnd, entry_id=p.entry_b, match=match, side=1)
-        for bye in pairing.byes:
-            match = Match.objects.create(
-                round=rnd,
-                entry_a_id=bye.entry_id,
-                is_bye=True,
-                explanation={"method": "tiebreak", "reason": bye.explanation.reason},
-            )
-            RoundSeat.objects.create(round=rnd, entry_id=bye.entry_id, match=match, side=0)
-        group_notes.append(
-            {
-                "entries": group,
-                "bye": [b.entry_id for b in pairing.byes],
-                "rematches": pairing.rematches,
-            }
-        )
-    # ``active_entries``: the checker (check_pairings) expects exactly these entries, once each.
-    rnd.explanation = {
-        "kind": "tiebreak",
-        "round": number,
-        "salt": event.salt,
-        "groups": group_notes,
-        "active_entries": sorted(e for group in groups for e in group),
-    }
-    rnd.save(update_fields=["explanation"])
-    audit.record(
-        event=event, actor=actor, action="tiebreak_round.propose", obj=rnd, after=rnd.explanation
-    )
-    return rnd
-
-
-@transaction.atomic
-def approve_tiebreak_round(*, event: Event, round_id: int, actor: Actor) -> Round:
-    """The director approves a proposed tiebreak round: it is published (by the rounds service,
-    after the pairing checker) and played like any round; its results settle the order among
-    the tied entries."""
-    rnd = (
-        Round.objects.select_for_update()
-        .filter(event=event, pk=round_id, kind=Round.Kind.TIEBREAK)
-        .first()
-    )
-    if rnd is None:
-        raise NotFound("No such tiebreak round.", code="round_not_found")
-    if rnd.status != Round.Status.DRAFT:
-        raise Conflict(
-            f"Round {rnd.number} is already {rnd.get_status_display().lower()}.",
-            code="round_not_draft",
-        )
-    from tournaments.services import rounds
-
-    published: Round = rounds.publish_round(round=rnd, actor=actor)  # the checker runs first
-    audit.record(
-        event=event,
-        actor=actor,
-        action="tiebreak_round.approve",
-        obj=published,
-        after={"status": published.status},
-    )
-    return published
-
-
-# --- Seeding the play-off -------------------------------------------------------------------
-
-
-def seeding_order(event: Event) -> list[int]:
-    """Entry ids best first from the final standings, withdrawn entries left out.
-
-    Refuses (``tied_at_cut``) while entries share a rank across the play-off cut: propose a
-    tiebreak round first. Entries tied *inside* the qualifiers (their seeds differ but both
-    qualify) are ordered by the pairing package's salted lot (``pairing.rank``), which anyone can
-    recompute from the event's salt.
-    """
-    from tournaments.pairing import EntryRecord, rank
-
-    standings = _final_standings(event)
-    cut = event.playoff_qualifiers
-    rows = [row for row in standings.rows if not row["withdrawn"]]
-    if len(rows) > cut and rows[cut - 1]["rank"] == rows[cut]["rank"]:
-        tied = [row["name"] for row in rows if row["rank"] == rows[cut - 1]["rank"]]
-        raise Conflict(
-            "Entries are still tied across the play-off cut: propose a tiebreak round first.",
-            code="tied_at_cut",
-            details={"tied": tied},
-        )
-    place = {int(row["entry_id"]): int(row["rank"]) for row in rows}
-    records = [EntryRecord(entry_id, frozenset({entry_id})) for entry_id in place]
-    last = event.rounds.aggregate(n=Max("number"))["n"] or 0
-    return rank(records, salt=event.salt, round_no=last + 1, key=lambda e: place[e.entry_id])
-
-
-def check_can_seed(event: Event) -> list[int]:
-    if event.playoff == Event.Playoff.NONE:
-        raise ValidationFailed("This event has no play-off.", code="no_playoff")
-    if Round.objects.filter(event=event, kind=Round.Kind.PLAYOFF).exists():
-        raise Conflict("The play-off bracket is already seeded.", code="playoff_started")
-    return seeding_order(event)
-
-
-def start_playoff_seeding(*, event: Event, actor: Actor) -> BackgroundJob:
-    """Check at once, then let a worker seed the play-off bracket."""
-    check_can_seed(event)
-    return _start_job(event, SEED_JOB, actor)
-
-
-@transaction.atomic
-def seed_playoff(*, event: Event, actor: Actor) -> Round:
-    """Seed the play-off bracket from the final standings (the rounds service writes it)."""
-    from tournaments.services import rounds
-
-    event = Event.objects.select_for_update().get(pk=event.pk)
-    ranking = check_can_seed(event)
-    rnd: Round = rounds.create_playoff_bracket(event=event, ranking=ranking, actor=actor)
-    audit.record(
-        event=event,
-        actor=actor,
-        action="playoff.seed",
-        obj=rnd,
-        after={"seeds": ranking[: event.playoff_qualifiers]},
-    )
-    return rnd
-
-
-# --- The ranking the Swiss pairing uses ------------------------------------------------------
-
-
-def pairing_key(event: Event) -> Any:
-    """The ``key`` for ``pairing.pair_swiss`` / ``pairing.rank``: the event's standings order
-    (match points, then its whole tiebreak list), the salted lot breaking what stays tied.
-
-    Called by the rounds service when it pairs a Swiss round (a director's action, run by a
-    worker, never a public request): standings that lag the results are recomputed first, so
-    the pairing never ranks by stale standings. None (the pairing's own match points / spread
-    order) when the event has no standings yet.
-    """
-    from tournaments.selectors import live as selectors
-
-    state = StandingsState.objects.filter(pk=event.pk).values_list("dirty", flat=True).first()
-    if state:
-        recompute_standings(event_id=event.pk)
-    if not StandingsSnapshot.objects.filter(event_id=event.pk).exists():
-        return None
-    return selectors.pairing_rank_key(event)

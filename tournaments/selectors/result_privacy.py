@@ -18,7 +18,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 
 from tournaments.models import Event
 from tournaments.permissions import can_see
-from tournaments.selectors.live import LiveStandings
+from tournaments.selectors.standings import LiveStandings
 
 #: Per-row fields of a snapshot that tell a match's outcome.
 OUTCOME_ROW_FIELDS = ("settlement", "settlement_match_ids")

@@ -1,0 +1,213 @@
+"""The event export: the whole event as one JSON document (entries, rounds, matches, results and
+the latest standings), read in a fixed number of queries.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from typing import Any
+
+from django.utils import timezone
+
+from tournaments.models import (
+    Entry,
+    EntryPlayer,
+    Event,
+    Match,
+    Round,
+    StandingsSnapshot,
+    Table,
+)
+from tournaments.selectors.results import results_for_export
+
+
+def standings_for_export(event: Event) -> dict[str, Any] | None:
+    """The event export's ``standings`` (one query): the latest snapshot with every tiebreak
+    value by name, each row's record, the tiebreak-round settlement and the matches that made
+    it; ``None`` before the first snapshot."""
+    row = (
+        StandingsSnapshot.objects.filter(event_id=event.pk)
+        .order_by("-generation")
+        .values_list("generation", "created_at", "results_generation", "digest", "data")
+        .first()
+    )
+    if row is None:
+        return None
+    generation, created_at, results_generation, digest, data = row
+    document = json.loads(data)
+    standings = document["standings"]
+    names = standings["tiebreaks"]
+    extra = document.get("extra", {})
+    return {
+        "format": document["format"],
+        "generation": generation,
+        "computed_at": created_at.isoformat(),
+        "results_generation": results_generation,
+        "digest": digest,
+        "points": standings["points"],
+        "tiebreaks": names,
+        "places_that_matter": document.get("places_that_matter", []),
+        "unbroken_ties": document.get("unbroken_ties", []),
+        "rows": [
+            {
+                "rank": r["rank"],
+                "entry_id": r["entry_id"],
+                "name": r["name"],
+                "values": dict(zip(names, r["values"], strict=True)),
+                "record": {
+                    **{
+                        key: r[key]
+                        for key in ("played", "wins", "draws", "losses", "byes", "forfeits")
+                    },
+                    **{
+                        key: extra.get(str(r["entry_id"]), {}).get(key)
+                        for key in ("points_for", "points_against", "spread")
+                    },
+                },
+                "tiebreak_rounds": r["settlement"],
+                "matches": r["match_ids"],
+                "tiebreak_matches": r["settlement_match_ids"],
+                "withdrawn": bool(extra.get(str(r["entry_id"]), {}).get("withdrawn")),
+            }
+            for r in standings["rows"]
+        ],
+    }
+
+
+EXPORT_FORMAT = "spinner-event-export/1"
+"""The export document's ``format``: bump the number on an incompatible change. Adding keys
+(results, standings) is compatible. The format is described in ``docs/export.md``."""
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def _event_json(event: Event) -> dict[str, Any]:
+    return {
+        "name": event.name,
+        "slug": event.slug,
+        "start_date": _iso(event.start_date),
+        "end_date": _iso(event.end_date),
+        "venue": event.venue,
+        "status": event.status,
+        "salt": event.salt,
+        "settings": {
+            "rules": event.rules,
+            "target": event.target,
+            "hand_size": event.hand_size,
+            "entry_kind": event.entry_kind,
+            "time_policy": event.time_policy,
+            "round_minutes": event.round_minutes,
+            "allow_final_score_only": event.allow_final_score_only,
+            "format": event.format,
+            "swiss_rounds": event.swiss_rounds,
+            "playoff": event.playoff,
+            "playoff_qualifiers": event.playoff_qualifiers,
+            "playoff_consolation": event.playoff_consolation,
+            "first_round": event.first_round,
+            "points": {
+                "win": event.points_win,
+                "draw": event.points_draw,
+                "loss": event.points_loss,
+                "bye": event.points_bye,
+                "margin_bonus_points": event.margin_bonus_points,
+                "margin_bonus_at": event.margin_bonus_at,
+            },
+            "tiebreaks": list(event.tiebreaks or []),
+            "public": {
+                "listing": event.public_listing,
+                "entries": event.public_entries,
+                "pairings": event.public_pairings,
+                "results": event.public_results,
+                "standings": event.public_standings,
+            },
+        },
+    }
+
+
+def _match_json(m: Match, result: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One match of the export. ``result`` is the extension point of issue 6 (the confirmed
+    result and its scoresheet); it is null until results exist."""
+    data = m.explanation if isinstance(m.explanation, dict) else {}
+    why = {k: v for k, v in data.items() if k not in ("overrides", "bye")}
+    return {
+        "table": m.table.number if m.table is not None else None,
+        "bye": m.is_bye,
+        "entries": [m.entry_a_id] if m.entry_b_id is None else [m.entry_a_id, m.entry_b_id],
+        "bracket_slot": m.bracket_slot or None,
+        "why": why,
+        "overrides": list(data.get("overrides") or []),
+        "result": result,
+    }
+
+
+def _entry_json(entry: Entry, players: list[int]) -> dict[str, Any]:
+    return {
+        "id": entry.pk,
+        "name": entry.name,
+        "kind": "partnership" if entry.partnership_id is not None else "single",
+        "players": players,
+        "seed": entry.seed,
+        "status": entry.status,
+        "late": entry.late,
+        "pinned_table": entry.pinned_table,
+    }
+
+
+def export_event(event: Event) -> dict[str, Any]:
+    """The whole event as one JSON-ready document (format ``EXPORT_FORMAT``; see
+    ``docs/export.md``): the event and its settings, the players (names, clubs, ratings; never
+    contact details), the entries, the tables, and every round with its matches in table order
+    (entries in seat order, byes, why each pairing was made, the director's overrides).
+
+    Extension points: each match's ``result`` (issue 6) is null until it exists; the top-level
+    ``standings`` (issue 8) is the latest standings snapshot, null before the first. Seven
+    queries.
+    """
+
+    members = list(
+        EntryPlayer.objects.filter(event=event).select_related("player").order_by("entry_id", "pk")
+    )
+    players = {m.player_id: m.player for m in members}
+    by_entry: dict[int, list[int]] = defaultdict(list)
+    for m in members:
+        by_entry[m.entry_id].append(m.player_id)
+    entries = list(Entry.objects.filter(event=event).order_by("pk"))
+    tables = list(Table.objects.filter(event=event).order_by("number"))
+    rounds = list(Round.objects.filter(event=event).order_by("number"))
+    results = results_for_export(event)
+    matches: dict[int, list[Match]] = defaultdict(list)
+    for match in (
+        Match.objects.filter(round__event=event)
+        .select_related("table")
+        .order_by("round_id", "is_bye", "table__number", "pk")
+    ):
+        matches[match.round_id].append(match)
+    return {
+        "format": EXPORT_FORMAT,
+        "exported_at": timezone.now().isoformat(),
+        "event": _event_json(event),
+        "players": [
+            {"id": p.pk, "name": p.name, "club": p.club, "rating": p.rating}
+            for p in sorted(players.values(), key=lambda p: p.pk)
+        ],
+        "entries": [_entry_json(e, by_entry.get(e.pk, [])) for e in entries],
+        "tables": [{"number": t.number, "location": t.location} for t in tables],
+        "rounds": [
+            {
+                "number": r.number,
+                "kind": r.kind,
+                "status": r.status,
+                "time_limit_minutes": r.time_limit_minutes,
+                "published_at": _iso(r.published_at),
+                "closed_at": _iso(r.closed_at),
+                "explanation": r.explanation,
+                "matches": [_match_json(m, results.get(m.pk)) for m in matches.get(r.pk, [])],
+            }
+            for r in rounds
+        ],
+        # The latest standings snapshot, with every tiebreak value (issue 8).
+        "standings": standings_for_export(event),
+    }

@@ -1,0 +1,211 @@
+"""Reads of single matches for the public pages: an entry's match history, a match's detail with
+its hands and the drawing of a hand, and a round's confirmed results.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from django.db.models import FilteredRelation, Q
+
+from scoring.geometry import picture, position_after
+from tournaments.models import (
+    Entry,
+    Event,
+    Match,
+    MatchResult,
+    Round,
+)
+from tournaments.standings.records import normalise
+from tournaments.standings.serialise import format_number
+
+
+def event_entry(event: Event, entry_id: int) -> Entry:
+    return Entry.objects.get(event_id=event.pk, pk=entry_id)
+
+
+def _score_text(halves: int | None) -> str:
+    if halves is None:
+        return ""
+    return format_number(normalise(Fraction(halves, 2)))
+
+
+def team_history(event: Event, entry_id: int) -> list[dict[str, Any]]:
+    """Every match of an entry in the event, in round order, with its confirmed result from the
+    entry's side (one query). Draft rounds are left out (not public yet)."""
+    rows = (
+        Match.objects.filter(round__event_id=event.pk)
+        .exclude(round__status=Round.Status.DRAFT)
+        .filter(Q(entry_a_id=entry_id) | Q(entry_b_id=entry_id))
+        .annotate(current=FilteredRelation("results", condition=Q(results__is_current=True)))
+        .order_by("round__number", "pk")
+        .values_list(
+            "pk",
+            "round__number",
+            "round__kind",
+            "table__number",
+            "is_bye",
+            "entry_a_id",
+            "entry_a__name",
+            "entry_b_id",
+            "entry_b__name",
+            "current__score_a_halves",
+            "current__score_b_halves",
+            "current__winner_side",
+            "current__verified",
+        )
+    )
+    history = []
+    for pk, number, kind, table, is_bye, a, a_name, b, b_name, sa, sb, winner, verified in rows:
+        side = 0 if a == entry_id else 1
+        item: dict[str, Any] = {
+            "match_id": pk,
+            "round": number,
+            "kind": kind,
+            "table": table,
+            "bye": is_bye,
+            "opponent_id": b if side == 0 else a,
+            "opponent": b_name if side == 0 else a_name,
+            "confirmed": sa is not None,
+            "verified": bool(verified),
+            "own": _score_text(sa if side == 0 else sb),
+            "other": _score_text(sb if side == 0 else sa),
+            "outcome": "",
+        }
+        if is_bye:
+            item["outcome"] = "bye"
+        elif sa is not None:
+            item["outcome"] = "draw" if winner is None else ("won" if winner == side else "lost")
+        history.append(item)
+    return history
+
+
+def match_detail(event: Event, match_id: int) -> dict[str, Any] | None:
+    """A match of the event with its round, table, entries and current confirmed result (two
+    queries), and its hands summarised from the result's scoresheet."""
+    match = (
+        Match.objects.filter(round__event_id=event.pk, pk=match_id)
+        .exclude(round__status=Round.Status.DRAFT)
+        .select_related("round", "table", "entry_a", "entry_b")
+        .first()
+    )
+    if match is None:
+        return None
+    result = MatchResult.objects.filter(match_id=match.pk, is_current=True).first()
+    sheet = result.sheet if result is not None and isinstance(result.sheet, dict) else None
+    return {
+        "match": match,
+        "result": result,
+        "score_a": _score_text(result.score_a_halves) if result else "",
+        "score_b": _score_text(result.score_b_halves) if result else "",
+        "winner": (
+            None
+            if result is None or result.winner_side is None
+            else (match.entry_a if result.winner_side == 0 else match.entry_b)
+        ),
+        "hands": hands_of(sheet) if sheet is not None else [],
+        "sheet": sheet,
+    }
+
+
+def hands_of(sheet: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each hand of a ``fives-scoresheet/1`` sheet, for display: its number, leader, how it
+    ended, the scores made (move or tally form), the settlement, and, for a hand in move form, the
+    table drawn from the engine's geometry (``scoring.position_after``) when the engine has it."""
+    hands = []
+    for index, hand in enumerate(sheet.get("hands") or []):
+        if not isinstance(hand, dict):
+            continue
+        moves = hand.get("moves")
+        tally = hand.get("tally")
+        scores: list[dict[str, Any]] = []
+        if isinstance(moves, list):
+            for move in moves:
+                if isinstance(move, dict) and move.get("play") and move.get("score"):
+                    scores.append({"who": f"seat {move.get('seat')}", "score": move["score"]})
+        elif isinstance(tally, list):
+            for item in tally:
+                if isinstance(item, dict):
+                    who = f"seat {item['seat']}" if "seat" in item else f"side {item.get('entity')}"
+                    scores.append({"who": who, "score": item.get("score")})
+        hands.append(
+            {
+                "number": index + 1,
+                "index": index,
+                "leader": hand.get("leader"),
+                "end": hand.get("end") or "in play",
+                "finisher": hand.get("finisher"),
+                "form": "moves" if isinstance(moves, list) else "tally",
+                "plays": sum(1 for m in moves or [] if isinstance(m, dict) and m.get("play")),
+                "scores": scores,
+                "settlement": hand.get("settlement"),
+                "drawing": hand_drawing(sheet, index) if isinstance(moves, list) else None,
+            }
+        )
+    return hands
+
+
+def hand_drawing(sheet: dict[str, Any], index: int) -> dict[str, Any] | None:
+    """The table at the end of hand ``index`` (move form), laid out by the engine's geometry
+    (``scoring.geometry.position_after`` and ``picture``), as coordinates for an inline SVG:
+    grid units (a tile is 4 x 2), each tile's rectangle, its two halves' values and where to write
+    them, the open ports (counted ends filled) and the end total. None when the engine cannot
+    replay the hand (an invalid sheet)."""
+
+    try:
+        layout = position_after(sheet, index, None)
+    except ValueError:
+        return None
+    pic = picture(layout)
+    tiles = []
+    for t in pic.tiles:
+        divider: tuple[float, float, float, float]
+        if t.horizontal:
+            divider = (t.x + t.w / 2, t.y, t.x + t.w / 2, t.y + t.h)
+            spots = ((t.x + t.w / 4, t.y + t.h / 2), (t.x + 3 * t.w / 4, t.y + t.h / 2))
+        else:
+            divider = (t.x, t.y + t.h / 2, t.x + t.w, t.y + t.h / 2)
+            spots = ((t.x + t.w / 2, t.y + t.h / 4), (t.x + t.w / 2, t.y + 3 * t.h / 4))
+        tiles.append(
+            {
+                "tile": t.tile,
+                "x": t.x,
+                "y": t.y,
+                "w": t.w,
+                "h": t.h,
+                "divider": divider,
+                "values": [
+                    {"x": spots[0][0], "y": spots[0][1], "value": t.first},
+                    {"x": spots[1][0], "y": spots[1][1], "value": t.second},
+                ],
+                "spinner": t.spinner,
+                "order": t.order + 1,
+            }
+        )
+    b = pic.bounds
+    return {
+        "viewbox": f"{b.x - 1} {b.y - 1} {b.w + 2} {b.h + 2}",
+        # At least 8 px a grid unit (a tile's number stays readable): a long line scrolls.
+        "min_width": (b.w + 2) * 8,
+        "tiles": tiles,
+        "ports": [{"x": p.x, "y": p.y, "counted": p.counted} for p in pic.ports],
+        "total": pic.total,
+        "count": len(tiles),
+    }
+
+
+def round_results(round_id: int) -> dict[int, dict[str, Any]]:
+    """The confirmed result of each match of a round, by match id (one query), for the public
+    round page: scores in seat order as exact text, the winning side, verified or not."""
+    return {
+        match_id: {
+            "score_a": _score_text(a),
+            "score_b": _score_text(b),
+            "winner_side": winner,
+            "verified": verified,
+        }
+        for match_id, a, b, winner, verified in MatchResult.objects.filter(
+            match__round_id=round_id, is_current=True
+        ).values_list("match_id", "score_a_halves", "score_b_halves", "winner_side", "verified")
+    }

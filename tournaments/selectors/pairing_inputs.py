@@ -1,0 +1,191 @@
+"""What the pairing package is fed: the event read into its plain records (entries, per-player
+history, byes) and each entry's match points and spread so far.
+
+Match points are the standings package's arithmetic (``tournaments.standings.result_points``
+with the event's ``points_config``), margin bonus included: the pairing's records and the
+published standings agree. Every read has a fixed number of queries (pinned in the tests).
+
+Terms: an *active* entry is checked in and not withdrawn (only those are paired).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from tournaments.models import Entry, EntryPlayer, Event, Match, MatchResult, Round
+from tournaments.pairing.records import (
+    EntryRecord,
+    Number,
+    PastMatch,
+)
+from tournaments.selectors.standings_records import points_config, standings_result
+from tournaments.standings import result_points
+from tournaments.standings.records import normalise
+
+PAIRED_KINDS = (Round.Kind.SWISS, Round.Kind.ROUND_ROBIN)
+"""Round kinds whose byes are real byes (worth ``points_bye``); a play-off bye just advances."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairingResult:
+    """What the pairing needs from the results of one entry: match points and spread so far."""
+
+    match_points: Number = 0
+    spread: Number = 0
+
+
+def results_for_pairing(event: Event) -> dict[int, PairingResult]:
+    """Match points and spread per entry id, over every non-draft Swiss or round-robin round.
+
+    Match points are the standings' own (``tournaments.standings.result_points`` with the
+    event's ``points_config``: win, draw, loss, bye and the margin bonus), so the pairing's
+    records agree with the published standings. A bye is worth the bye points and no spread; a
+    played match counts once its result is confirmed (the current ``MatchResult``), and each
+    side's spread moves by the raw score difference (exact: halves occur in ``all-fives`` with
+    three players). Entries without a result are absent (read them as zero). Two queries.
+    """
+    points = points_config(event)
+    earned: dict[int, Number] = defaultdict(int)
+    spread: dict[int, Number] = defaultdict(int)
+    byes = Match.objects.filter(
+        round__event=event, is_bye=True, round__kind__in=PAIRED_KINDS
+    ).exclude(round__status=Round.Status.DRAFT)
+    for entry_id in byes.values_list("entry_a_id", flat=True):
+        earned[entry_id] += points.bye
+    played = (
+        MatchResult.objects.filter(
+            is_current=True,
+            match__round__event=event,
+            match__round__kind__in=PAIRED_KINDS,
+            match__is_bye=False,
+        )
+        .exclude(match__round__status=Round.Status.DRAFT)
+        .values_list(
+            "match_id",
+            "match__round__number",
+            "match__round__kind",
+            "match__entry_a_id",
+            "match__entry_b_id",
+            "score_a_halves",
+            "score_b_halves",
+            "winner_side",
+        )
+    )
+    for match_id, number, kind, entry_a, entry_b, halves_a, halves_b, winner in played:
+        if entry_b is None:
+            continue
+        result = standings_result(
+            match_id, number, kind, entry_a, entry_b, halves_a, halves_b, winner
+        )
+        earned[entry_a] += result_points(result, entry_a, points)
+        earned[entry_b] += result_points(result, entry_b, points)
+        diff = normalise(result.score_a - result.score_b)
+        spread[entry_a] += diff
+        spread[entry_b] -= diff
+    return {
+        entry_id: PairingResult(
+            match_points=normalise(earned[entry_id]), spread=normalise(spread[entry_id])
+        )
+        for entry_id in set(earned) | set(spread)
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class PairingInputs:
+    """Everything the pairing algorithms need about an event before round ``round_no``.
+
+    ``entries`` holds every entry of the event (``active`` marks those to pair), ``history``
+    every match and bye of the rounds before ``round_no``, and ``names`` the entries' display
+    names (for messages).
+    """
+
+    round_no: int
+    entries: tuple[EntryRecord, ...]
+    history: tuple[PastMatch, ...]
+    names: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def active(self) -> tuple[EntryRecord, ...]:
+        return tuple(e for e in self.entries if e.active)
+
+
+def _rating(ratings: list[int]) -> Number | None:
+    """An entry's rating: the mean of its players' known ratings (exact), or None."""
+    if not ratings:
+        return None
+    mean = Fraction(sum(ratings), len(ratings))
+    return int(mean) if mean.denominator == 1 else mean
+
+
+def _members(event: Event) -> dict[int, list[tuple[int, int | None]]]:
+    """Entry id -> [(player id, rating)] for every entry of the event. One query."""
+    members: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
+    rows = EntryPlayer.objects.filter(event=event).values_list(
+        "entry_id", "player_id", "player__rating"
+    )
+    for entry_id, player_id, rating in rows:
+        members[entry_id].append((player_id, rating))
+    return members
+
+
+def pairing_inputs(
+    event: Event, *, round_no: int, active_ids: frozenset[int] | None = None
+) -> PairingInputs:
+    """Read the event into the pairing package's records, as they stand before ``round_no``.
+
+    ``active`` is "checked in" unless ``active_ids`` says which entries were active (the checker
+    passes the set recorded when the round was generated). Opponent history is per player
+    (``EntryPlayer``); ``byes_received`` counts byes in earlier rounds; match points and spread
+    come from ``results_for_pairing``. Five queries.
+    """
+    members = _members(event)
+    entries = list(
+        Entry.objects.filter(event=event)
+        .order_by("pk")
+        .values_list("pk", "name", "status", "seed", "pinned_table")
+    )
+    past = list(
+        Match.objects.filter(round__event=event, round__number__lt=round_no)
+        .order_by("round__number", "pk")
+        .values_list("round__number", "round__kind", "entry_a_id", "entry_b_id")
+    )
+    results = results_for_pairing(event)
+    byes: dict[int, int] = defaultdict(int)
+    history: list[PastMatch] = []
+    players = {entry_id: frozenset(p for p, _ in rows) for entry_id, rows in members.items()}
+    for number, kind, a, b in past:
+        if b is None and kind in PAIRED_KINDS:
+            byes[a] += 1
+        history.append(
+            PastMatch(
+                round_no=number,
+                entry_a=a,
+                players_a=players.get(a, frozenset()),
+                entry_b=b,
+                players_b=players.get(b, frozenset()) if b is not None else frozenset(),
+            )
+        )
+    records: list[EntryRecord] = []
+    names: dict[int, str] = {}
+    for pk, name, status, seed, pinned in entries:
+        result = results.get(pk, PairingResult())
+        active = status == Entry.Status.CHECKED_IN if active_ids is None else pk in active_ids
+        records.append(
+            EntryRecord(
+                entry_id=pk,
+                player_ids=players.get(pk, frozenset()),
+                match_points=result.match_points,
+                spread=result.spread,
+                byes_received=byes[pk],
+                rating=_rating([r for _, r in members.get(pk, []) if r is not None]),
+                seed=seed,
+                pinned_table=pinned,
+                active=active,
+            )
+        )
+        names[pk] = name
+    return PairingInputs(
+        round_no=round_no, entries=tuple(records), history=tuple(history), names=names
+    )

@@ -1,0 +1,310 @@
+"""Assessing a sheet or a final score against the event it was played in (no writes).
+
+The engine verifies a sheet (``scoring.verify``); this module checks that it describes the event's
+game (``tournaments.game.expected_game``), that it is a sane JSON tree, and turns it into the
+canonical text and digest two claims are compared by.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import scoring
+from tournaments.errors import NotAllowed, ValidationFailed
+from tournaments.game import expected_game
+from tournaments.models import Claim, Event
+from tournaments.results_math import to_halves
+
+FORMAT = "fives-scoresheet/1"
+
+
+SIDES = (0, 1)
+
+
+MAX_SHEET_DEPTH = 24  # a scoresheet is about six levels deep
+
+
+MAX_SHEET_NODES = 50_000
+
+
+class SheetMismatch(ValidationFailed):
+    """A sheet for another game than the event's; ``details["fields"]`` says which, field by
+    field (``{"field", "expected", "given"}``)."""
+
+    code = "sheet_mismatch"
+    status = 400
+
+
+def engine_verify(sheet: Any) -> dict[str, Any]:
+    """The engine's verdict on a sheet, as a JSON-safe dict (``scoring.verify(...).as_dict()``)."""
+    verdict: dict[str, Any] = scoring.verify(sheet).as_dict()
+    return verdict
+
+
+def _sheet_game_defaults(sheet: dict[str, Any]) -> dict[str, Any]:
+    """What a sheet's absent ``partnerships``, ``target`` and ``hand_size`` mean: its rule set's
+    defaults for its number of players, as the engine has them (None where the engine has none:
+    an unknown rule set or player count, which then differs from the event's game)."""
+    try:
+        rules = scoring.find_ruleset(str(sheet.get("rules")))
+        players = sheet.get("players")
+        if not isinstance(players, int) or isinstance(players, bool):
+            raise ValueError(players)
+        return {
+            "partnerships": rules.default_partnerships(players),
+            "target": rules.default_target(players),
+            "hand_size": rules.deal_size(players),
+        }
+    except (scoring.UnknownRuleSet, ValueError):
+        return {"partnerships": False, "target": None, "hand_size": None}
+
+
+def check_sheet_matches_event(event: Event, sheet: Any) -> None:
+    """Refuse a sheet for another game than the event's (``sheet_mismatch``, field by field).
+
+    Absent ``partnerships``, ``target`` and ``hand_size`` take the rule set's defaults, which must
+    then be the event's. A ``time`` entry must carry the event's time policy.
+    """
+    if not isinstance(sheet, dict):
+        raise ValidationFailed(
+            "A scoresheet is a JSON object.", code="invalid", details={"sheet": "not an object"}
+        )
+    game = expected_game(event)
+    defaults = _sheet_game_defaults(sheet)
+    given = {
+        "rules": sheet.get("rules"),
+        "players": sheet.get("players"),
+        "partnerships": sheet.get("partnerships", defaults["partnerships"]),
+        "target": sheet.get("target", defaults["target"]),
+        "hand_size": sheet.get("hand_size", defaults["hand_size"]),
+    }
+    fields = [
+        {"field": name, "expected": game[name], "given": given[name]}
+        for name in ("rules", "players", "partnerships", "target", "hand_size")
+        if given[name] != game[name] or type(given[name]) is not type(game[name])
+    ]
+    time = sheet.get("time")
+    if isinstance(time, dict) and time.get("policy") != event.time_policy:
+        fields.append(
+            {"field": "time.policy", "expected": event.time_policy, "given": time.get("policy")}
+        )
+    if fields:
+        names = ", ".join(f["field"] for f in fields)
+        raise SheetMismatch(
+            f"This sheet is not for this event's game ({names}): "
+            "set them as the event says and submit again.",
+            details={"fields": fields},
+        )
+
+
+def check_sheet_tree(value: Any) -> None:
+    """Refuse JSON no database can keep or no person meant: nested deeper than
+    ``MAX_SHEET_DEPTH``, more than ``MAX_SHEET_NODES`` values, NUL characters, integers beyond
+    10**9 (``sheet_too_large`` or ``sheet_malformed``). Iterative: safe on any depth, so the
+    recursive steps after it (canonical form, JSON encoding) are safe too."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    nodes = 0
+    while stack:
+        item, depth = stack.pop()
+        nodes += 1
+        if depth > MAX_SHEET_DEPTH or nodes > MAX_SHEET_NODES:
+            raise ValidationFailed(
+                "This scoresheet is too deep or too large.",
+                code="sheet_too_large",
+                details={"max_depth": MAX_SHEET_DEPTH, "max_nodes": MAX_SHEET_NODES},
+            )
+        if isinstance(item, dict):
+            for key, child in item.items():
+                if "\x00" in str(key):
+                    raise ValidationFailed(
+                        "NUL characters are not allowed.", code="sheet_malformed"
+                    )
+                stack.append((child, depth + 1))
+        elif isinstance(item, list):
+            stack.extend((child, depth + 1) for child in item)
+        elif isinstance(item, str) and "\x00" in item:
+            raise ValidationFailed("NUL characters are not allowed.", code="sheet_malformed")
+        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > 10**9:
+            raise ValidationFailed(
+                "A number in this scoresheet is out of range.", code="sheet_malformed"
+            )
+
+
+def _normalize(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _normalize(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_normalize(v) for v in value]
+    if isinstance(value, str):
+        try:
+            return str(scoring.Tile.parse(value.strip()))  # the engine's tile syntax
+        except scoring.TileError:
+            return value
+    return value
+
+
+def canonical_sheet(event: Event, sheet: dict[str, Any]) -> dict[str, Any]:
+    """The sheet in one spelling, so that two sides' accounts of one game compare equal.
+
+    Tiles written ``a-b`` with ``a <= b``; the game fields filled in from the event; the claimed
+    ``result`` and per-hand ``settlement`` left out (a valid sheet's are fixed by its plays, and
+    the verdict gives the true figures).
+    """
+    canon: dict[str, Any] = _normalize(sheet)
+    canon.pop("result", None)
+    canon.update(expected_game(event))
+    canon["format"] = FORMAT
+    hands = canon.get("hands")
+    if isinstance(hands, list):
+        for hand in hands:
+            if isinstance(hand, dict):
+                hand.pop("settlement", None)
+    return canon
+
+
+def digest(value: Any) -> str:
+    """sha256 of the value's canonical JSON (sorted keys, no spaces)."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Assessment:
+    """What the server makes of one submitted sheet or final score (nothing stored yet)."""
+
+    kind: str
+    sheet: dict[str, Any] | None
+    digest: str
+    verdict: dict[str, Any] | None
+    verified: bool
+    complete: bool  # valid and finished (a sheet), or a well-formed final score
+    score_a_halves: int | None
+    score_b_halves: int | None
+    winner_side: int | None
+    finished: bool
+
+
+def assess_sheet(event: Event, sheet: Any) -> Assessment:
+    """Check the sheet against the event, then have the engine verify it (a dry run).
+
+    Raises ``sheet_too_large``/``sheet_malformed`` for JSON no one meant (``check_sheet_tree``),
+    ``sheet_mismatch`` for another game than the event's; otherwise returns the verdict, valid
+    or not.
+    """
+    check_sheet_tree(sheet)
+    check_sheet_matches_event(event, sheet)
+    verdict = engine_verify(sheet)
+    scores = verdict.get("scores") or []
+    halves: list[int | None] = [None, None]
+    if len(scores) == 2:
+        halves = [to_halves(s) for s in scores]
+    complete = bool(verdict.get("valid")) and bool(verdict.get("finished"))
+    return Assessment(
+        kind=Claim.Kind.SHEET,
+        sheet=sheet,
+        digest=digest({"kind": "sheet", "sheet": canonical_sheet(event, sheet)}),
+        verdict=verdict,
+        verified=bool(verdict.get("valid")),
+        complete=complete,
+        score_a_halves=halves[0],
+        score_b_halves=halves[1],
+        winner_side=verdict.get("winner"),
+        finished=bool(verdict.get("finished")),
+    )
+
+
+def assess_mismatch(sheet: dict[str, Any], refusal: SheetMismatch) -> Assessment:
+    """A sheet for another game, to be kept as a draft: its verdict is the mismatch (one error,
+    code ``sheet_mismatch``, with the fields), never valid, never complete, no scores.
+
+    ``sheet`` has passed ``check_sheet_tree``. Its digest is over the sheet as sent (tiles
+    normalized), not the canonical form, which would overwrite the very fields that differ.
+    """
+    fields = refusal.details.get("fields", []) if isinstance(refusal.details, dict) else []
+    verdict = {
+        "valid": False,
+        "finished": False,
+        "scores": [],
+        "winner": None,
+        "errors": [
+            {
+                "code": refusal.code,
+                "hand": None,
+                "move": None,
+                "message": refusal.message,
+                "fields": fields,
+            }
+        ],
+    }
+    return Assessment(
+        kind=Claim.Kind.SHEET,
+        sheet=sheet,
+        digest=digest({"kind": "sheet_mismatch", "sheet": _normalize(sheet)}),
+        verdict=verdict,
+        verified=False,
+        complete=False,
+        score_a_halves=None,
+        score_b_halves=None,
+        winner_side=None,
+        finished=False,
+    )
+
+
+def assess_final_score(event: Event, final_score: Any, *, allow: bool | None = None) -> Assessment:
+    """A final score only: ``{"scores": [side 0, side 1], "winner": 0 | 1 | null}`` (raw points).
+
+    Allowed where the event allows it (``allow`` lets a director enter one anyway). The winner is
+    the uniquely highest side (null: drawn); a ``winner`` given must agree. Marked unverified.
+    """
+    if not (event.allow_final_score_only if allow is None else allow):
+        raise NotAllowed(
+            "This event needs the scoresheet, not only the final score.",
+            code="final_score_not_allowed",
+        )
+    if not isinstance(final_score, dict) or not isinstance(final_score.get("scores"), list):
+        raise ValidationFailed(
+            'A final score is {"scores": [side 0, side 1]}.', code="invalid_score"
+        )
+    scores = final_score["scores"]
+    if len(scores) != 2:
+        raise ValidationFailed(
+            "A final score has one score per side, two in all.", code="invalid_score"
+        )
+    a, b = (to_halves(s) for s in scores)
+    winner = None if a == b else (0 if a > b else 1)
+    if "winner" in final_score and final_score["winner"] != winner:
+        raise ValidationFailed(
+            "The winner is the side with the higher score (null when they are equal).",
+            code="invalid_score",
+            details={"winner": final_score["winner"], "expected": winner},
+        )
+    return Assessment(
+        kind=Claim.Kind.FINAL_SCORE,
+        sheet=None,
+        digest=digest({"kind": "final_score", "halves": [a, b]}),
+        verdict=None,
+        verified=False,
+        complete=True,
+        score_a_halves=a,
+        score_b_halves=b,
+        winner_side=winner,
+        finished=True,
+    )
+
+
+def assess(
+    event: Event, *, sheet: Any = None, final_score: Any = None, allow_final: bool | None = None
+) -> Assessment:
+    """One of ``sheet`` and ``final_score`` (exactly one), assessed."""
+    if (sheet is None) == (final_score is None):
+        raise ValidationFailed(
+            "Send either a scoresheet or a final score.",
+            code="invalid",
+            details={"sheet": "one of sheet and final_score is required"},
+        )
+    if sheet is not None:
+        return assess_sheet(event, sheet)
+    return assess_final_score(event, final_score, allow=allow_final)

@@ -1,0 +1,220 @@
+"""Claims from the tables: a side submits its account of a match, or confirms the other side's.
+
+The engine verifies a sheet on arrival; an invalid or unfinished sheet, or one for another game
+(``sheet_mismatch``), is stored as a ``draft`` with its verdict, and a draft never confirms
+anything. When both sides' current claims are submitted and equal (the same canonical sheet), the
+result is confirmed (``services.results``); when they differ the match is in conflict and the
+director sees where they diverge (``tournaments.results_math.divergence``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+
+from tournaments.errors import SpinnerError, ValidationFailed
+from tournaments.models import Claim, Match, MatchResult
+from tournaments.results_math import state_of
+from tournaments.services.assessment import (
+    Assessment,
+    SheetMismatch,
+    assess,
+    assess_mismatch,
+)
+from tournaments.services.results import (
+    AlreadyConfirmed,
+    StaleVersion,
+    check_open,
+    check_side,
+    check_version,
+    current_claims,
+    current_result,
+    lock_match,
+    write_result,
+)
+
+
+@dataclass(frozen=True)
+class ClaimOutcome:
+    """What a submission did: the side's current claim, whether a new version was stored, the
+    match's state after it and its current result (if any)."""
+
+    claim: Claim
+    created: bool
+    state: str
+    result: MatchResult | None
+    # Set when the claim was kept only as a draft because the sheet is for another game: the
+    # caller reports this error (``sheet_mismatch``) while the draft stays stored.
+    refusal: SpinnerError | None = None
+
+
+@transaction.atomic
+def submit_claim(
+    *,
+    match: Match,
+    side: int,
+    sheet: Any = None,
+    final_score: Any = None,
+    expected_version: int | None = None,
+) -> ClaimOutcome:
+    """Store a side's claim (a new version) and confirm the match if both sides now agree.
+
+    Claims are the tables' (their link; ``manage.py demo`` plays tables the same way): no
+    director submits or confirms one, since two equal claims make an ``agreed`` result with no
+    reason and no actor. A director decides with ``resolve_conflict``, ``override_result`` or
+    ``correct_result``, which take a reason and record who.
+
+    ``expected_version``: None for the side's first claim, else the version being changed (a
+    different one raises ``stale_version``; none at all when a claim exists, ``version_required``).
+    A submission equal to the side's current claim stores nothing and returns it (a safe retry).
+    Raises ``final_score_not_allowed``, ``round_not_open`` (the round is not published or in
+    play), ``already_confirmed`` (the director corrects a confirmed result), ``sheet_too_large``.
+    An invalid or unfinished sheet is stored as a draft with its verdict. So is a sheet for
+    another game (``sheet_mismatch``): its draft's verdict is the mismatch, field by field, and
+    the outcome's ``refusal`` carries the error for the caller to report. A draft never
+    confirms a result.
+    """
+    check_side(match, side)
+    # Verify before taking the match's lock: the engine's work never holds up the other side.
+    refusal: SheetMismatch | None = None
+    try:
+        found = assess(match.round.event, sheet=sheet, final_score=final_score)
+    except SheetMismatch as exc:  # kept as a draft with the mismatch as its verdict
+        refusal = exc
+        found = assess_mismatch(sheet, exc)
+    locked = lock_match(match)
+    check_open(locked.round)
+    claims = current_claims(locked)
+    current = claims[side]
+    result = current_result(locked)
+    if current is not None and current.digest == found.digest and _same_status(current, found):
+        return ClaimOutcome(current, False, state_of(locked, claims, result), result, refusal)
+    if result is not None:
+        raise AlreadyConfirmed(
+            "This match's result is confirmed; ask the director for a correction.",
+            details={"result_version": result.version},
+        )
+    check_version(current, expected_version)
+    claim = _store_claim(locked, side, found, current)
+    claims[side] = claim
+    result = _confirm_if_agreed(locked, claims)
+    return ClaimOutcome(claim, True, state_of(locked, claims, result), result, refusal)
+
+
+def _same_status(claim: Claim, found: Assessment) -> bool:
+    wanted = Claim.Status.SUBMITTED if found.complete else Claim.Status.DRAFT
+    return claim.status == wanted
+
+
+def _store_claim(
+    match: Match,
+    side: int,
+    found: Assessment,
+    current: Claim | None,
+    *,
+    confirms: Claim | None = None,
+) -> Claim:
+    version = 1 if current is None else current.version + 1
+    try:
+        with transaction.atomic():
+            return Claim.objects.create(
+                match=match,
+                side=side,
+                version=version,
+                kind=found.kind,
+                status=Claim.Status.SUBMITTED if found.complete else Claim.Status.DRAFT,
+                sheet=found.sheet,
+                digest=found.digest,
+                verdict=found.verdict,
+                verified=found.verified,
+                score_a_halves=found.score_a_halves,
+                score_b_halves=found.score_b_halves,
+                winner_side=found.winner_side,
+                finished=found.finished,
+                confirms=confirms,
+                origin=Claim.Origin.TABLE,
+                actor=None,
+            )
+    except IntegrityError as exc:  # a concurrent writer took this version (the lock prevents it)
+        raise StaleVersion(
+            "This claim changed while you were sending yours: reload it.",
+            details={"given_version": version - 1},
+        ) from exc
+
+
+def _confirm_if_agreed(match: Match, claims: list[Claim | None]) -> MatchResult | None:
+    a, b = claims
+    if (
+        a is None
+        or b is None
+        or a.status != Claim.Status.SUBMITTED
+        or b.status != Claim.Status.SUBMITTED
+        or a.digest != b.digest
+    ):
+        return None
+    return write_result(
+        match,
+        source=MatchResult.Source.AGREED,
+        claim=b if b.created_at >= a.created_at else a,
+        found=None,
+        reason="",
+        actor=None,
+        action="result.confirm",
+    )
+
+
+@transaction.atomic
+def confirm_claim(
+    *,
+    match: Match,
+    side: int,
+    expected_version: int,
+) -> ClaimOutcome:
+    """The other side confirms side ``1 - side``'s current claim as it stands (a table's act,
+    like ``submit_claim``).
+
+    ``expected_version`` is the version of the claim being confirmed (what the confirming side was
+    shown): if it has changed since, ``stale_version`` and nothing is stored. Stores the same
+    sheet (or final score) as a claim of ``side`` and so confirms the result. Confirming again
+    what is already confirmed returns it.
+    """
+    check_side(match, side)
+    locked = lock_match(match)
+    check_open(locked.round)
+    claims = current_claims(locked)
+    other, mine = claims[1 - side], claims[side]
+    result = current_result(locked)
+    if other is None or other.status != Claim.Status.SUBMITTED:
+        raise ValidationFailed(
+            "The other side has not submitted a result to confirm yet.", code="nothing_to_confirm"
+        )
+    if other.version != expected_version:
+        raise StaleVersion(
+            f"The other side's claim has changed (now version {other.version}): look at it again.",
+            details={"current_version": other.version, "given_version": expected_version},
+        )
+    if mine is not None and mine.digest == other.digest and mine.status == other.status:
+        return ClaimOutcome(mine, False, state_of(locked, claims, result), result)
+    if result is not None:
+        raise AlreadyConfirmed(
+            "This match's result is confirmed; ask the director for a correction.",
+            details={"result_version": result.version},
+        )
+    found = Assessment(
+        kind=other.kind,
+        sheet=other.sheet,
+        digest=other.digest,
+        verdict=other.verdict,
+        verified=other.verified,
+        complete=True,
+        score_a_halves=other.score_a_halves,
+        score_b_halves=other.score_b_halves,
+        winner_side=other.winner_side,
+        finished=other.finished,
+    )
+    claim = _store_claim(locked, side, found, mine, confirms=other)
+    claims[side] = claim
+    result = _confirm_if_agreed(locked, claims)
+    return ClaimOutcome(claim, True, state_of(locked, claims, result), result)

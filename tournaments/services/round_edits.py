@@ -1,0 +1,242 @@
+"""Editing a draft round: swap two entries or two tables, or discard the draft.
+
+Only a draft can be edited; every edit needs a reason and is audit-logged, and the pairing
+checker then reports the edited matches as ``override`` rather than as violations.
+
+Errors (``code``):
+    round_not_draft         only a draft can be edited (or discarded)
+    reason_required         an edit needs a reason
+    not_in_round            the entry or table is not in this round
+    same_entry / same_table a swap needs two different entries / tables
+    bye_has_no_table        a bye cannot swap tables
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.errors import Conflict, NotFound, ValidationFailed
+from tournaments.models import (
+    Entry,
+    EntryPlayer,
+    Event,
+    Match,
+    Round,
+    RoundSeat,
+)
+from tournaments.pairing import draw
+from tournaments.pairing import export as pairing_json
+from tournaments.services import audit
+from tournaments.services.audit import Actor
+
+
+def lock_round(rnd: Round) -> Round:
+    return Round.objects.select_for_update().select_related("event").get(pk=rnd.pk)
+
+
+def require_draft(rnd: Round) -> None:
+    if rnd.status != Round.Status.DRAFT:
+        raise Conflict(
+            f"Round {rnd.number} is {rnd.get_status_display().lower()}: only a draft can change.",
+            code="round_not_draft",
+            details={"round": rnd.number, "status": rnd.status},
+        )
+
+
+def _require_reason(reason: str) -> str:
+    reason = reason.strip()
+    if not reason:
+        raise ValidationFailed(
+            "Say why you are changing the pairing (the reason goes in the audit log).",
+            code="reason_required",
+            details={"reason": "required"},
+        )
+    return reason
+
+
+def _note_override(match: Match, *, action: str, reason: str, actor: Actor, what: str) -> None:
+    overrides = list(match.explanation.get("overrides") or [])
+    overrides.append(
+        {
+            "action": action,
+            "reason": reason,
+            "what": what,
+            "by": actor.get_username() if isinstance(actor, User) else "",
+            "at": timezone.now().isoformat(),
+        }
+    )
+    match.explanation = {**match.explanation, "overrides": overrides}
+
+
+def _redraw_first_leader(match: Match, event: Event, round_no: int) -> None:
+    """After an edit changes who sits at a match, draw its first leader again (same rule, new
+    candidates) so the recorded draw matches the table."""
+    if match.entry_b_id is None:
+        match.explanation = {k: v for k, v in match.explanation.items() if k != "first_leader"}
+        return
+    players: dict[int, list[int]] = {match.entry_a_id: [], match.entry_b_id: []}
+    for entry_id, player_id in EntryPlayer.objects.filter(entry_id__in=list(players)).values_list(
+        "entry_id", "player_id"
+    ):
+        players[entry_id].append(player_id)
+    chosen, record = draw.first_leader(
+        event.salt,
+        round_no,
+        match.entry_a_id,
+        players[match.entry_a_id],
+        match.entry_b_id,
+        players[match.entry_b_id],
+    )
+    match.explanation = {
+        **match.explanation,
+        "first_leader": {"player": chosen, "draw": pairing_json.draw_to_dict(record)},
+    }
+
+
+def _match_picture(match: Match) -> dict[str, Any]:
+    return {
+        "match": match.pk,
+        "table": match.table.number if match.table is not None else None,
+        "entry_a": match.entry_a_id,
+        "entry_b": match.entry_b_id,
+        "is_bye": match.is_bye,
+    }
+
+
+@transaction.atomic
+def swap_entries(*, round: Round, entry_x: int, entry_y: int, reason: str, actor: Actor) -> Round:
+    """Swap two entries of a draft round between their places (match and side, or the bye).
+
+    Swapping the two entries of one match swaps their seat order. Needs a reason; logged.
+    """
+    rnd = lock_round(round)
+    require_draft(rnd)
+    reason = _require_reason(reason)
+    if entry_x == entry_y:
+        raise ValidationFailed(
+            "Choose two different entries.", code="same_entry", details={"entry": entry_x}
+        )
+    seats = {
+        s.entry_id: s
+        for s in RoundSeat.objects.select_related("match", "match__table").filter(
+            round=rnd, entry_id__in=[entry_x, entry_y]
+        )
+    }
+    for entry_id in (entry_x, entry_y):
+        if entry_id not in seats:
+            raise NotFound(
+                f"Entry {entry_id} is not in round {rnd.number}.",
+                code="not_in_round",
+                details={"entry": entry_id},
+            )
+    sx, sy = seats[entry_x], seats[entry_y]
+    mx, my = sx.match, sy.match
+    before = [_match_picture(mx)] + ([_match_picture(my)] if my.pk != mx.pk else [])
+    names = dict(Entry.objects.filter(pk__in=[entry_x, entry_y]).values_list("pk", "name"))
+    what = f"swapped {names[entry_x]} and {names[entry_y]}"
+    RoundSeat.objects.filter(pk__in=[sx.pk, sy.pk]).delete()
+    if mx.pk == my.pk:
+        assert mx.entry_b_id is not None  # two entries in one match: not a bye
+        mx.entry_a_id, mx.entry_b_id = mx.entry_b_id, mx.entry_a_id
+        _note_override(mx, action="swap_entries", reason=reason, actor=actor, what=what)
+        _redraw_first_leader(mx, rnd.event, rnd.number)
+        mx.save(update_fields=["entry_a", "entry_b", "explanation"])
+        changed = [mx]
+    else:
+        for match, seat, new_entry in ((mx, sx, entry_y), (my, sy, entry_x)):
+            if seat.side == 0:
+                match.entry_a_id = new_entry
+            else:
+                match.entry_b_id = new_entry
+            _note_override(match, action="swap_entries", reason=reason, actor=actor, what=what)
+            _redraw_first_leader(match, rnd.event, rnd.number)
+        # Neither match holds an entry twice at any point: each loses one entry and gains
+        # the other's.
+        mx.save(update_fields=["entry_a", "entry_b", "explanation"])
+        my.save(update_fields=["entry_a", "entry_b", "explanation"])
+        changed = [mx, my]
+    RoundSeat.objects.bulk_create(
+        [
+            RoundSeat(round=rnd, entry_id=entry_y, match=mx, side=sx.side),
+            RoundSeat(round=rnd, entry_id=entry_x, match=my, side=sy.side),
+        ]
+    )
+    audit.record(
+        event=rnd.event,
+        actor=actor,
+        action="round.swap_entries",
+        obj=rnd,
+        before=before,
+        after=[_match_picture(m) for m in changed],
+        reason=reason,
+    )
+    return rnd
+
+
+@transaction.atomic
+def swap_tables(*, round: Round, table_x: int, table_y: int, reason: str, actor: Actor) -> Round:
+    """Swap the tables of two matches of a draft round (by table number). Needs a reason."""
+    rnd = lock_round(round)
+    require_draft(rnd)
+    reason = _require_reason(reason)
+    if table_x == table_y:
+        raise ValidationFailed(
+            "Choose two different tables.", code="same_table", details={"table": table_x}
+        )
+    matches = {
+        m.table.number: m
+        for m in rnd.matches.select_related("table").filter(table__number__in=[table_x, table_y])
+        if m.table is not None
+    }
+    for number in (table_x, table_y):
+        if number not in matches:
+            raise NotFound(
+                f"No match at table {number} in round {rnd.number}.",
+                code="not_in_round",
+                details={"table": number},
+            )
+    mx, my = matches[table_x], matches[table_y]
+    before = [_match_picture(mx), _match_picture(my)]
+    tx, ty = mx.table, my.table
+    what = f"swapped tables {table_x} and {table_y}"
+    # One table per match per round is a database constraint: free one table first.
+    mx.table = None
+    mx.save(update_fields=["table"])
+    my.table = tx
+    _note_override(my, action="swap_tables", reason=reason, actor=actor, what=what)
+    my.save(update_fields=["table", "explanation"])
+    mx.table = ty
+    _note_override(mx, action="swap_tables", reason=reason, actor=actor, what=what)
+    mx.save(update_fields=["table", "explanation"])
+    audit.record(
+        event=rnd.event,
+        actor=actor,
+        action="round.swap_tables",
+        obj=rnd,
+        before=before,
+        after=[_match_picture(mx), _match_picture(my)],
+        reason=reason,
+    )
+    return rnd
+
+
+@transaction.atomic
+def discard_draft_round(*, round: Round, reason: str, actor: Actor) -> None:
+    """Delete a draft round (to generate it again). Needs a reason; logged."""
+    rnd = lock_round(round)
+    require_draft(rnd)
+    reason = _require_reason(reason)
+    before = {
+        "number": rnd.number,
+        "kind": rnd.kind,
+        "matches": [_match_picture(m) for m in rnd.matches.select_related("table")],
+    }
+    event = rnd.event
+    audit.record(
+        event=event, actor=actor, action="round.discard", obj=rnd, before=before, reason=reason
+    )
+    rnd.delete()

@@ -1,0 +1,111 @@
+"""A round's status flow: draft -> published -> in play (optional) -> closed.
+
+Errors (``code``):
+    round_not_draft         only a draft can be published
+    round_not_published     only a published (or in-play) round can be started or closed
+    round_has_violations    publishing a draft the checker rejects (fix or edit with a reason)
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.errors import Conflict
+from tournaments.models import (
+    Round,
+)
+from tournaments.selectors import rounds as selectors
+from tournaments.services import audit
+from tournaments.services.audit import Actor
+from tournaments.services.results import round_results_complete
+from tournaments.services.round_edits import lock_round, require_draft
+
+_STATUS_ACTIONS: dict[str, str] = {
+    Round.Status.PUBLISHED: "round.publish",
+    Round.Status.IN_PLAY: "round.start",
+    Round.Status.CLOSED: "round.close",
+}
+
+
+def _move_round(rnd: Round, status: str, *, actor: Actor, stamp: str = "") -> Round:
+    """Set a locked round's status (and its timestamp field, if any) and audit the move; the
+    caller has checked that the move is allowed."""
+    before = rnd.status
+    rnd.status = status
+    fields = ["status"]
+    if stamp:
+        setattr(rnd, stamp, timezone.now())
+        fields.append(stamp)
+    rnd.save(update_fields=fields)
+    audit.record(
+        event=rnd.event,
+        actor=actor,
+        action=_STATUS_ACTIONS[status],
+        obj=rnd,
+        before={"status": before},
+        after={"status": rnd.status},
+    )
+    return rnd
+
+
+@transaction.atomic
+def publish_round(*, round: Round, actor: Actor) -> Round:
+    """Publish a draft: its pairings become public (where the event shows pairings).
+
+    Refused while the pairing checker finds violations (edits made with a reason are overrides,
+    not violations).
+    """
+    rnd = lock_round(round)
+    require_draft(rnd)
+    problems = [v for v in selectors.check_round_record(rnd) if v.is_violation]
+    if problems:
+        raise Conflict(
+            f"Round {rnd.number} has {len(problems)} problem(s): fix them, or edit with a reason.",
+            code="round_has_violations",
+            details={"violations": [str(v) for v in problems]},
+        )
+    return _move_round(rnd, Round.Status.PUBLISHED, actor=actor, stamp="published_at")
+
+
+@transaction.atomic
+def start_round(*, round: Round, actor: Actor) -> Round:
+    """Mark a published round as in play (optional: the clock has started)."""
+    rnd = lock_round(round)
+    if rnd.status != Round.Status.PUBLISHED:
+        raise Conflict(
+            f"Round {rnd.number} is {rnd.get_status_display().lower()}: only a published "
+            "round can start.",
+            code="round_not_published",
+            details={"round": rnd.number, "status": rnd.status},
+        )
+    return _move_round(rnd, Round.Status.IN_PLAY, actor=actor)
+
+
+def ensure_round_can_close(rnd: Round) -> None:
+    """Refuse to close a round while a match has no confirmed result.
+
+    The director settles a missing result first (an arbitral result, with a reason, from the
+    round's results page), so the standings never silently count a missing game as nothing.
+    """
+    if not round_results_complete(rnd):
+        raise Conflict(
+            f"Round {rnd.number} still has matches without a confirmed result: confirm them or "
+            "enter an arbitral result for each before closing.",
+            code="results_missing",
+        )
+
+
+@transaction.atomic
+def close_round(*, round: Round, actor: Actor) -> Round:
+    """Close a published or in-play round (the next round may then be generated)."""
+    rnd = lock_round(round)
+    if rnd.status not in (Round.Status.PUBLISHED, Round.Status.IN_PLAY):
+        raise Conflict(
+            f"Round {rnd.number} is {rnd.get_status_display().lower()}: only a published "
+            "round can close.",
+            code="round_not_published",
+            details={"round": rnd.number, "status": rnd.status},
+        )
+    ensure_round_can_close(rnd)
+    return _move_round(rnd, Round.Status.CLOSED, actor=actor, stamp="closed_at")

@@ -1,0 +1,189 @@
+"""The one round writer: every round (Swiss, round robin, tiebreak, play-off) is written here as
+a draft: the round, tables as needed, matches (table, the two entries in seat order, or a bye),
+one ``RoundSeat`` per entry, and the explanations (on each match: why; on the round: the method,
+the ranking it used, the salt-derived draws, so anyone holding the event's salt can recompute
+them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+
+from tournaments.models import (
+    Event,
+    Match,
+    Round,
+    RoundSeat,
+    Table,
+)
+from tournaments.pairing import draw
+from tournaments.pairing import export as pairing_json
+from tournaments.pairing.records import Explanation, RoundPairing
+from tournaments.selectors import pairing_inputs
+
+
+def _explanation_json(why: Explanation, override: str | None = None) -> dict[str, Any]:
+    """A match's explanation as stored (the pairing package's JSON of ``why``), with the list of
+    overrides; an exception decided by the schedule itself is recorded as one (``by`` empty)."""
+    overrides = []
+    if override:
+        overrides.append({"action": "generate", "reason": override, "what": "", "by": "", "at": ""})
+    return {**pairing_json.explanation_to_dict(why), "overrides": overrides}
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRow:
+    """One match of a round to write: a game at ``table`` (``entry_b`` set) or a bye."""
+
+    entry_a: int
+    entry_b: int | None
+    explanation: dict[str, Any]
+    table: int | None = None
+    bracket_slot: str = ""
+
+    @property
+    def is_bye(self) -> bool:
+        return self.entry_b is None
+
+
+def write_draft_round(
+    *,
+    event: Event,
+    number: int,
+    kind: str,
+    explanation: dict[str, Any],
+    rows: Sequence[MatchRow],
+    time_limit_minutes: int | None = None,
+) -> Round:
+    """The one round writer: a draft round, its tables as needed, its matches, one seat per
+    entry (side 0 for ``entry_a``, 1 for ``entry_b``). Every kind of round is written here."""
+    fields: dict[str, Any] = (
+        {} if time_limit_minutes is None else {"time_limit_minutes": time_limit_minutes}
+    )
+    rnd = Round.objects.create(
+        event=event,
+        number=number,
+        kind=kind,
+        status=Round.Status.DRAFT,
+        explanation=explanation,
+        **fields,
+    )
+    tables = _tables(event, {r.table for r in rows if r.table is not None})
+    matches = [
+        Match(
+            round=rnd,
+            table=tables[r.table] if r.table is not None else None,
+            entry_a_id=r.entry_a,
+            entry_b_id=r.entry_b,
+            is_bye=r.is_bye,
+            explanation=r.explanation,
+            bracket_slot=r.bracket_slot,
+        )
+        for r in rows
+    ]
+    created = Match.objects.bulk_create(matches)
+    if any(m.pk is None for m in created):  # a backend that cannot return ids
+        created = list(rnd.matches.order_by("pk"))
+    RoundSeat.objects.bulk_create(
+        [RoundSeat(round=rnd, entry_id=m.entry_a_id, match=m, side=0) for m in created]
+        + [
+            RoundSeat(round=rnd, entry_id=m.entry_b_id, match=m, side=1)
+            for m in created
+            if m.entry_b_id is not None
+        ]
+    )
+    return rnd
+
+
+def _tables(event: Event, wanted: set[int]) -> dict[int, Table]:
+    """The event's tables of these numbers, created as needed."""
+    tables = {t.number: t for t in Table.objects.filter(event=event, number__in=wanted)}
+    missing = sorted(wanted - tables.keys())
+    if missing:
+        Table.objects.bulk_create([Table(event=event, number=n) for n in missing])
+        tables = {t.number: t for t in Table.objects.filter(event=event, number__in=wanted)}
+    return tables
+
+
+def _round_explanation(
+    event: Event, result: RoundPairing, inputs: pairing_inputs.PairingInputs
+) -> dict[str, Any]:
+    """A paired round's explanation: the method, ranking, draws and each entry's standing."""
+    return {
+        "kind": result.kind,
+        "round": result.round_no,
+        "salt": event.salt,
+        "ranking": list(result.ranking),
+        "draws": [pairing_json.draw_to_dict(d) for d in result.draws],
+        "notes": list(result.notes),
+        "total_weight": result.total_weight,
+        "rematches": result.rematches,
+        "window": result.window,
+        "active_entries": sorted(e.entry_id for e in inputs.active),
+        "standing": {
+            str(e.entry_id): {
+                "match_points": pairing_json.number(e.match_points),
+                "spread": pairing_json.number(e.spread),
+                "byes": e.byes_received,
+            }
+            for e in inputs.active
+        },
+        "generated_at": timezone.now().isoformat(),
+    }
+
+
+def _pairing_rows(
+    result: RoundPairing,
+    inputs: pairing_inputs.PairingInputs,
+    bracket_slots: dict[int, str],
+) -> list[MatchRow]:
+    """The pairing's games (with the first leader's draw) and byes, as rows to write."""
+    known = {e.entry_id for e in inputs.entries}
+    leaders = {
+        tuple(d.context): d for d in result.draws if d.purpose == draw.LEADER_PURPOSE and d.outcome
+    }
+    rows: list[MatchRow] = []
+    for p in result.pairings:
+        for entry_id in (p.entry_a, p.entry_b):
+            if entry_id not in known:
+                raise ValueError(f"the pairing returned unknown entry {entry_id}")
+        data = _explanation_json(p.explanation, p.override)
+        leader = leaders.get((p.entry_a, p.entry_b))
+        if leader is not None:
+            data["first_leader"] = {
+                "player": leader.outcome[0],
+                "draw": pairing_json.draw_to_dict(leader),
+            }
+        rows.append(MatchRow(p.entry_a, p.entry_b, data, p.table, bracket_slots.get(p.table, "")))
+    for b in result.byes:
+        data = _explanation_json(b.explanation, b.override)
+        data["bye"] = True
+        rows.append(MatchRow(b.entry_id, None, data))
+    return rows
+
+
+def write_round(
+    *,
+    event: Event,
+    number: int,
+    kind: str,
+    result: RoundPairing,
+    inputs: pairing_inputs.PairingInputs,
+    bracket_slots: dict[int, str] | None = None,
+) -> Round:
+    """Write a paired round as a draft (through :func:`write_draft_round`).
+
+    ``bracket_slots`` maps a table number to its bracket slot (play-off rounds).
+    """
+    return write_draft_round(
+        event=event,
+        number=number,
+        kind=kind,
+        explanation=_round_explanation(event, result, inputs),
+        rows=_pairing_rows(result, inputs, bracket_slots or {}),
+        time_limit_minutes=event.round_minutes,
+    )
