@@ -45,6 +45,9 @@ class EntryRecord:
     ``byes_received`` counts byes already given to this entry. ``rating`` and ``seed`` are only
     used by seeded first rounds and brackets (``seed`` 1 is the strongest). ``pinned_table`` asks
     for a fixed table (accessibility). Inactive entries (withdrawn, sitting out) are never paired.
+    ``club`` and ``avoid`` are the director's constraints: entries of one club, and an entry and
+    the entry ids in its ``avoid`` (a family, a couple; either side naming the other is enough),
+    are kept apart while possible (see ``swiss`` and ``tables_of_many`` for the tier and rounds).
     """
 
     entry_id: int
@@ -56,6 +59,8 @@ class EntryRecord:
     seed: int | None = None
     pinned_table: int | None = None
     active: bool = True
+    club: str | None = None
+    avoid: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         if not isinstance(self.player_ids, frozenset):
@@ -68,6 +73,8 @@ class EntryRecord:
             raise ValueError("byes_received must be >= 0")
         if self.pinned_table is not None and self.pinned_table < 1:
             raise ValueError("pinned_table must be >= 1")
+        if not isinstance(self.avoid, frozenset):
+            raise TypeError("avoid must be a frozenset of entry ids")
 
 
 @dataclass(frozen=True, slots=True)
