@@ -28,28 +28,39 @@ The algorithm, and what is optimal
 ----------------------------------
 a. Rank the active entries (``ranking.rank_with_draws``: match points, spread, salted lot).
 b. Plan the table sizes (tier 1, exact) and give the byes (tier 2, exact by its rule).
-c. Seed: the remaining entries in rank order fill the tables top down, larger tables first (so
-   the smaller tables are at the bottom). Without history and constraints this seating is
-   optimal for tiers 5 and 7 (contiguous blocks of the ranking).
+c. Seed: the remaining entries fill the tables top down in rank order, larger tables first (so
+   the smaller tables are at the bottom); each table takes the best unseated entry, then the
+   next unseated entries within 12 places who have met nobody at the table (and, for the
+   director's constraints, are not kept apart from anybody there), then fills up in rank order.
+   Without history and constraints this is contiguous blocks of the ranking: optimal for tiers
+   5 and 7.
 d. Local search (a heuristic): repeatedly take a table with a repeat meeting or a constraint
    pair, try every swap of one of its entries with an entry of another table within ``w`` tables
    of it, and make the swap that lowers the total cost most; ``w`` starts at
    ``initial_window`` and doubles whenever no swap helps, up to the whole field. Then a
    polishing pass makes improving swaps between neighbouring tables (tiers 5 to 7). Every
    accepted swap strictly lowers the integer cost, so the search ends.
-e. Small fields (``exact_limit`` active entries, 12 by default): when repeat meetings remain
-   above the lower bound, an exhaustive search over every partition into the planned tables
-   finds the true optimum of tiers 3 to 7.
+e. If repeat meetings remain above the lower bound (below): simulated annealing on the repeat
+   count alone (``walk_steps`` random swaps, its generator seeded from the salted lot
+   ``repair-walk``, so reproducible), then the local search again; kept if the total cost fell.
+f. Still above the bound, small fields: at most ``exact_limit`` seated entries (12), an
+   exhaustive search over every partition into the planned tables gives the true optimum of
+   tiers 3 to 7; at most ``bound_limit`` (40), a branch and bound on repeat meetings alone
+   (``bound_budget`` nodes) proves the fewest repeats when it finishes, and its seating is
+   polished by the local search (tiers 4 to 7 stay heuristic there).
 
-So: tiers 1 and 2 are optimal by construction; tiers 3 to 7 are optimal for fields of at most
-``exact_limit`` entries and otherwise a local optimum under single swaps. The number of repeat
-meetings is reported next to ``repeat_lower_bound``, a proven lower bound: a player who has not
+So: tiers 1 and 2 are optimal by construction. Tier 3 (repeat meetings) is proven optimal when
+it equals the lower bound, for fields of at most ``exact_limit`` entries, and when the branch and
+bound finishes (the notes say which); otherwise it is a heuristic result. Tiers 4 to 7 are
+optimal for fields of at most ``exact_limit`` entries and otherwise a local optimum under single
+swaps. ``repeat_lower_bound`` is a proven bound: a player who has not
 met ``u`` of the others but sits with ``s - 1`` tablemates (``s`` the smallest planned size) has
 at least ``s - 1 - u`` repeat tablemates; summing over players, halving (each repeat pair is
-counted twice) and leaving out the ``b`` largest deficits (the byes) bounds every seating. When
-the round's repeats equal the bound they are optimal (unavoidable); the round's notes say which.
-Exact minimisation of repeat meetings for tables of 3 or more is NP-hard in general (it contains
-partitioning a graph into triangles), hence the heuristic and the bound.
+counted twice) and leaving out the ``b`` largest deficits (the byes) bounds every seating. It is
+weak late in small events (it knows nothing of how the unmet players fit together), which is
+what the exact searches are for. Exact minimisation of repeat meetings at tables of 3 or more is
+NP-hard in general (it contains partitioning a graph into triangles), hence the heuristic, the
+bound and the budgets.
 
 Seat order and first leader
 ---------------------------
@@ -168,6 +179,9 @@ class TablesOptions:
     mp_scale: int = 1
     initial_window: int = 4
     exact_limit: int = 12
+    bound_limit: int = 40
+    bound_budget: int = 300_000
+    walk_steps: int = 20_000
     draw_leaders: bool = True
 
 
@@ -358,50 +372,83 @@ def _troubled(field: _Field, members: Sequence[int]) -> list[int]:
 # ---------------------------------------------------------------------------- the search
 
 
+def seed_tables(
+    field: _Field, seated: Sequence[int], sizes: Sequence[int], lookahead: int = 12
+) -> list[list[int]]:
+    """Greedy seating in rank order: each table takes the best unseated entry, then the next
+    unseated entries (within ``lookahead`` places) who have met nobody at it and are not kept
+    apart from anybody at it, then fills up in rank order."""
+    left = list(seated)
+    groups: list[list[int]] = []
+    for size in sizes:
+        members = [left.pop(0)]
+        k = 0
+        while len(members) < size and k < len(left) and k < lookahead:
+            c = left[k]
+            if any(c in field.met[m] or c in field.apart[m] for m in members):
+                k += 1
+                continue
+            members.append(left.pop(k))
+        while len(members) < size:
+            members.append(left.pop(0))
+        groups.append(members)
+    return groups
+
+
+def pair_cost(field: _Field, i: int, j: int) -> int:
+    """The packed cost of entries ``i`` and ``j`` (ranked indices) sharing a table; a table's
+    cost is the sum over its pairs."""
+    d = field.mp[i] - field.mp[j]
+    cost = d * d * field.mp_unit + (i - j if i > j else j - i)
+    if j in field.met[i]:
+        cost += field.repeat_unit
+    if j in field.apart[i]:
+        cost += field.early_unit if field.early else field.late_unit
+    return cost
+
+
 def _best_swap(
     field: _Field,
     tables: list[list[int]],
-    costs: list[int],
     t: int,
     movers: Sequence[int],
     window: int,
 ) -> tuple[int, int, int, int] | None:
     """The most improving swap of a ``mover`` of table ``t`` with a member of a table within
-    ``window``: (gain, other table, mover, other member), or None."""
+    ``window``: (gain, other table, mover, other member), or None. Gains are computed from the
+    pairs that change only (a swap changes ``2 (s - 1)`` pairs per table)."""
     best: tuple[int, int, int, int] | None = None
+    best_gain = 0
     here = tables[t]
     lo, hi = max(0, t - window), min(len(tables), t + window + 1)
-    for u in range(lo, hi):
-        if u == t:
-            continue
-        there = tables[u]
-        base = costs[t] + costs[u]
-        for x in movers:
-            rest_here = [m for m in here if m != x]
+    for x in movers:
+        rest_here = [m for m in here if m != x]
+        out_x = sum(pair_cost(field, m, x) for m in rest_here)
+        for u in range(lo, hi):
+            if u == t:
+                continue
+            there = tables[u]
             for y in there:
-                new_here = table_cost(field, [*rest_here, y])
-                if base - new_here <= (0 if best is None else best[0]):
-                    continue  # even a cost-free other table could not beat the best gain
-                new_there = table_cost(field, [m for m in there if m != y] + [x])
-                gain = base - new_here - new_there
-                if gain > 0 and (best is None or gain > best[0]):
-                    best = (gain, u, x, y)
+                rest_there = [m for m in there if m != y]
+                gain = (
+                    out_x
+                    - sum(pair_cost(field, m, y) for m in rest_here)
+                    + sum(pair_cost(field, m, y) for m in rest_there)
+                    - sum(pair_cost(field, m, x) for m in rest_there)
+                )
+                if gain > best_gain:
+                    best, best_gain = (gain, u, x, y), gain
     return best
 
 
-def _apply(
-    field: _Field, tables: list[list[int]], costs: list[int], t: int, u: int, x: int, y: int
-) -> None:
+def _apply(tables: list[list[int]], t: int, u: int, x: int, y: int) -> None:
     tables[t] = sorted([m for m in tables[t] if m != x] + [y])
     tables[u] = sorted([m for m in tables[u] if m != y] + [x])
-    costs[t] = table_cost(field, tables[t])
-    costs[u] = table_cost(field, tables[u])
 
 
 def local_search(field: _Field, tables: list[list[int]], initial_window: int) -> list[list[int]]:
     """Swap entries between tables until no troubled table can improve (see the docstring)."""
     tables = [sorted(t) for t in tables]
-    costs = [table_cost(field, t) for t in tables]
     full = max(len(tables) - 1, 1)
     window = max(1, min(initial_window, full))
     while True:
@@ -410,10 +457,10 @@ def local_search(field: _Field, tables: list[list[int]], initial_window: int) ->
             movers = _troubled(field, tables[t])
             if not movers:
                 continue
-            found = _best_swap(field, tables, costs, t, movers, window)
+            found = _best_swap(field, tables, t, movers, window)
             if found is not None:
                 _, u, x, y = found
-                _apply(field, tables, costs, t, u, x, y)
+                _apply(tables, t, u, x, y)
                 improved = True
         if improved:
             continue
@@ -425,10 +472,10 @@ def local_search(field: _Field, tables: list[list[int]], initial_window: int) ->
     while improved:
         improved = False
         for t in range(len(tables) - 1):
-            found = _best_swap(field, tables, costs, t, tables[t], 1)
+            found = _best_swap(field, tables, t, tables[t], 1)
             if found is not None:
                 _, u, x, y = found
-                _apply(field, tables, costs, t, u, x, y)
+                _apply(tables, t, u, x, y)
                 improved = True
     return tables
 
@@ -448,9 +495,11 @@ def _repair_cost(field: _Field, members: Sequence[int]) -> int:
 def repair(
     field: _Field, tables: list[list[int]], rng_seed: int, iterations: int
 ) -> list[list[int]]:
-    """A random walk over swaps that never raises repeat meetings (plateau moves allowed), to
-    leave local optima of the swap search; returns the seating with the fewest repeats seen.
-    Reproducible: the walk's generator is seeded from the salt and the round."""
+    """Simulated annealing over random swaps on repeat meetings alone (early-round constraint
+    pairs as a lower tier), to leave local optima of the swap search; returns the seating with
+    the fewest repeats seen. Reproducible: the generator is seeded from the salt and the round.
+    """
+    import math
     import random
 
     rng = random.Random(rng_seed)
@@ -460,9 +509,10 @@ def repair(
     best, best_total = [list(t) for t in tables], total
     if len(tables) < 2:
         return best
-    for _ in range(iterations):
+    for step in range(iterations):
         if best_total == 0:
             break
+        temperature = 40.0 * (1 - step / iterations) + 0.5
         troubled = [t for t, c in enumerate(costs) if c]
         t = troubled[rng.randrange(len(troubled))]
         u = rng.randrange(len(tables) - 1)
@@ -473,13 +523,70 @@ def repair(
         there = [m for m in tables[u] if m != y] + [x]
         new_here, new_there = _repair_cost(field, here), _repair_cost(field, there)
         delta = new_here + new_there - costs[t] - costs[u]
-        if delta <= 0:
+        if delta <= 0 or rng.random() < math.exp(-delta / temperature):
             tables[t], tables[u] = here, there
             costs[t], costs[u] = new_here, new_there
             total += delta
             if total < best_total:
                 best, best_total = [list(m) for m in tables], total
     return best
+
+
+def fewest_repeat_seating(
+    field: _Field, seated: Sequence[int], sizes: Sequence[int], upper: int, budget: int
+) -> tuple[list[list[int]] | None, bool]:
+    """Branch and bound on repeat meetings alone: a seating with fewer than ``upper`` repeats
+    (the fewest), or None; and whether the search finished within ``budget`` nodes (then the
+    answer is proven: no seating has fewer repeats)."""
+    best = upper
+    found: list[list[int]] | None = None
+    nodes = 0
+    counts: dict[int, int] = {}
+    for size in sizes:
+        counts[size] = counts.get(size, 0) + 1
+    groups: list[list[int]] = []
+
+    class _Budget(Exception):
+        pass
+
+    def place(left: list[int], so_far: int) -> None:
+        nonlocal best, found
+        if so_far >= best:
+            return
+        if not left:
+            best, found = so_far, [list(g) for g in groups]
+            return
+        first, rest = left[0], left[1:]
+        for size in sorted((s for s, c in counts.items() if c > 0), reverse=True):
+            counts[size] -= 1
+            groups.append([first])
+            grow(rest, 0, size, so_far)
+            groups.pop()
+            counts[size] += 1
+
+    def grow(rest: list[int], start: int, size: int, so_far: int) -> None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > budget:
+            raise _Budget
+        if so_far >= best:
+            return
+        group = groups[-1]
+        if len(group) == size:
+            place([i for i in rest if i not in group], so_far)
+            return
+        for k in range(start, len(rest) - (size - len(group)) + 1):
+            c = rest[k]
+            added = sum(1 for g in group if c in field.met[g])
+            group.append(c)
+            grow(rest, k + 1, size, so_far + added)
+            group.pop()
+
+    try:
+        place(sorted(seated), 0)
+    except _Budget:
+        return found, False
+    return found, True
 
 
 def _partitions(items: list[int], sizes: dict[int, int]) -> Iterable[list[list[int]]]:
@@ -628,11 +735,7 @@ def pair_tables(
                 break
     seated = [i for i in range(n) if i not in set(bye_idx)]
     field = _field(ranked, past, len(seated), round_no, opts)
-    groups: list[list[int]] = []
-    start = 0
-    for size in sizes:
-        groups.append(seated[start : start + size])
-        start += size
+    groups = seed_tables(field, seated, sizes)
     groups = local_search(field, groups, opts.initial_window)
     smallest = min(sizes) if sizes else 0
     bound = repeat_lower_bound(field.met, smallest, bye_count) if sizes else 0
@@ -643,7 +746,7 @@ def pair_tables(
     repeats = count_repeats(groups)
     if repeats > bound:
         walk_seed = draw.lot(salt, "repair-walk", round_no, 0)
-        walked = repair(field, groups, walk_seed, min(20000, 400 * len(groups)))
+        walked = repair(field, groups, walk_seed, opts.walk_steps)
         walked = local_search(field, walked, opts.initial_window)
         if sum(table_cost(field, g) for g in walked) < sum(table_cost(field, g) for g in groups):
             groups = walked
@@ -653,6 +756,11 @@ def pair_tables(
         groups = exhaustive(field, seated, sizes)
         repeats = count_repeats(groups)
         exact = True
+    elif repeats > bound and len(seated) <= opts.bound_limit:
+        fewer, exact = fewest_repeat_seating(field, seated, sizes, repeats, opts.bound_budget)
+        if fewer is not None:
+            groups = local_search(field, fewer, opts.initial_window)
+            repeats = count_repeats(groups)
     groups = [sorted(g) for g in groups]
     groups.sort(key=lambda g: g[0])
     numbers, pin_notes = _pins(groups, ranked)
@@ -698,15 +806,12 @@ def pair_tables(
             )
         )
     constraint_pairs = sum(len(t.explanation.constraints) for t in tables)
-    notes = [
-        "tables of "
-        + ", ".join(str(s) for s in sizes)
-        + (f"; {bye_count} bye(s)" if bye_count else "")
-    ]
+    plan = ", ".join(f"{sizes.count(k)} of {k}" for k in sorted(set(sizes), reverse=True))
+    notes = [f"tables: {plan or 'none'}" + (f"; {bye_count} bye(s)" if bye_count else "")]
     if repeats == bound:
         notes.append(f"repeat meetings {repeats}: the fewest possible (lower bound {bound})")
     elif exact:
-        notes.append(f"repeat meetings {repeats}: the fewest possible (exhaustive search)")
+        notes.append(f"repeat meetings {repeats}: the fewest possible (exact search)")
     else:
         notes.append(
             f"repeat meetings {repeats} (lower bound {bound}; local search, not proven optimal)"
