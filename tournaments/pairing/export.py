@@ -24,7 +24,7 @@ def number(value: Number | None) -> int | str | None:
 
 
 def explanation_to_dict(why: Explanation) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "method": why.method,
         "reason": why.reason,
         "score_group": number(why.score_group),
@@ -33,6 +33,9 @@ def explanation_to_dict(why: Explanation) -> dict[str, Any]:
         "ranks": list(why.ranks),
         "window": why.window,
     }
+    if why.constraint is not None:  # only then: older exports stay byte-identical
+        out["constraint"] = why.constraint
+    return out
 
 
 def draw_to_dict(record: DrawRecord) -> dict[str, Any]:

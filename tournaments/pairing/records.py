@@ -37,6 +37,20 @@ Number = int | Fraction
 
 RoundKind = Literal["swiss", "round_robin", "bracket"]
 
+CONSTRAINT_UNTIL = 3
+"""The last round in which the director's constraints (``club``, ``avoid``) rank above score
+groups, by default (``SwissOptions`` / ``TablesOptions``, and the checker)."""
+
+
+def constraint_between(a: EntryRecord, b: EntryRecord) -> str | None:
+    """Why the director asked to keep ``a`` and ``b`` apart: ``"club:NAME"`` when both are of
+    club NAME, ``"avoid"`` when either names the other in ``avoid``; None when nothing does."""
+    if a.club is not None and a.club == b.club:
+        return f"club:{a.club}"
+    if b.entry_id in a.avoid or a.entry_id in b.avoid:
+        return "avoid"
+    return None
+
 
 @dataclass(frozen=True, slots=True)
 class EntryRecord:
@@ -121,7 +135,8 @@ class Explanation:
     match points the lower-ranked entry was paired *up* (so the higher one was paired down) - zero
     inside a score group. ``ranks`` are the two entries' positions (1-based) in the ranking used.
     ``window`` is the rank distance of the candidate graph that produced the round (``None`` for
-    rounds not made by matching). ``reason`` is a sentence for people.
+    rounds not made by matching). ``reason`` is a sentence for people. ``constraint`` names the
+    director's constraint the pairing could not keep (``"club:NAME"`` or ``"avoid"``), if any.
     """
 
     method: str
@@ -131,6 +146,7 @@ class Explanation:
     rematch: bool = False
     ranks: tuple[int, ...] = ()
     window: int | None = None
+    constraint: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,7 +194,9 @@ class RoundPairing:
 class Violation:
     """A problem the checker found. ``code`` is stable; ``message`` is for people.
 
-    Codes: ``rematch`` (avoidable), ``second_bye`` (avoidable), ``bye_count``, ``missing``,
+    Codes: ``rematch`` (avoidable), ``second_bye`` (avoidable), ``club`` and ``avoid`` (a
+    director's constraint not kept though the field could keep it, early rounds), ``bye_count``,
+    ``missing``,
     ``duplicate``, ``inactive``, ``unknown_entry``, ``self_pairing``, ``pin``, ``table``. A pairing
     a director edited with a reason reports its problems with code ``override`` instead
     (``is_violation`` is then false).

@@ -83,7 +83,14 @@ from itertools import combinations
 from . import draw
 from .common import active_by_id
 from .ranking import RankKey, rank_with_draws
-from .records import DrawRecord, EntryRecord, Number, PastMatch
+from .records import (
+    CONSTRAINT_UNTIL,
+    DrawRecord,
+    EntryRecord,
+    Number,
+    PastMatch,
+    constraint_between,
+)
 
 SEAT_PURPOSE = "seat-order"
 
@@ -175,7 +182,7 @@ class TablesOptions:
     ``draw_leaders`` adds a first-leader draw per table."""
 
     table_sizes: tuple[int, ...] = (4, 3)
-    constraint_until: int = 3
+    constraint_until: int = CONSTRAINT_UNTIL
     mp_scale: int = 1
     initial_window: int = 4
     exact_limit: int = 12
@@ -268,13 +275,7 @@ def met_ids(
     return out
 
 
-def constrained(a: EntryRecord, b: EntryRecord) -> str | None:
-    """Why the director asked to keep ``a`` and ``b`` apart (``"club:NAME"`` / ``"avoid"``)."""
-    if a.club is not None and a.club == b.club:
-        return f"club:{a.club}"
-    if b.entry_id in a.avoid or a.entry_id in b.avoid:
-        return "avoid"
-    return None
+constrained = constraint_between
 
 
 # ---------------------------------------------------------------------------- the field
