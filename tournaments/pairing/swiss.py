@@ -228,6 +228,8 @@ def prepare_field(
             frozenset(j for j in range(n) if j != i and constraint_between(ranked[i], ranked[j]))
             for i in range(n)
         )
+        if not any(apart):
+            apart = ()  # nobody is to be kept apart from anybody: no tier
     early = bool(apart) and round_no <= options.constraint_until
     late = bool(apart) and not early
     pairs = (n + 1) // 2
