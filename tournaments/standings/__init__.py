@@ -26,7 +26,10 @@ Modules:
 - :mod:`~tournaments.standings.tallying`: one pass over the results into each entry's record;
 - :mod:`~tournaments.standings.tiebreaks`: every tiebreak, named and documented;
 - :mod:`~tournaments.standings.compute`: the ordering, ranks, ties and snapshots;
-- :mod:`~tournaments.standings.serialise`: exact numbers as text.
+- :mod:`~tournaments.standings.serialise`: exact numbers as text;
+- :mod:`~tournaments.standings.multiplayer`: tables of three or four: placings, match points by
+  placing or in proportion to score, and the record the tiebreaks read (pass
+  :class:`TableResult` records to :func:`compute_standings`, with ``placing=PlacingPoints(...)``).
 """
 
 from tournaments.standings.compute import (
@@ -37,6 +40,14 @@ from tournaments.standings.compute import (
     compute_standings,
     resolve_tiebreaks,
     unbroken_ties,
+)
+from tournaments.standings.multiplayer import (
+    PlacingPoints,
+    TableResult,
+    TableTally,
+    placings,
+    table_points,
+    table_tally,
 )
 from tournaments.standings.records import (
     Entry,
@@ -59,11 +70,14 @@ __all__ = [
     "EntryTally",
     "MatchId",
     "Number",
+    "PlacingPoints",
     "PointsConfig",
     "Result",
     "RoundKind",
     "StandingRow",
     "Standings",
+    "TableResult",
+    "TableTally",
     "Tally",
     "Tiebreak",
     "Value",
@@ -71,7 +85,10 @@ __all__ = [
     "find_tiebreak",
     "format_number",
     "parse_number",
+    "placings",
     "resolve_tiebreaks",
+    "table_points",
+    "table_tally",
     "tally",
     "unbroken_ties",
 ]
