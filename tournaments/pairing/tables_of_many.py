@@ -208,21 +208,23 @@ def plan_tables(players: int, sizes: Iterable[int]) -> tuple[list[int], int]:
     allowed = sorted(set(sizes), reverse=True)
     if not allowed or any(s < 2 for s in allowed):
         raise ValueError(f"table sizes must be 2 or more, not {tuple(sizes)}")
+    largest, others = allowed[0], allowed[1:]
+    # fill[r]: the fewest byes, then the fewest tables, seating r players at the other sizes
+    fill: list[tuple[int, int, tuple[int, ...]]] = [(0, 0, ())]
+    for r in range(1, players + 1):
+        options = [(fill[r - 1][0] + 1, fill[r - 1][1], fill[r - 1][2])]  # one more bye
+        for size in others:
+            if r >= size:
+                byes, tables, plan = fill[r - size]
+                options.append((byes, tables + 1, (*plan, size)))
+        fill.append(min(options, key=lambda o: (o[0], o[1])))
     best: tuple[int, int, int] | None = None
     best_plan: list[int] = []
-
-    def walk(k: int, left: int, plan: list[int]) -> None:
-        nonlocal best, best_plan
-        if k == len(allowed):
-            key = (left, -plan.count(allowed[0]), len(plan))
-            if best is None or key < best:
-                best, best_plan = key, list(plan)
-            return
-        size = allowed[k]
-        for count in range(left // size, -1, -1):
-            walk(k + 1, left - count * size, plan + [size] * count)
-
-    walk(0, players, [])
+    for count in range(players // largest, -1, -1):
+        byes, tables, plan = fill[players - count * largest]
+        key = (byes, -count, tables + count)
+        if best is None or key < best:
+            best, best_plan = key, [largest] * count + sorted(plan, reverse=True)
     return best_plan, (best[0] if best is not None else players)
 
 
