@@ -260,3 +260,33 @@ def test_two_entry_history_counts_as_tables_of_two() -> None:
     history = [PastMatch(1, 1, frozenset({1}), 2, frozenset({2}))]
     rp = pair_tables(field, history, round_no=2, salt=SALT, options=TablesOptions(table_sizes=(3,)))
     assert not any({1, 2} <= set(t.entries) for t in rp.tables)
+
+
+def test_lower_bound_counts_players_who_have_met_nearly_everyone() -> None:
+    field = [EntryRecord(k, frozenset({k})) for k in range(1, 7)]
+    # player 1 has shared a table with 2, 3, 4 and 5: only 6 is new to them
+    history = [
+        PastTable(1, (1, 2, 3), tuple(frozenset({k}) for k in (1, 2, 3))),
+        PastTable(2, (1, 4, 5), tuple(frozenset({k}) for k in (1, 4, 5))),
+    ]
+    rp = pair_tables(field, history, round_no=3, salt=SALT, options=TablesOptions(table_sizes=(3,)))
+    assert rp.repeat_lower_bound == 1  # 1 must sit with one of 2-5
+    # and the other table holds three of 2, 3, 4, 5: 2-3 or 4-5 again. The bound does not see
+    # that; the exact search (6 players) does.
+    assert rp.repeats == 2
+    assert rp.notes[1] == "repeat meetings 2: the fewest possible (exact search)"
+    assert check_tables_round(rp, field, history, salt=SALT) == []
+
+
+def test_same_inputs_give_the_same_round() -> None:
+    rounds = play(14, 6, (4,), seed=3)
+    rp, field, history = rounds[-1]
+    assert rp.repeats > rp.repeat_lower_bound  # the search and the walk were needed
+    again = pair_tables(
+        field, history, round_no=6, salt=SALT, options=TablesOptions(table_sizes=(4,))
+    )
+    assert again == rp
+    other = pair_tables(
+        field, history, round_no=6, salt="other", options=TablesOptions(table_sizes=(4,))
+    )
+    assert [d.purpose for d in other.draws] == [d.purpose for d in rp.draws]
