@@ -27,6 +27,13 @@ leaders) so anyone can ``verify`` it from the salt; notes; the total weight, rem
 window. Brackets return a ``Bracket`` of rounds of matches whose slots are seeds or "winner /
 loser of match X". ``export`` turns any of these into JSON-ready dicts.
 
+Tables of three or more (``tables_of_many``): ``pair_tables(entries, history, round_no=...,
+salt=..., options=TablesOptions(table_sizes=(4, 3)))`` seats a Swiss round and returns a
+``TablesRound`` (tables in drawn seat order, byes, repeat meetings and their lower bound);
+``history`` may mix ``PastTable`` and ``PastMatch``; ``check_tables_round`` re-checks it and
+``export.tables_round_to_dict`` exports it. The director's constraints (``EntryRecord.club``,
+``EntryRecord.avoid``) apply to ``pair_swiss`` and ``pair_tables``.
+
 Check: ``check_round(round_pairing, entries, history)`` re-checks a round (generated or edited:
 set ``override`` on an edited ``Pairing`` / ``Bye`` with the director's reason) and returns
 ``Violation`` records ``(round_no, table, code, message)``; ``check_bracket(bracket, tables)``
@@ -53,6 +60,7 @@ from .brackets import (
     single_elimination,
     standard_order,
 )
+from .check_tables import check_tables_round
 from .checker import check_bracket, check_round
 from .draw import choose, first_leader, lot, shuffle, verify
 from .first_round import pair_first_round
@@ -78,6 +86,16 @@ from .records import (
 )
 from .round_robin import circle_schedule, pair_round_robin
 from .swiss import SwissOptions, pair_swiss
+from .tables_of_many import (
+    PastTable,
+    Table,
+    TableBye,
+    TableExplanation,
+    TablesOptions,
+    TablesRound,
+    pair_tables,
+    plan_tables,
+)
 
 __all__ = [
     "BEST_OF",
@@ -95,17 +113,24 @@ __all__ = [
     "MatchState",
     "Pairing",
     "PastMatch",
+    "PastTable",
     "Placing",
     "RoundPairing",
     "SeedSlot",
     "SeriesState",
     "SwissOptions",
+    "Table",
+    "TableBye",
+    "TableExplanation",
+    "TablesOptions",
+    "TablesRound",
     "Violation",
     "WinnerOf",
     "bracket_progress",
     "bracket_size",
     "check_bracket",
     "check_round",
+    "check_tables_round",
     "choose",
     "circle_schedule",
     "decide_series",
@@ -116,6 +141,8 @@ __all__ = [
     "pair_first_round",
     "pair_round_robin",
     "pair_swiss",
+    "pair_tables",
+    "plan_tables",
     "qualifier_count",
     "rank",
     "rank_with_draws",

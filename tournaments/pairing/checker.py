@@ -18,7 +18,12 @@ Swiss and round-robin rounds: every active entry is paired or has the bye (``mis
 number of byes is the field's parity (``bye_count``); no bye goes to an entry with more byes
 than another active entry (``second_bye``). A round robin whose circle lists withdrawn entries
 may have one more bye per withdrawal, and those byes are fixed by the circle, so neither rule
-applies beyond that. Swiss rounds: no avoidable rematch (``rematch``).
+applies beyond that. Swiss rounds: no avoidable rematch (``rematch``); in rounds
+``1 .. constraint_until`` no avoidable pair of one club (``club``) or of a named pair
+(``avoid``): avoidable when a complete pairing with no more rematches has fewer such pairs (a
+dense weighted matching: rematches first, then constraint pairs).
+
+Rounds at tables of three or more are checked by ``check_tables.check_tables_round``.
 
 A pairing or bye that carries a director's ``override`` reason reports its problems with code
 ``override`` (the message names the rule and the reason): it is recorded, not a violation.
@@ -47,7 +52,16 @@ from collections.abc import Iterable, Sequence
 import rustworkx as rx
 
 from .brackets import Bracket, BracketMatch, SeedSlot, Slot, WinnerOf
-from .records import BracketTable, EntryRecord, PastMatch, RoundKind, RoundPairing, Violation
+from .records import (
+    CONSTRAINT_UNTIL,
+    BracketTable,
+    EntryRecord,
+    PastMatch,
+    RoundKind,
+    RoundPairing,
+    Violation,
+    constraint_between,
+)
 
 
 def _opponents(history: Iterable[PastMatch]) -> dict[int, dict[int, int]]:
@@ -99,16 +113,48 @@ def fewest_rematches(active: Sequence[EntryRecord], opponents: dict[int, dict[in
     return (n + 1) // 2 - largest
 
 
+def fewest_rematches_and_constraint_pairs(
+    active: Sequence[EntryRecord], opponents: dict[int, dict[int, int]]
+) -> tuple[int, int]:
+    """The fewest rematches of any complete pairing of ``active``, and the fewest pairs the
+    director asked to keep apart among the pairings with that many rematches.
+
+    A dense matching with weight ``BIG * [no rematch] + [no constraint]`` per pair (``BIG``
+    larger than the number of pairs) and ``BIG + 1`` for the bye (entries with the fewest byes):
+    its maximum total ``BIG * (P - r) + (P - c)`` gives both counts.
+    """
+    n = len(active)
+    pairs = (n + 1) // 2
+    big = pairs + 1
+    graph: rx.PyGraph = rx.PyGraph(multigraph=False)
+    graph.add_nodes_from(range(n + (n % 2)))
+    for i in range(n):
+        for j in range(i + 1, n):
+            weight = big * (_meeting(active[i], active[j], opponents) is None)
+            weight += constraint_between(active[i], active[j]) is None
+            graph.add_edge(i, j, weight)
+    if n % 2:
+        fewest = min(e.byes_received for e in active)
+        for i, e in enumerate(active):
+            if e.byes_received == fewest:
+                graph.add_edge(i, n, big + 1)
+    mates = rx.max_weight_matching(graph, max_cardinality=True, weight_fn=int)
+    total = sum(int(graph.get_edge_data(a, b)) for a, b in mates)
+    return pairs - total // big, pairs - total % big
+
+
 def check_round(
     round_pairing: RoundPairing,
     entries: Sequence[EntryRecord],
     history: Iterable[PastMatch],
     *,
     kind: RoundKind | None = None,
+    constraint_until: int = CONSTRAINT_UNTIL,
 ) -> list[Violation]:
     """Every violation in ``round_pairing`` given the entries (as before the round) and the
     history of earlier rounds. An empty list means the round is clean. ``kind`` defaults to
-    the round's own."""
+    the round's own; ``constraint_until`` is the event's last round where the director's
+    constraints rank above score groups (they are checked up to it)."""
     kind = kind or round_pairing.kind
     r = round_pairing.round_no
     by_id = {e.entry_id: e for e in entries}
@@ -239,6 +285,26 @@ def check_round(
                     f"needs {needed}",
                     p.override,
                 )
+    if r <= constraint_until:
+        apart = []
+        for p in round_pairing.pairings:
+            rec_a, rec_b = by_id.get(p.entry_a), by_id.get(p.entry_b)
+            if rec_a is None or rec_b is None or rec_a is rec_b:
+                continue
+            why = constraint_between(rec_a, rec_b)
+            if why is not None:
+                apart.append((p, why))
+        if apart:
+            fewest_r, fewest_c = fewest_rematches_and_constraint_pairs(active, opponents)
+            if len(rematches) <= fewest_r and len(apart) > fewest_c:
+                for p, why in apart:
+                    report(
+                        p.table,
+                        "club" if why.startswith("club:") else "avoid",
+                        f"entries {p.entry_a} and {p.entry_b} are to be kept apart ({why}); the "
+                        f"round has {len(apart)} such pair(s), the field needs {fewest_c}",
+                        p.override,
+                    )
     return out
 
 

@@ -20,7 +20,9 @@ True
 
 Purposes used by the package: ``first-round`` (the random first-round order), ``rank`` (the last
 key of the ranking), ``first-leader`` (who leads the first hand at a table), ``seed-order`` (ties
-in a seeded ordering). Adding a purpose never changes the lots of the others.
+in a seeded ordering), ``seat-order`` (the seats at a table of many, context its entry ids in
+ascending order), ``repair-walk`` (the seed of the seating search's random walk at tables of
+many). Adding a purpose never changes the lots of the others.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from typing import Any
 from .brackets import Bracket, BracketMatch, BracketRound, LoserOf, SeedSlot, Slot, WinnerOf
 from .progression import BracketProgress
 from .records import DrawRecord, Explanation, Number, RoundPairing, Violation
+from .tables_of_many import TableExplanation, TablesRound
 
 
 def number(value: Number | None) -> int | str | None:
@@ -25,7 +26,7 @@ def number(value: Number | None) -> int | str | None:
 
 
 def explanation_to_dict(why: Explanation) -> dict[str, Any]:
-    return {
+    out: dict[str, Any] = {
         "method": why.method,
         "reason": why.reason,
         "score_group": number(why.score_group),
@@ -34,6 +35,9 @@ def explanation_to_dict(why: Explanation) -> dict[str, Any]:
         "ranks": list(why.ranks),
         "window": why.window,
     }
+    if why.constraint is not None:  # only then: older exports stay byte-identical
+        out["constraint"] = why.constraint
+    return out
 
 
 def draw_to_dict(record: DrawRecord) -> dict[str, Any]:
@@ -71,6 +75,51 @@ def round_to_dict(round_pairing: RoundPairing) -> dict[str, Any]:
         "total_weight": round_pairing.total_weight,
         "rematches": round_pairing.rematches,
         "window": round_pairing.window,
+    }
+
+
+def table_explanation_to_dict(why: TableExplanation) -> dict[str, Any]:
+    return {
+        "method": why.method,
+        "reason": why.reason,
+        "score_groups": [number(g) for g in why.score_groups],
+        "ranks": list(why.ranks),
+        "repeats": [list(pair) for pair in why.repeats],
+        "constraints": list(why.constraints),
+    }
+
+
+def tables_round_to_dict(round_: TablesRound) -> dict[str, Any]:
+    """A round at tables of many: tables in seat order (the drawn order), byes, ranking, every
+    draw (rank ties, seat orders, first leaders), notes, repeat meetings and their bound."""
+    return {
+        "round": round_.round_no,
+        "kind": round_.kind,
+        "table_sizes": list(round_.table_sizes),
+        "tables": [
+            {
+                "table": t.table,
+                "entries": list(t.entries),
+                "why": table_explanation_to_dict(t.explanation),
+                "override": t.override,
+            }
+            for t in round_.tables
+        ],
+        "byes": [
+            {
+                "entry": b.entry_id,
+                "why": table_explanation_to_dict(b.explanation),
+                "override": b.override,
+            }
+            for b in round_.byes
+        ],
+        "ranking": list(round_.ranking),
+        "draws": [draw_to_dict(d) for d in round_.draws],
+        "notes": list(round_.notes),
+        "repeats": round_.repeats,
+        "repeat_lower_bound": round_.repeat_lower_bound,
+        "constraint_pairs": round_.constraint_pairs,
+        "total_cost": round_.total_cost,
     }
 
 

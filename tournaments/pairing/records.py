@@ -37,6 +37,20 @@ Number = int | Fraction
 
 RoundKind = Literal["swiss", "round_robin", "bracket"]
 
+CONSTRAINT_UNTIL = 3
+"""The last round in which the director's constraints (``club``, ``avoid``) rank above score
+groups, by default (``SwissOptions`` / ``TablesOptions``, and the checker)."""
+
+
+def constraint_between(a: EntryRecord, b: EntryRecord) -> str | None:
+    """Why the director asked to keep ``a`` and ``b`` apart: ``"club:NAME"`` when both are of
+    club NAME, ``"avoid"`` when either names the other in ``avoid``; None when nothing does."""
+    if a.club is not None and a.club == b.club:
+        return f"club:{a.club}"
+    if b.entry_id in a.avoid or a.entry_id in b.avoid:
+        return "avoid"
+    return None
+
 
 @dataclass(frozen=True, slots=True)
 class EntryRecord:
@@ -45,6 +59,9 @@ class EntryRecord:
     ``byes_received`` counts byes already given to this entry. ``rating`` and ``seed`` are only
     used by seeded first rounds and brackets (``seed`` 1 is the strongest). ``pinned_table`` asks
     for a fixed table (accessibility). Inactive entries (withdrawn, sitting out) are never paired.
+    ``club`` and ``avoid`` are the director's constraints: entries of one club, and an entry and
+    the entry ids in its ``avoid`` (a family, a couple; either side naming the other is enough),
+    are kept apart while possible (see ``swiss`` and ``tables_of_many`` for the tier and rounds).
     """
 
     entry_id: int
@@ -56,6 +73,8 @@ class EntryRecord:
     seed: int | None = None
     pinned_table: int | None = None
     active: bool = True
+    club: str | None = None
+    avoid: frozenset[int] = frozenset()
 
     def __post_init__(self) -> None:
         if not isinstance(self.player_ids, frozenset):
@@ -68,6 +87,8 @@ class EntryRecord:
             raise ValueError("byes_received must be >= 0")
         if self.pinned_table is not None and self.pinned_table < 1:
             raise ValueError("pinned_table must be >= 1")
+        if not isinstance(self.avoid, frozenset):
+            raise TypeError("avoid must be a frozenset of entry ids")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +135,8 @@ class Explanation:
     match points the lower-ranked entry was paired *up* (so the higher one was paired down) - zero
     inside a score group. ``ranks`` are the two entries' positions (1-based) in the ranking used.
     ``window`` is the rank distance of the candidate graph that produced the round (``None`` for
-    rounds not made by matching). ``reason`` is a sentence for people.
+    rounds not made by matching). ``reason`` is a sentence for people. ``constraint`` names the
+    director's constraint the pairing could not keep (``"club:NAME"`` or ``"avoid"``), if any.
     """
 
     method: str
@@ -124,6 +146,7 @@ class Explanation:
     rematch: bool = False
     ranks: tuple[int, ...] = ()
     window: int | None = None
+    constraint: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,10 +212,12 @@ class RoundPairing:
 class Violation:
     """A problem the checker found. ``code`` is stable; ``message`` is for people.
 
-    Codes: ``rematch`` (avoidable), ``second_bye`` (avoidable), ``bye_count``, ``missing``,
-    ``duplicate``, ``inactive``, ``unknown_entry``, ``self_pairing``, ``pin``, ``table``; for
-    brackets (``check_bracket``) also ``unknown_match``, ``feeder``, ``not_ready``, ``bye``,
-    ``winner``, ``reset_not_needed``, ``eliminated_twice``, ``loss_count``. A pairing
+    Codes: ``rematch`` (avoidable), ``second_bye`` (avoidable), ``club`` and ``avoid`` (a
+    director's constraint not kept though the field could keep it, early rounds), ``bye_count``,
+    ``missing``, ``duplicate``, ``inactive``, ``unknown_entry``, ``self_pairing``, ``pin``,
+    ``table``; for brackets (``check_bracket``) also ``unknown_match``, ``feeder``,
+    ``not_ready``, ``bye``, ``winner``, ``reset_not_needed``, ``eliminated_twice``,
+    ``loss_count``. A pairing
     a director edited with a reason reports its problems with code ``override`` instead
     (``is_violation`` is then false).
     """

@@ -24,6 +24,17 @@ perfect matchings we want, in strict order of priority:
    (common: many entries share a spread) in favour of neighbours, which keeps the optimum local
    and the pairing predictable.
 
+The director's constraints
+--------------------------
+Entries of one ``club``, and an entry and those named in its ``avoid`` (a family, a couple), are
+kept apart while possible: each such pair costs one unit of a *constraint* tier. In rounds
+``1 .. constraint_until`` (3 by default) that tier sits between 2 and 3 (below "no rematch",
+above byes and score groups: the early rounds, when score groups are wide and a club-mate
+pairing is what people notice); from the next round on it sits between 5 and 6 (below score
+groups and floats, above spread: late rounds decide the standings). When no entry of the field
+has a ``club`` or an ``avoid``, the tier does not exist and every unit, weight and pairing is
+exactly what it was without this feature.
+
 Integer weights and why they are lexicographic
 ----------------------------------------------
 Let ``n`` be the number of entries, ``P`` the number of pairs (bye included), ``D`` the largest
@@ -41,6 +52,11 @@ where ``f`` is the float position of tier 5 (at most ``2 n``), and the cost of g
     MP      = P * (2 n * FLOAT + C * SPREAD + n) + 1
     BYE     = P * (D**2 * MP + 2 n * FLOAT + C * SPREAD + n) + 1
     REMATCH = n * BYE
+
+With the director's constraints, an early round adds ``AVOID = n * BYE`` and then
+``REMATCH = (P + 1) * AVOID``; a late round adds ``AVOID = P * (C * SPREAD + n) + 1`` below the
+float tier, whose per-pair maximum then includes one ``AVOID`` (the same construction, one tier
+more).
 
 Each unit is larger than the largest total that all lower tiers can reach in one matching (a
 matching has ``P`` edges, each contributing at most the bracketed amount to the lower tiers, and
@@ -83,12 +99,14 @@ from .common import active_by_id, seat_pairings
 from .history import met_entries
 from .ranking import RankKey, rank_with_draws
 from .records import (
+    CONSTRAINT_UNTIL,
     Bye,
     EntryRecord,
     Explanation,
     Number,
     PastMatch,
     RoundPairing,
+    constraint_between,
 )
 
 
@@ -99,7 +117,8 @@ class SwissOptions:
     ``mp_scale`` and ``spread_scale`` turn match points and spread into integers (e.g. 2 when
     half match points exist); spread differences are rounded to the nearest integer after
     scaling. ``spread_cap`` bounds the spread tier. ``dense`` skips the window (reference runs).
-    ``draw_leaders`` adds a first-leader draw per table to the round.
+    ``draw_leaders`` adds a first-leader draw per table to the round. ``constraint_until`` is
+    the last round where the director's constraints rank above score groups.
     """
 
     initial_window: int = 8
@@ -108,6 +127,7 @@ class SwissOptions:
     spread_scale: int = 1
     dense: bool = False
     draw_leaders: bool = True
+    constraint_until: int = CONSTRAINT_UNTIL
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +142,7 @@ class Units:
     bye: int
     rematch: int
     base: int
+    avoid: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +158,7 @@ class Field:
     below: tuple[int, ...]
     bye_cost: dict[int, int]
     units: Units
+    apart: tuple[frozenset[int], ...] = ()
 
     @property
     def size(self) -> int:
@@ -169,6 +191,7 @@ def prepare_field(
     history: Iterable[PastMatch],
     order: Sequence[int],
     options: SwissOptions,
+    round_no: int = 1,
 ) -> Field:
     """Index the active entries in rank order and compute who has met whom and the units."""
     by_id = active_by_id(entries)
@@ -199,22 +222,42 @@ def prepare_field(
         group_size[mp[i]] = above[i] + 1
     for i in range(n):
         below[i] = group_size[mp[i]] - 1 - above[i]
+    apart: tuple[frozenset[int], ...] = ()
+    if any(e.club is not None or e.avoid for e in ranked):
+        apart = tuple(
+            frozenset(j for j in range(n) if j != i and constraint_between(ranked[i], ranked[j]))
+            for i in range(n)
+        )
+        if not any(apart):
+            apart = ()  # nobody is to be kept apart from anybody: no tier
+    early = bool(apart) and round_no <= options.constraint_until
+    late = bool(apart) and not early
     pairs = (n + 1) // 2
     mp_range = max(mp) - min(mp) if mp else 0
     cap = options.spread_cap
     spread_unit = pairs * n + 1
     tier6_max = cap * spread_unit + n
+    avoid_unit = 0
+    if late:
+        avoid_unit = pairs * tier6_max + 1
+        tier6_max += avoid_unit  # the per-pair maximum below the float tier
     float_unit = pairs * tier6_max + 1
     tier5_max = 2 * n * float_unit + tier6_max
     mp_unit = pairs * tier5_max + 1
     lower_max = mp_range**2 * mp_unit + tier5_max
     bye_unit = pairs * lower_max + 1
     rematch_unit = n * bye_unit
+    if early:
+        avoid_unit = rematch_unit
+        rematch_unit = (pairs + 1) * avoid_unit
+        lower_max += avoid_unit
     top = max(rematch_unit + lower_max, max(n - 1, 0) * bye_unit)
     if top * max(pairs, 1) >= 2**126:
         raise ValueError("field too large for 128-bit weights; lower spread_cap")
-    units = Units(pairs, cap, spread_unit, float_unit, mp_unit, bye_unit, rematch_unit, top + 1)
-    return Field(ranked, met, mp, spread, tuple(above), tuple(below), bye_cost, units)
+    units = Units(
+        pairs, cap, spread_unit, float_unit, mp_unit, bye_unit, rematch_unit, top + 1, avoid_unit
+    )
+    return Field(ranked, met, mp, spread, tuple(above), tuple(below), bye_cost, units, apart)
 
 
 def _gap(a: int | Fraction, b: int | Fraction) -> int:
@@ -230,6 +273,8 @@ def pair_cost(field: Field, i: int, j: int) -> int:
     d = field.mp[i] - field.mp[j]
     spread = min(_gap(field.spread[i], field.spread[j]), u.spread_cap)
     rematch = u.rematch if j in field.met[i] else 0
+    if field.apart and j in field.apart[i]:
+        rematch += u.avoid
     near = u.spread * spread + abs(j - i)
     if d == 0:
         return rematch + near
@@ -345,6 +390,9 @@ def _pair_explanation(field: Field, i: int, j: int, window: int) -> Explanation:
         )
     if rematch:
         reason += "; REMATCH: no rematch-free pairing of the field exists"
+    constraint = constraint_between(a, b) if field.apart else None
+    if constraint is not None:
+        reason += f"; director's constraint not kept ({constraint}): the field could not keep it"
     return Explanation(
         method="swiss",
         reason=reason,
@@ -353,6 +401,7 @@ def _pair_explanation(field: Field, i: int, j: int, window: int) -> Explanation:
         rematch=rematch,
         ranks=(i + 1, j + 1),
         window=window,
+        constraint=constraint,
     )
 
 
@@ -397,7 +446,7 @@ def pair_swiss(
     history = list(history)
     by_id = active_by_id(entries)
     order, draws = rank_with_draws(by_id.values(), salt=salt, round_no=round_no, key=key)
-    field = prepare_field(entries, history, order, opts)
+    field = prepare_field(entries, history, order, opts, round_no)
     notes: list[str] = []
     if field.size == 0:
         return RoundPairing(round_no=round_no, kind="swiss", pairings=(), draws=tuple(draws))
@@ -419,6 +468,13 @@ def pair_swiss(
         )
     else:
         notes.append(f"rematch-free; candidates within {window} ranks")
+    if field.apart:
+        kept = sum(1 for _, _, why in matches if why.constraint is not None)
+        tier = "above" if round_no <= opts.constraint_until else "below"
+        notes.append(
+            f"director's constraints rank {tier} score groups in round {round_no} (above in "
+            f"rounds 1-{opts.constraint_until}); {kept} pair(s) not kept"
+        )
     pairings, leader_draws, pin_notes = seat_pairings(
         matches, by_id, salt=salt, round_no=round_no, draw_leaders=opts.draw_leaders
     )

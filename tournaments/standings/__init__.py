@@ -28,7 +28,10 @@ Modules:
 - :mod:`~tournaments.standings.compute`: the ordering, ranks, ties and snapshots;
 - :mod:`~tournaments.standings.progression`: each entry's results round by round (forfeits
   marked), for the progression the pages draw;
-- :mod:`~tournaments.standings.serialise`: exact numbers as text.
+- :mod:`~tournaments.standings.serialise`: exact numbers as text;
+- :mod:`~tournaments.standings.multiplayer`: tables of three or four: placings, match points by
+  placing or in proportion to score, and the record the tiebreaks read (pass
+  :class:`TableResult` records to :func:`compute_standings`, with ``placing=PlacingPoints(...)``).
 """
 
 from tournaments.standings.compute import (
@@ -39,6 +42,14 @@ from tournaments.standings.compute import (
     compute_standings,
     resolve_tiebreaks,
     unbroken_ties,
+)
+from tournaments.standings.multiplayer import (
+    PlacingPoints,
+    TableResult,
+    TableTally,
+    placings,
+    table_points,
+    table_tally,
 )
 from tournaments.standings.progression import Outcome, RoundLine, outcome, progression
 from tournaments.standings.records import (
@@ -69,12 +80,15 @@ __all__ = [
     "MatchId",
     "Number",
     "Outcome",
+    "PlacingPoints",
     "PointsConfig",
     "Result",
     "RoundKind",
     "RoundLine",
     "StandingRow",
     "Standings",
+    "TableResult",
+    "TableTally",
     "Tally",
     "Tiebreak",
     "Value",
@@ -83,9 +97,12 @@ __all__ = [
     "format_number",
     "outcome",
     "parse_number",
+    "placings",
     "progression",
     "resolve_tiebreaks",
     "result_points",
+    "table_points",
+    "table_tally",
     "tally",
     "tiebreak_label",
     "tiebreak_short",

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
 
+from tournaments.standings.multiplayer import PlacingPoints, TableResult, table_tally
 from tournaments.standings.records import (
     Entry,
     EntryId,
@@ -42,7 +43,7 @@ from tournaments.standings.records import (
     normalise,
 )
 from tournaments.standings.serialise import decode_number, encode_number
-from tournaments.standings.tallying import id_key, result_points, tally
+from tournaments.standings.tallying import Tally, id_key, result_points, tally
 from tournaments.standings.tiebreaks import Tiebreak, find_tiebreak
 
 FORMAT = "spinner.standings/1"
@@ -319,10 +320,11 @@ def settle_by_tiebreak_rounds(
 
 def compute_standings(
     entries: Iterable[Entry],
-    results: Iterable[Result],
+    results: Iterable[Result | TableResult],
     *,
     points: PointsConfig,
     tiebreaks: Sequence[str],
+    placing: PlacingPoints | None = None,
 ) -> Standings:
     """Compute the standings of ``entries`` from ``results`` (see the module docstring).
 
@@ -330,6 +332,10 @@ def compute_standings(
     :data:`~tournaments.standings.tiebreaks.TIEBREAKS` (normally starting with ``match_points``).
     Raises :class:`ValueError` for an unknown tiebreak name (naming it), duplicate entry or match
     ids, or a result naming an unknown entry. Every entry gets a row, with or without results.
+    Results may include tables of many (:class:`~tournaments.standings.multiplayer.TableResult`),
+    scored by ``placing`` (default 4/2/1/0, 4/2/0, 2/0; see
+    :mod:`~tournaments.standings.multiplayer`); without any, the computation is the two-entry
+    one, unchanged.
 
     >>> from tournaments.standings.records import Entry, Result
     >>> s = compute_standings(
@@ -343,7 +349,13 @@ def compute_standings(
     """  # noqa: E501
     specs = resolve_tiebreaks(tiebreaks)
     entry_list = list(entries)
-    t = tally(entry_list, results, points)
+    result_list = list(results)
+    t: Tally
+    if placing is not None or any(isinstance(r, TableResult) for r in result_list):
+        # tables of many (see multiplayer); two-entry results inside are tallied as by tally()
+        t = table_tally(entry_list, result_list, points, placing or PlacingPoints())
+    else:
+        t = tally(entry_list, result_list, points)  # type: ignore[arg-type]
     names = {e.entry_id: e.name for e in entry_list}
     records = t.entries
     # One column per tiebreak: {entry_id: value}; a group tiebreak's column fills in group by group.

@@ -1,0 +1,286 @@
+"""An independent re-check of a round at tables of three or more (``TablesRound``).
+
+Independent of ``tables_of_many``: it shares the record types and the salted draw (the published
+rule) only; it rebuilds who has shared a table with whom from the history itself, and proves an
+avoidable repeat meeting or constraint pair by a *witness*: a better seating it found.
+
+Rules checked (codes of ``Violation``):
+
+- ``unknown_entry``, ``inactive``, ``duplicate``, ``missing``: every active entry is at exactly
+  one table or has a bye, and only active entries of the event are seated;
+- ``table``: table numbers are positive and distinct; ``table_size``: every table has an allowed
+  size;
+- ``bye_count``: the number of byes is the fewest the allowed sizes permit;
+  ``second_bye``: no bye goes to an entry with more byes than a seated entry;
+- ``repeat``: a repeat meeting (two entries at a table who have shared one before) that a better
+  seating avoids: the checker tries every swap of an entry of a table with a repeat meeting with
+  an entry of any other table, and, for fields of at most ``exact_limit`` seated entries, a
+  branch and bound over every seating; a seating with fewer repeat meetings is the witness;
+- ``club`` / ``avoid`` (rounds ``1 .. constraint_until``): a pair the director asked to keep
+  apart at one table, when a swap keeps the repeat meetings and lowers such pairs;
+- ``seat_draw`` (when ``salt`` is given): each table's seat order is the salted ``seat-order``
+  draw of its entries, its first leader the salted ``first-leader`` draw among its players, and
+  every draw record of the round verifies.
+
+A table or bye carrying a director's ``override`` reports its problems with code ``override``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import combinations
+
+from . import draw
+from .records import CONSTRAINT_UNTIL, EntryRecord, PastMatch, Violation, constraint_between
+from .tables_of_many import PastTable, TablesRound
+
+
+def _shared(history: Iterable[PastMatch | PastTable]) -> dict[int, set[int]]:
+    """player -> players of other seats they have sat with."""
+    seen: dict[int, set[int]] = {}
+    for item in history:
+        if isinstance(item, PastTable):
+            seats = list(item.players)
+        else:
+            seats = [item.players_a] + ([item.players_b] if item.entry_b is not None else [])
+        for i, j in combinations(range(len(seats)), 2):
+            for p in seats[i]:
+                for q in seats[j]:
+                    seen.setdefault(p, set()).add(q)
+                    seen.setdefault(q, set()).add(p)
+    return seen
+
+
+def fewest_byes(players: int, sizes: Sequence[int]) -> int:
+    """The fewest byes with which ``players`` fill tables of the allowed ``sizes``."""
+    fits = [True] + [False] * players
+    for k in range(1, players + 1):
+        fits[k] = any(k >= s and fits[k - s] for s in sizes)
+    return next(b for b in range(players + 1) if fits[players - b])
+
+
+def _repeats_in(table: Sequence[int], met: dict[int, set[int]]) -> int:
+    return sum(1 for a, b in combinations(table, 2) if b in met[a])
+
+
+def _fewer_by_search(
+    tables: list[list[int]], met: dict[int, set[int]], upper: int, budget: int
+) -> bool | None:
+    """Whether some seating into the same table sizes has fewer than ``upper`` repeat meetings:
+    True/False, or None when the budget ran out first."""
+    items = sorted(e for t in tables for e in t)
+    counts: dict[int, int] = {}
+    for t in tables:
+        counts[len(t)] = counts.get(len(t), 0) + 1
+    nodes = 0
+
+    class Found(Exception):
+        pass
+
+    class Spent(Exception):
+        pass
+
+    def place(left: list[int], so_far: int) -> None:
+        if not left:
+            raise Found
+        for size in [s for s, c in counts.items() if c > 0]:
+            counts[size] -= 1
+            grow([left[0]], left[1:], 0, size, so_far)
+            counts[size] += 1
+
+    def grow(group: list[int], rest: list[int], start: int, size: int, so_far: int) -> None:
+        nonlocal nodes
+        nodes += 1
+        if nodes > budget:
+            raise Spent
+        if so_far >= upper:
+            return
+        if len(group) == size:
+            place([e for e in rest if e not in group], so_far)
+            return
+        for k in range(start, len(rest) - (size - len(group)) + 1):
+            c = rest[k]
+            group.append(c)
+            grow(group, rest, k + 1, size, so_far + sum(1 for g in group[:-1] if c in met[g]))
+            group.pop()
+
+    try:
+        place(items, 0)
+    except Found:
+        return True
+    except Spent:
+        return None
+    return False
+
+
+def check_tables_round(
+    round_: TablesRound,
+    entries: Sequence[EntryRecord],
+    history: Iterable[PastMatch | PastTable],
+    *,
+    table_sizes: Sequence[int] | None = None,
+    constraint_until: int = CONSTRAINT_UNTIL,
+    salt: str | None = None,
+    exact_limit: int = 16,
+    budget: int = 200_000,
+) -> list[Violation]:
+    """Every violation in ``round_`` given the entries (as before the round) and the history of
+    earlier rounds; ``table_sizes`` defaults to the round's own. Empty when the round is clean."""
+    r = round_.round_no
+    sizes = tuple(table_sizes or round_.table_sizes)
+    by_id = {e.entry_id: e for e in entries}
+    active = [e for e in entries if e.active]
+    out: list[Violation] = []
+
+    def report(table: int | None, code: str, message: str, override: str | None) -> None:
+        if override:
+            out.append(Violation(r, table, "override", f"{code}: {message} (director: {override})"))
+        else:
+            out.append(Violation(r, table, code, message))
+
+    seen: dict[int, str] = {}
+    numbers: set[int] = set()
+    for t in round_.tables:
+        if t.table < 1 or t.table in numbers:
+            report(t.table, "table", f"table number {t.table} is invalid or used twice", None)
+        numbers.add(t.table)
+        if sizes and len(t.entries) not in sizes:
+            report(
+                t.table,
+                "table_size",
+                f"{len(t.entries)} entries at a table; allowed sizes {sizes}",
+                t.override,
+            )
+        for e in t.entries:
+            if e not in by_id:
+                report(t.table, "unknown_entry", f"entry {e} is not in the event", t.override)
+            elif not by_id[e].active:
+                report(t.table, "inactive", f"entry {e} is not active", t.override)
+            if e in seen:
+                report(t.table, "duplicate", f"entry {e} is also at {seen[e]}", t.override)
+            seen.setdefault(e, f"table {t.table}")
+    for bye in round_.byes:
+        who = bye.entry_id
+        if who not in by_id:
+            report(None, "unknown_entry", f"bye to entry {who}, not in the event", bye.override)
+        elif not by_id[who].active:
+            report(None, "inactive", f"bye to inactive entry {who}", bye.override)
+        if who in seen:
+            report(None, "duplicate", f"entry {who} has a bye and is at {seen[who]}", bye.override)
+        seen.setdefault(who, "the bye")
+    for rec in active:
+        if rec.entry_id not in seen:
+            out.append(Violation(r, None, "missing", f"active entry {rec.entry_id} is not seated"))
+    expected = fewest_byes(len(active), sizes) if sizes else 0
+    if len(round_.byes) != expected:
+        out.append(
+            Violation(
+                r,
+                None,
+                "bye_count",
+                f"{len(round_.byes)} byes for {len(active)} active entries at tables of "
+                f"{sizes} (expected {expected})",
+            )
+        )
+    byes = {bye.entry_id for bye in round_.byes}
+    seated_fewest = min(
+        (by_id[e].byes_received for e in seen if e in by_id and e not in byes), default=None
+    )
+    for bye in round_.byes:
+        had = by_id.get(bye.entry_id)
+        if had is not None and seated_fewest is not None and had.byes_received > seated_fewest:
+            report(
+                None,
+                "second_bye",
+                f"entry {bye.entry_id} already had {had.byes_received} bye(s); a seated entry "
+                f"had {seated_fewest}",
+                bye.override,
+            )
+
+    # repeat meetings and constraints, on entries
+    shared = _shared(history)
+    known = [t for t in round_.tables if all(e in by_id for e in t.entries)]
+    ids = sorted({e for t in known for e in t.entries})
+    met: dict[int, set[int]] = {e: set() for e in ids}
+    for a, b in combinations(ids, 2):
+        if any(q in shared.get(p, ()) for p in by_id[a].player_ids for q in by_id[b].player_ids):
+            met[a].add(b)
+            met[b].add(a)
+    tables = [list(t.entries) for t in known]
+    repeats = sum(_repeats_in(t, met) for t in tables)
+
+    def apart(table: Sequence[int]) -> int:
+        return sum(1 for a, b in combinations(table, 2) if constraint_between(by_id[a], by_id[b]))
+
+    witness: str | None = None
+    apart_witness: str | None = None
+    for x in range(len(tables)):
+        rx_, ax = _repeats_in(tables[x], met), apart(tables[x])
+        if not rx_ and not ax:
+            continue
+        for y in range(len(tables)):
+            if y == x:
+                continue
+            ry, ay = _repeats_in(tables[y], met), apart(tables[y])
+            for a in tables[x]:
+                for b in tables[y]:
+                    nx = [e for e in tables[x] if e != a] + [b]
+                    ny = [e for e in tables[y] if e != b] + [a]
+                    dr = _repeats_in(nx, met) + _repeats_in(ny, met) - rx_ - ry
+                    if dr < 0 and witness is None:
+                        witness = f"swapping entries {a} and {b} removes {-dr} repeat meeting(s)"
+                    elif dr == 0 and apart(nx) + apart(ny) < ax + ay and apart_witness is None:
+                        apart_witness = f"swapping entries {a} and {b} keeps more pairs apart"
+    if (
+        witness is None
+        and repeats
+        and len(ids) <= exact_limit
+        and _fewer_by_search(tables, met, repeats, budget)
+    ):
+        witness = "a seating with fewer repeat meetings exists (exhaustive search)"
+    for t in known:
+        pairs = [(a, b) for a, b in combinations(t.entries, 2) if b in met[a]]
+        if pairs and witness is not None:
+            report(
+                t.table,
+                "repeat",
+                f"entries {', '.join(f'{a}-{b}' for a, b in pairs)} have shared a table; the "
+                f"round has {repeats} repeat meeting(s) and {witness}",
+                t.override,
+            )
+        if r <= constraint_until and apart_witness is not None:
+            for a, b in combinations(t.entries, 2):
+                why = constraint_between(by_id[a], by_id[b])
+                if why is not None:
+                    report(
+                        t.table,
+                        "club" if why.startswith("club:") else "avoid",
+                        f"entries {a} and {b} are to be kept apart ({why}); {apart_witness}",
+                        t.override,
+                    )
+
+    if salt is not None:
+        records = {(d.purpose, d.context): d for d in round_.draws}
+        for d in round_.draws:
+            if not draw.verify(d, salt):
+                out.append(Violation(r, None, "seat_draw", f"draw {d.purpose} does not verify"))
+        for t in round_.tables:
+            ids_sorted = sorted(t.entries)
+            order, _ = draw.shuffle(salt, "seat-order", r, ids_sorted, context=ids_sorted)
+            if tuple(order) != t.entries and not t.override:
+                report(
+                    t.table,
+                    "seat_draw",
+                    f"seat order {list(t.entries)} is not the drawn order {order}",
+                    t.override,
+                )
+            lead = records.get((draw.LEADER_PURPOSE, t.entries))
+            players = sorted(p for e in t.entries if e in by_id for p in by_id[e].player_ids)
+            if lead is not None and tuple(sorted(lead.inputs)) != tuple(players):
+                report(
+                    t.table,
+                    "seat_draw",
+                    "the first-leader draw is not over the table's players",
+                    t.override,
+                )
+    return out
