@@ -34,7 +34,8 @@ def _survive_restore_after_close() -> None:
         from redis.exceptions import ConnectionError as RedisConnectionError
     except ImportError:  # pragma: no cover - no Redis support installed: nothing to patch
         return
-    original = kombu_redis.Channel._connparams
+    channel: Any = kombu_redis.Channel
+    original = channel._connparams
     if getattr(original, "_spinner_patched", False):
         return
 
@@ -44,7 +45,7 @@ def _survive_restore_after_close() -> None:
         return original(self, asynchronous=asynchronous)
 
     _connparams._spinner_patched = True  # type: ignore[attr-defined]
-    kombu_redis.Channel._connparams = _connparams
+    channel._connparams = _connparams
 
 
 _survive_restore_after_close()

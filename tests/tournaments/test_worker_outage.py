@@ -21,12 +21,12 @@ import pytest
 import redis
 
 from tests.conftest import ARTIFACTS, ROOT, poll
-from tests.tournaments.test_live_worker import (  # noqa: F401  (fixtures)
-    _servers,
-    app_on_redis,
-    redis_url,
-)
+from tests.tournaments import test_live_worker as live
 from tournaments.models import BackgroundJob
+
+# The live tests' fixtures: a redis-server of the test's own, and this process's app on it.
+redis_url = live.redis_url
+app_on_redis = live.app_on_redis
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 
@@ -65,8 +65,10 @@ def production_worker(
     log = ARTIFACTS / f"worker-outage-{queue}.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "spinner", "worker", "-Q", queue]
-            + ["--concurrency", "2", "--events", "--loglevel", "INFO"],
+            [
+                *(sys.executable, "-m", "celery", "-A", "spinner", "worker", "-Q", queue),
+                *("--concurrency", "2", "--events", "--loglevel", "INFO"),
+            ],
             cwd=ROOT,
             env=env,
             stdout=out,
@@ -90,7 +92,7 @@ def test_a_worker_survives_a_redis_outage_with_a_task_in_flight(
     from tournaments import tasks
 
     log = production_worker.log
-    server = _servers[app_on_redis]
+    server = live._servers[app_on_redis]
     broker = redis.Redis.from_url(app_on_redis)
 
     held = BackgroundJob.objects.create(kind="ping")
