@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 
 from tournaments.services import jobs
@@ -49,9 +51,18 @@ def recompute_event_standings(event_id: int) -> str:
 @shared_task(name="tournaments.reconcile_standings")
 def reconcile_standings() -> dict[int, str]:
     """Periodic (beat): recompute every event whose standings lag its results."""
-    from tournaments.services import live
+    from tournaments.services import heartbeat, live
 
+    heartbeat.log_if_worker_down()
     return live.reconcile_standings()
+
+
+@shared_task(name="tournaments.worker_heartbeat", bind=True)
+def worker_heartbeat(self: Any) -> None:
+    """Periodic (beat): the worker running it records that it takes work."""
+    from tournaments.services import heartbeat
+
+    heartbeat.record_heartbeat(worker=self.request.hostname or "worker")
 
 
 @shared_task(name="tournaments.run_live_job")

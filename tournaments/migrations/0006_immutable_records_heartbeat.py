@@ -1,4 +1,5 @@
-"""The audit log, confirmed results and claims are immutable in the database (issue 15).
+"""The audit log, confirmed results and claims are immutable in the database (issue 15); and
+the workers' heartbeat (``WorkerHeartbeat``).
 
 Refused on both backends: UPDATE, DELETE, emptying the table (TRUNCATE on PostgreSQL, a
 whole-table DELETE on SQLite), and on SQLite ``INSERT OR REPLACE`` (``REPLACE`` deletes the
@@ -14,7 +15,7 @@ submission is a new version.
 Migration 0002 made the audit log refuse row UPDATE and DELETE; this one adds the rest.
 """
 
-from django.db import migrations
+from django.db import migrations, models
 
 AUDIT = "tournaments_auditentry"
 CLAIM = "tournaments_claim"
@@ -155,4 +156,13 @@ def backwards(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [("tournaments", "0004_live_standings")]
-    operations = [migrations.RunPython(forwards, backwards)]
+    operations = [
+        migrations.RunPython(forwards, backwards),
+        migrations.CreateModel(
+            name="WorkerHeartbeat",
+            fields=[
+                ("worker", models.CharField(max_length=200, primary_key=True, serialize=False)),
+                ("beat_at", models.DateTimeField()),
+            ],
+        ),
+    ]
