@@ -194,11 +194,22 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # every event whose standings lag its results (tournaments/services/live.py). Each message expires
 # after one interval, so a beat running while no worker does never piles them up.
 SPINNER_RECONCILE_SECONDS = float(os.environ.get("SPINNER_RECONCILE_SECONDS", "30"))
+# The workers' heartbeat (tournaments/services/heartbeat.py): beat sends it every interval; the
+# director's page says "standings worker down since ..." when none ran it within the threshold.
+SPINNER_HEARTBEAT_SECONDS = float(os.environ.get("SPINNER_HEARTBEAT_SECONDS", "15"))
+SPINNER_HEARTBEAT_STALE_SECONDS = float(
+    os.environ.get("SPINNER_HEARTBEAT_STALE_SECONDS", str(max(60.0, 4 * SPINNER_HEARTBEAT_SECONDS)))
+)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "reconcile-standings": {
         "task": "tournaments.reconcile_standings",
         "schedule": SPINNER_RECONCILE_SECONDS,
         "options": {"expires": SPINNER_RECONCILE_SECONDS},
+    },
+    "worker-heartbeat": {
+        "task": "tournaments.worker_heartbeat",
+        "schedule": SPINNER_HEARTBEAT_SECONDS,
+        "options": {"expires": SPINNER_HEARTBEAT_SECONDS},
     },
 }
 

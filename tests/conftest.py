@@ -207,32 +207,78 @@ def _eager_celery_by_default(request: pytest.FixtureRequest) -> Iterator[None]:
         app.conf.task_always_eager = old
 
 
+# Tables the database keeps immutable (migrations 0002 and 0006): their triggers refuse the
+# DELETE (SQLite) or TRUNCATE (PostgreSQL) with which Django empties the database after a
+# transactional test. Children first (results refer to claims).
+IMMUTABLE_TABLES = ("tournaments_matchresult", "tournaments_claim", "tournaments_auditentry")
+_triggers_lifted: list[bool] = [False]  # PostgreSQL: lifted for the flush, put back at next setup
+
+
+def lift_immutability_for_flush(connection: Any) -> None:
+    """Let Django's flush empty the immutable tables (tests only).
+
+    SQLite: empty them with their triggers dropped for that moment, then put the triggers back
+    (so the flush finds nothing there to delete). PostgreSQL: the flush TRUNCATEs, which the
+    statement-level triggers refuse even on an empty table, so the tables' triggers are
+    disabled until the next test's setup (``restore_immutability``) enables them again.
+    """
+    with connection.cursor() as cursor:
+        if connection.vendor == "sqlite":
+            marks = ",".join("%s" for _ in IMMUTABLE_TABLES)
+            cursor.execute(
+                f"SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ({marks})",
+                list(IMMUTABLE_TABLES),
+            )
+            triggers = [row[0] for row in cursor.fetchall()]
+            cursor.execute(
+                f"SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ({marks})",
+                list(IMMUTABLE_TABLES),
+            )
+            for (name,) in cursor.fetchall():
+                cursor.execute(f'DROP TRIGGER "{name}"')
+            for table in IMMUTABLE_TABLES:
+                cursor.execute(f"DELETE FROM {table}")
+            for sql in triggers:
+                cursor.execute(sql)
+        elif connection.vendor == "postgresql":
+            for table in IMMUTABLE_TABLES:
+                cursor.execute(f"ALTER TABLE {table} DISABLE TRIGGER USER")
+            _triggers_lifted[0] = True
+
+
+def restore_immutability(connection: Any) -> None:
+    """Enable again the triggers ``lift_immutability_for_flush`` disabled (PostgreSQL)."""
+    if connection.vendor != "postgresql" or not _triggers_lifted[0]:
+        return
+    with connection.cursor() as cursor:
+        for table in IMMUTABLE_TABLES:
+            cursor.execute(f"ALTER TABLE {table} ENABLE TRIGGER USER")
+    if connection.get_autocommit():  # else the test's transaction rolls this back: again next time
+        _triggers_lifted[0] = False
+
+
 @pytest.fixture(autouse=True)
 def _flushable_audit_log(request: pytest.FixtureRequest) -> Iterator[None]:
-    """Let a transactional test on SQLite end although it wrote audit entries.
+    """Let a transactional test end although it wrote to the immutable tables.
 
-    The audit log refuses DELETE by trigger; Django flushes SQLite with DELETE after a
-    ``transaction=True`` test (PostgreSQL's TRUNCATE fires no row trigger). Empty the table with
-    the trigger briefly lifted, so the flush finds nothing to delete there.
+    The audit log, claims and results refuse DELETE and TRUNCATE by trigger, and Django
+    flushes the database with one of them after a ``transaction=True`` test:
+    ``lift_immutability_for_flush`` lets it. Every database test starts with the triggers on.
     """
     marker = request.node.get_closest_marker("django_db")
-    if marker is None or not marker.kwargs.get("transaction"):
+    if marker is None:
         yield
         return
-    request.getfixturevalue("transactional_db")  # torn down (flushed) after this fixture
-    yield
     from django.db import connection
 
-    if connection.vendor != "sqlite":
-        return
-    table = "tournaments_auditentry"
-    with connection.cursor() as cursor:
-        cursor.execute(f"DROP TRIGGER IF EXISTS {table}_no_delete")
-        cursor.execute(f"DELETE FROM {table}")
-        cursor.execute(
-            f"CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table} "
-            "BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;"
-        )
+    if marker.kwargs.get("transaction"):
+        request.getfixturevalue("transactional_db")  # torn down (flushed) after this fixture
+    else:
+        request.getfixturevalue("db")
+    restore_immutability(connection)
+    yield
+    if marker.kwargs.get("transaction"):
+        lift_immutability_for_flush(connection)
 
 
 @pytest.fixture

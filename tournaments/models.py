@@ -691,3 +691,21 @@ class ApiToken(models.Model):
 
     def __str__(self) -> str:
         return f"API key {self.prefix}… of {self.user_id}"
+
+
+# --- Operations (issue 15): the workers' heartbeat --------------------------------------------
+
+
+class WorkerHeartbeat(models.Model):
+    """The last time a Celery worker ran the periodic heartbeat task (one row per worker).
+
+    Written by ``tournaments.services.heartbeat``, read by ``tournaments.selectors.health``.
+    Kept in the database, not the cache, so that it survives a Redis outage and says since when
+    no worker has answered.
+    """
+
+    worker = models.CharField(max_length=200, primary_key=True)
+    beat_at = models.DateTimeField()
+
+    def __str__(self) -> str:
+        return f"{self.worker} at {self.beat_at:%H:%M:%S}"

@@ -7,6 +7,8 @@ body, the one place in the app where an import sits in a function for a layering
 
 from __future__ import annotations
 
+from typing import Any
+
 from celery import shared_task
 
 
@@ -67,6 +69,15 @@ def recompute_event_standings(event_id: int) -> str:
 @shared_task(name="tournaments.reconcile_standings")
 def reconcile_standings() -> dict[int, str]:
     """Periodic (beat): recompute every event whose standings lag its results."""
-    from tournaments.services import standings  # tasks sit above services
+    from tournaments.services import heartbeat, standings  # tasks sit above services
 
+    heartbeat.log_if_worker_down()
     return standings.reconcile_standings()
+
+
+@shared_task(name="tournaments.worker_heartbeat", bind=True)
+def worker_heartbeat(self: Any) -> None:
+    """Periodic (beat): the worker running it records that it takes work."""
+    from tournaments.services import heartbeat  # tasks sit above services
+
+    heartbeat.record_heartbeat(worker=self.request.hostname or "worker")

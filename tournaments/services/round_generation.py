@@ -124,7 +124,7 @@ def ensure_can_generate(event: Event) -> int:
 def check_standings_ready(event: Event) -> None:
     """Refuse (``standings_updating``) while the standings lag the results: a Swiss round is
     paired by the standings' order, and generation never recomputes them itself (the recompute
-    runs on its own, a few seconds after a result; see ``services.live``)."""
+    runs on its own, a few seconds after a result; see ``services.standings``)."""
     if standings.standings_lag(event):
         raise Conflict(
             "The standings are being updated after the latest results: "

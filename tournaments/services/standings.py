@@ -12,7 +12,9 @@ the event row that the snapshot's deferred foreign-key check waits on), and reco
 generation in ``StandingsRecompute.computed_generation``, a row only the recompute writes.
 
 *One recompute at a time, per event.* :func:`recompute_standings` holds a PostgreSQL session
-advisory lock on ``(LOCK_CLASS, event_id)`` (``pg_try_advisory_lock``) for the whole recompute. A
+advisory lock on ``(LOCK_CLASS, event_id)`` (``pg_try_advisory_lock``) for the whole recompute
+(inside a caller's transaction, a transaction-level ``pg_try_advisory_xact_lock``: held until the
+snapshot commits with that transaction). A
 second recompute of the same event does not wait: it returns ``busy`` and a follow-up is scheduled.
 The lock lives in the database, not in Redis, so a worker killed mid-recompute (SIGKILL) releases
 it with its connection, and a Redis outage cannot leave it held. On SQLite (development) the
@@ -200,6 +202,14 @@ def _recompute_lock(event_id: int) -> Iterator[bool]:
     """Yield True when this process holds the event's recompute lock (see the module doc)."""
     if connection.vendor != "postgresql":
         yield True
+        return
+    if connection.in_atomic_block:
+        # Inside a caller's transaction the snapshot commits only with it: hold the lock until
+        # then (a transaction-level lock), or a second recompute writes the same generation.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [LOCK_CLASS, event_id])
+            row = cursor.fetchone()
+        yield bool(row and row[0])
         return
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_try_advisory_lock(%s, %s)", [LOCK_CLASS, event_id])

@@ -1,0 +1,110 @@
+"""The workers' heartbeat: a real worker fed by a real beat records it; the director's event page
+says "Standings worker down since HH:MM" once it goes stale."""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.conftest import poll
+from tests.tournaments import test_live_worker as live
+from tests.tournaments.live_support import make_director, make_event
+from tournaments.models import WorkerHeartbeat
+from tournaments.selectors.health import worker_health
+from tournaments.services import heartbeat
+
+# The live tests' fixtures: a redis-server of the test's own, a worker and a beat on it.
+redis_url = live.redis_url
+app_on_redis = live.app_on_redis
+worker = live.worker
+beat = live.beat
+
+
+@pytest.fixture
+def watched(settings: Any) -> Any:
+    """Tasks go to workers (not eager), so there is a worker to watch."""
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    settings.SPINNER_HEARTBEAT_STALE_SECONDS = 60
+    return settings
+
+
+def dashboard(client: Client, slug: str) -> str:
+    page = client.get(reverse("director-event", args=[slug]))
+    assert page.status_code == 200
+    return page.content.decode()
+
+
+@pytest.mark.django_db
+def test_a_stale_heartbeat_says_since_when_the_worker_is_down(watched: Any) -> None:
+    beat_at = timezone.now() - datetime.timedelta(minutes=5)
+    WorkerHeartbeat.objects.create(worker="celery@a", beat_at=beat_at)
+    health = worker_health()
+    since = timezone.localtime(beat_at).strftime("%H:%M")
+    assert health.down
+    assert health.message == f"Standings worker down since {since}."
+
+    heartbeat.record_heartbeat(worker="celery@b")
+    assert worker_health() == worker_health()  # stable
+    assert not worker_health().down
+
+
+@pytest.mark.django_db
+def test_no_worker_ever_is_down_and_eager_tasks_have_none_to_watch(watched: Any) -> None:
+    assert worker_health().down
+    assert "no worker has reported" in worker_health().message
+    watched.CELERY_TASK_ALWAYS_EAGER = True
+    assert not worker_health().down
+
+
+@pytest.mark.django_db
+def test_the_director_dashboard_shows_the_notice_only_when_down(
+    watched: Any, client: Client
+) -> None:
+    event = make_event("heartbeat-page")
+    client.force_login(make_director(event))
+    beat_at = timezone.now() - datetime.timedelta(minutes=5)
+    WorkerHeartbeat.objects.create(worker="celery@a", beat_at=beat_at)
+    since = timezone.localtime(beat_at).strftime("%H:%M")
+    assert f"Standings worker down since {since}." in dashboard(client, event.slug)
+    heartbeat.record_heartbeat(worker="celery@a")
+    assert "worker_down" not in dashboard(client, event.slug)
+
+
+@pytest.mark.django_db
+def test_the_reconcile_logs_a_down_worker(watched: Any, caplog: pytest.LogCaptureFixture) -> None:
+    from tournaments import tasks
+
+    assert tasks.reconcile_standings.apply().get() == {}
+    assert "Standings worker down" in caplog.text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_real_worker_beats_and_is_reported_down_once_stopped(
+    watched: Any,
+    worker: Any,
+    beat: Any,
+    client: Client,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("SPINNER_HEARTBEAT_SECONDS", "1")
+    event = make_event("heartbeat-live")
+    client.force_login(make_director(event))
+    proc = worker()
+    beat()
+
+    poll(lambda: WorkerHeartbeat.objects.exists() and not worker_health().down, timeout=60)
+    assert "worker_down" not in dashboard(client, event.slug)
+    first = WorkerHeartbeat.objects.get().beat_at
+    poll(lambda: WorkerHeartbeat.objects.get().beat_at > first, timeout=30)  # it keeps beating
+
+    proc.terminate()
+    proc.wait(timeout=30)
+    watched.SPINNER_HEARTBEAT_STALE_SECONDS = 3
+    poll(lambda: worker_health().down, timeout=30)
+    since = timezone.localtime(WorkerHeartbeat.objects.get().beat_at).strftime("%H:%M")
+    assert f"Standings worker down since {since}." in dashboard(client, event.slug)

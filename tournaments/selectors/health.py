@@ -1,0 +1,40 @@
+"""Is a worker taking work? Read from the heartbeat (``tournaments.services.heartbeat``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db.models import Max
+from django.utils import timezone
+
+from tournaments.models import WorkerHeartbeat
+
+
+@dataclass(frozen=True)
+class WorkerHealth:
+    down: bool
+    last_beat: datetime | None  # the newest beat of any worker
+    message: str  # empty when nothing is wrong
+
+
+def worker_health(*, now: datetime | None = None) -> WorkerHealth:
+    """``down`` when no worker has run the heartbeat within the stale threshold.
+
+    With eager tasks (no broker configured, development) there is no worker to watch: never
+    down. A worker that never beat is down "since it was expected" (no time to give).
+    """
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return WorkerHealth(down=False, last_beat=None, message="")
+    now = now or timezone.now()
+    last = WorkerHeartbeat.objects.aggregate(last=Max("beat_at"))["last"]
+    stale = timedelta(seconds=settings.SPINNER_HEARTBEAT_STALE_SECONDS)
+    if last is not None and now - last <= stale:
+        return WorkerHealth(down=False, last_beat=last, message="")
+    if last is None:
+        return WorkerHealth(
+            down=True, last_beat=None, message="Standings worker down: no worker has reported."
+        )
+    since = timezone.localtime(last).strftime("%H:%M")
+    return WorkerHealth(down=True, last_beat=last, message=f"Standings worker down since {since}.")

@@ -1,0 +1,24 @@
+"""Operations notices on the director's pages: ``{% load health %}{% worker_notice %}``."""
+
+from __future__ import annotations
+
+from django import template
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+
+from tournaments.selectors.health import worker_health
+
+register = template.Library()
+
+
+@register.simple_tag
+def worker_notice() -> SafeString | str:
+    """ "Standings worker down since 14:02" when the heartbeat is stale; nothing otherwise."""
+    health = worker_health()
+    if not health.down:
+        return ""
+    return format_html(
+        '<p class="notice error" role="alert" data-code="worker_down">{} Results are kept; the '
+        "standings update when it is back.</p>",
+        health.message,
+    )
