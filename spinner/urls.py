@@ -5,6 +5,6 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("accounts/", include("tournaments.urls_accounts")),
+    path("accounts/", include("tournaments.urls.accounts")),
     path("", include("tournaments.urls")),
 ]
