@@ -6,10 +6,11 @@ The design (issue 8)
 sets ``dirty`` inside the transaction that confirms it (:func:`note_results_changed`, which the
 result writer calls) and, once the transaction commits, asks for a recompute
 (:func:`request_recompute`). Pages say "updating" while ``dirty`` is set. A recompute clears
-``dirty`` only if the generation it read is still the latest (a conditional ``UPDATE``, in a statement of its own after the snapshot commits:
-holding the state row across that commit deadlocked with submissions, whose match lock also locks
-the event row that the snapshot's deferred foreign-key check waits on), and records that
-generation in ``StandingsRecompute.computed_generation``, a row only the recompute writes.
+``dirty`` only if the generation it read is still the latest (a conditional ``UPDATE``, in a
+statement of its own after the snapshot commits: holding the state row across that commit deadlocked
+with submissions, whose match lock also locks the event row that the snapshot's deferred foreign-key
+check waits on), and records that generation in ``StandingsRecompute.computed_generation``, a row
+only the recompute writes.
 
 *One recompute at a time, per event.* :func:`recompute_standings` holds a PostgreSQL session
 advisory lock on ``(LOCK_CLASS, event_id)`` (``pg_try_advisory_lock``) for the whole recompute
