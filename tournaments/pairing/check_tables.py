@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
 from . import draw
+from .checker import RoundReport
 from .records import CONSTRAINT_UNTIL, EntryRecord, PastMatch, Violation, constraint_between
 from .tables_of_many import PastTable, TablesRound
 
@@ -129,7 +130,7 @@ def check_tables_round(
     sizes = tuple(table_sizes or round_.table_sizes)
     by_id = {e.entry_id: e for e in entries}
     active = [e for e in entries if e.active]
-    report = _Report(round_.round_no)
+    report = RoundReport(round_.round_no)
     seen = _check_seats(round_, by_id, active, sizes, report)
     _check_byes(round_, by_id, len(active), sizes, seen, report)
     _check_meetings(round_, by_id, history, constraint_until, exact_limit, budget, report)
@@ -138,32 +139,12 @@ def check_tables_round(
     return report.out
 
 
-class _Report:
-    """The violations of one round, in the order found; an overridden one is kept as
-    ``override`` with the director's reason."""
-
-    def __init__(self, round_no: int) -> None:
-        self.round_no = round_no
-        self.out: list[Violation] = []
-
-    def __call__(
-        self, table: int | None, code: str, message: str, override: str | None = None
-    ) -> None:
-        r = self.round_no
-        if override:
-            self.out.append(
-                Violation(r, table, "override", f"{code}: {message} (director: {override})")
-            )
-        else:
-            self.out.append(Violation(r, table, code, message))
-
-
 def _check_seats(
     round_: TablesRound,
     by_id: Mapping[int, EntryRecord],
     active: Sequence[EntryRecord],
     sizes: tuple[int, ...],
-    report: _Report,
+    report: RoundReport,
 ) -> dict[int, str]:
     """Table numbers, table sizes, unknown, inactive and doubly seated entries, and every active
     entry seated or given a bye; returns where each entry is (``table N`` or ``the bye``)."""
@@ -209,7 +190,7 @@ def _check_byes(
     active: int,
     sizes: tuple[int, ...],
     seen: Mapping[int, str],
-    report: _Report,
+    report: RoundReport,
 ) -> None:
     """The number of byes (the fewest the table sizes allow), and no second bye while a seated
     entry has had fewer."""
@@ -290,7 +271,7 @@ def _check_meetings(
     constraint_until: int,
     exact_limit: int,
     budget: int,
-    report: _Report,
+    report: RoundReport,
 ) -> None:
     """Repeat meetings and director's constraints, on entries: reported only when a better
     seating is shown to exist (a single swap, or the exhaustive search on small fields)."""
@@ -330,7 +311,7 @@ def _check_meetings(
 
 
 def _check_seat_draws(
-    round_: TablesRound, by_id: Mapping[int, EntryRecord], salt: str, report: _Report
+    round_: TablesRound, by_id: Mapping[int, EntryRecord], salt: str, report: RoundReport
 ) -> None:
     """Every recorded draw verifies from the salt; each table sits in its drawn seat order; each
     first-leader draw is over the table's players."""
