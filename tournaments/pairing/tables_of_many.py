@@ -71,6 +71,10 @@ seat order, as ``draw.first_leader`` does for two entries). Both are recorded.
 
 Tables: table 1 hosts the top-ranked table; an entry pinned to a table keeps it when free (the
 highest-ranked pin of a table wins; conflicts are noted).
+
+Modules: this one builds the field and the round (``pair_tables``); the records are in
+``tables_records``, the packed cost and the seating search (steps c to f) in ``tables_search``;
+all their public names are re-exported here.
 """
 
 from __future__ import annotations
