@@ -16,13 +16,13 @@ any other fault it stops.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any, Final
 
-from scoring.rules import MatchOptions, Score, target_winner, uniquely_highest
+from scoring.hand_end import HandEnd, Stop, loc, playable_mask
 from scoring.sheet import DRAW, PLAY, FormatFault, Hand, Sheet, parse_sheet
-from scoring.tiles import TILES, VALUE_MASK, Tile, mask_of, mask_pips
+from scoring.tally_form import TallyFormReplay
+from scoring.tiles import TILES, Tile
+from scoring.verdict import CODES, Fault, Verdict, json_score
 
 __all__ = [
     "CODES",
@@ -35,125 +35,10 @@ __all__ = [
     "verify_parsed",
 ]
 
-CODES: Final = (
-    "format",
-    "tile",
-    "turn",
-    "draw",
-    "placement",
-    "score",
-    "end",
-    "settlement",
-    "result",
-)
-"""Every fault code."""
 
-
-@dataclass(frozen=True, slots=True)
-class Fault:
-    """One fault: its code, where it is (0-based hand and move/tally indexes, or None), and a
-    message in a player's words (which counts hands and moves from 1)."""
-
-    code: str
-    hand: int | None
-    move: int | None
-    message: str
-
-    def as_dict(self) -> dict[str, Any]:
-        """The fault as the verdict's JSON shape."""
-        return {"code": self.code, "hand": self.hand, "move": self.move, "message": self.message}
-
-
-def _json_score(v: Score) -> int | float:
-    if isinstance(v, int):
-        return v
-    return v.numerator if v.denominator == 1 else float(v)
-
-
-@dataclass(slots=True)
-class Verdict:
-    """The outcome of verifying one sheet: the faults in the order met, and the true figures
-    (``scores`` per entity, ``winner``, ``finished``) as far as verification got."""
-
-    errors: list[Fault] = field(default_factory=list)
-    scores: list[Score] = field(default_factory=list)
-    winner: int | None = None
-    finished: bool = False
-
-    @property
-    def valid(self) -> bool:
-        """True when no fault was found."""
-        return not self.errors
-
-    def as_dict(self) -> dict[str, Any]:
-        """Exactly the spec's verdict shape; scores are ints unless a half is involved."""
-        return {
-            "valid": not self.errors,
-            "errors": [f.as_dict() for f in self.errors],
-            "scores": [_json_score(s) for s in self.scores],
-            "winner": self.winner,
-            "finished": self.finished,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class _HandEnd:
-    """The state of a hand in move form after its last move, for the end checks."""
-
-    domino: int | None  # the seat that placed its last tile
-    bone_left: int  # tiles left to draw
-    on_table: int  # mask of the tiles on the table
-    ports: list[int]  # open ports per value
-    masks: list[int] | None  # with a deal: every tile each seat has held
-    counts: list[int]  # tiles each seat holds
-
-
-class _Stop(Exception):
-    """Raised inside the replay after a fault that ends verification."""
-
-
-def _loc(i: int, j: int | None, kind: str = "move") -> str:
-    return f"hand {i + 1}" if j is None else f"hand {i + 1}, {kind} {j + 1}"
-
-
-class _Replay:
-    """The replay of one parsed sheet; fills a :class:`Verdict`."""
-
-    def __init__(self, sheet: Sheet) -> None:
-        self.sheet = sheet
-        o: MatchOptions = sheet.options
-        self.o = o
-        self.rules = o.rules
-        self.players = o.players
-        self.entity_of = o.entity_of
-        self.target = o.target
-        self.at_once = o.rules.ends_at_once
-        self.scores: list[Score] = [0] * o.entities
-        self.errors: list[Fault] = []
-        self.over = False
-        self.winner: int | None = None
-        self.finished = False
-        self.in_progress = False
-
-    def fault(self, code: str, i: int | None, j: int | None, message: str) -> None:
-        self.errors.append(Fault(code, i, j, message))
-
-    def stop(self, code: str, i: int | None, j: int | None, message: str) -> None:
-        self.fault(code, i, j, message)
-        raise _Stop
-
-    def check_target(self) -> None:
-        """The target rule: at least the target and uniquely highest ends the match."""
-        win = target_winner(self.scores, self.target)
-        if win is not None:
-            self.over = True
-            self.finished = True
-            self.winner = win
-
-    def end_by_time(self) -> None:
-        self.over = True
-        self.finished = True
-        self.winner = uniquely_highest(self.scores)
+class _Replay(TallyFormReplay):
+    """The replay of one parsed sheet; fills a :class:`Verdict`. The move form is here (its hot
+    loop); the tally form, the shared state and the end of a hand are in the base classes."""
 
     def run(self) -> None:
         sheet = self.sheet
@@ -190,7 +75,7 @@ class _Replay:
                 if not self.over and time_end is not None and i >= time_end:
                     self.end_by_time()
             self.check_result()
-        except _Stop:
+        except Stop:
             pass
 
     def check_result(self) -> None:
@@ -200,8 +85,8 @@ class _Replay:
         scores, winner = claim
         true_winner = self.winner if self.finished else None
         if list(scores) != self.scores or winner != true_winner:
-            got = ", ".join(str(_json_score(s)) for s in self.scores)
-            said = ", ".join(str(_json_score(s)) for s in scores)
+            got = ", ".join(str(json_score(s)) for s in self.scores)
+            said = ", ".join(str(json_score(s)) for s in scores)
             who = "nobody" if true_winner is None else f"entity {true_winner}"
             self.fault(
                 "result",
@@ -211,118 +96,6 @@ class _Replay:
                 f" {'nobody' if winner is None else f'entity {winner}'};"
                 f" the replay gives scores {got} and winner {who}",
             )
-
-    # -- tally form ------------------------------------------------------------------------
-
-    def tally_hand(self, i: int, hand: Hand, last: bool) -> int | None:
-        assert hand.tally is not None
-        entity_of = self.entity_of
-        for j, e in enumerate(hand.tally):
-            if self.over:
-                self.stop(
-                    "result", i, j, f"{_loc(i, j, 'tally entry')}: the match was already over"
-                )
-            if e.score <= 0 or e.score % 5:
-                self.fault(
-                    "score",
-                    i,
-                    j,
-                    f"{_loc(i, j, 'tally entry')}: {e.score} is not a placement score"
-                    " (a positive multiple of five)",
-                )
-                continue
-            ent = entity_of[e.seat] if e.seat is not None else e.entity
-            assert ent is not None
-            self.scores[ent] += e.score
-            if self.at_once:
-                self.check_target()
-        if self.over:
-            self.no_claims_after_target(i, hand)
-            return None
-        if hand.end is None:
-            self.missing_end(i, hand, last, over=False)
-            return None
-        rem = hand.remaining
-        assert rem is not None
-        if hand.end == "domino":
-            f = hand.finisher
-            assert f is not None
-            if rem[f] != () and rem[f] != 0:
-                self.stop(
-                    "end",
-                    i,
-                    None,
-                    f"hand {i + 1} is claimed dominoed by seat {f}, who still holds tiles",
-                )
-        else:
-            if hand.finisher is not None:
-                self.stop("end", i, None, f"hand {i + 1} is claimed blocked but names a finisher")
-            for s, r in enumerate(rem):
-                if r == ():
-                    self.stop(
-                        "end",
-                        i,
-                        None,
-                        f"hand {i + 1} is claimed blocked but seat {s} has no tiles left",
-                    )
-        pips = [r if isinstance(r, int) else sum(t.pips for t in r) for r in rem]
-        domino = hand.finisher if hand.end == "domino" else None
-        self.settle(i, hand, pips, domino)
-        return domino
-
-    def no_claims_after_target(self, i: int, hand: Hand) -> None:
-        for name, v in (
-            ("end", hand.end),
-            ("finisher", hand.finisher),
-            ("remaining", hand.remaining),
-            ("settlement", hand.settlement),
-        ):
-            if v is not None:
-                self.stop(
-                    "result",
-                    i,
-                    None,
-                    f"hand {i + 1}: the match ended on the target during this hand, so it is not "
-                    f'settled; "{name}" must not be given',
-                )
-
-    def missing_end(self, i: int, hand: Hand, last: bool, over: bool) -> None:
-        if not last or over:
-            why = "it is over" if over else "another hand follows it"
-            self.stop("end", i, None, f'hand {i + 1} has no "end" but {why}')
-        for name, v in (
-            ("finisher", hand.finisher),
-            ("remaining", hand.remaining),
-            ("settlement", hand.settlement),
-        ):
-            if v is not None:
-                self.stop(
-                    "end",
-                    i,
-                    None,
-                    f'hand {i + 1} is still being played (no "end") but gives "{name}"',
-                )
-        self.in_progress = True
-
-    def settle(self, i: int, hand: Hand, pips: list[int], domino: int | None) -> None:
-        change = self.rules.settle(pips, self.entity_of, self.o.entities, domino)
-        claim = hand.settlement
-        if claim is not None and list(claim) != change:
-            said = ", ".join(str(_json_score(v)) for v in claim)
-            true = ", ".join(str(_json_score(v)) for v in change)
-            self.fault(
-                "settlement",
-                i,
-                None,
-                f"hand {i + 1}: the settlement says {said}; the rules give {true}",
-            )
-        scores = self.scores
-        for e, v in enumerate(change):
-            if v:
-                scores[e] += v
-                new = scores[e]
-                if isinstance(new, Fraction) and new.denominator == 1:
-                    scores[e] = int(new)
 
     # -- move form -------------------------------------------------------------------------
 
@@ -382,7 +155,7 @@ class _Replay:
                     "turn",
                     i,
                     j,
-                    f"{_loc(i, j)}: it is seat {turn}'s turn, not seat {seat}'s"
+                    f"{loc(i, j)}: it is seat {turn}'s turn, not seat {seat}'s"
                     + (" (after a draw the same seat places or passes)" if pending >= 0 else ""),
                 )
             if kind == play_kind:
@@ -391,16 +164,16 @@ class _Replay:
                 bit = 1 << ti
                 # tile
                 if on_table & bit:
-                    self.stop("tile", i, j, f"{_loc(i, j)}: {tile} is already on the table")
+                    self.stop("tile", i, j, f"{loc(i, j)}: {tile} is already on the table")
                 if with_deal and not masks[seat] & bit:
-                    self.stop("tile", i, j, f"{_loc(i, j)}: seat {seat} does not hold {tile}")
+                    self.stop("tile", i, j, f"{loc(i, j)}: seat {seat} does not hold {tile}")
                 # draw
                 if pending >= 0 and pending_tile is not None and tile is not pending_tile:
                     self.stop(
                         "draw",
                         i,
                         j,
-                        f"{_loc(i, j)}: after drawing, seat {seat} must place {pending_tile},"
+                        f"{loc(i, j)}: after drawing, seat {seat} must place {pending_tile},"
                         f" the tile just drawn, not {tile}",
                     )
                 # placement, and the new end total
@@ -412,7 +185,7 @@ class _Replay:
                             "placement",
                             i,
                             j,
-                            f'{_loc(i, j)}: {tile} opens the hand, so it has no "on"',
+                            f'{loc(i, j)}: {tile} opens the hand, so it has no "on"',
                         )
                     if xl != xh:
                         free[ti] = 3
@@ -434,12 +207,12 @@ class _Replay:
                             "placement",
                             i,
                             j,
-                            f'{_loc(i, j)}: say which tile {tile} is placed on ("on")',
+                            f'{loc(i, j)}: say which tile {tile} is placed on ("on")',
                         )
                     assert on is not None
                     oj = on.index
                     if not on_table >> oj & 1:
-                        self.stop("placement", i, j, f"{_loc(i, j)}: {on} is not on the table")
+                        self.stop("placement", i, j, f"{loc(i, j)}: {on} is not on the table")
                     a = low_of[oj]
                     if a != high_of[oj]:
                         f = free[oj]
@@ -503,7 +276,7 @@ class _Replay:
                         "score",
                         i,
                         j,
-                        f"{_loc(i, j)}: {tile} makes the ends total {total}, which scores"
+                        f"{loc(i, j)}: {tile} makes the ends total {total}, which scores"
                         f" {true}, not {claimed}",
                     )
                 if true:
@@ -513,7 +286,7 @@ class _Replay:
                         over = self.over
                         if over and j < last_move:
                             self.stop(
-                                "result", i, j + 1, f"{_loc(i, j + 1)}: the match was already over"
+                                "result", i, j + 1, f"{loc(i, j + 1)}: the match was already over"
                             )
                 c = counts[seat] - 1
                 counts[seat] = c
@@ -524,25 +297,23 @@ class _Replay:
                             "end",
                             i,
                             j + 1,
-                            f"{_loc(i, j + 1)}: seat {seat} has already dominoed this hand",
+                            f"{loc(i, j + 1)}: seat {seat} has already dominoed this hand",
                         )
                 pending = -1
                 pending_tile = None
                 turn = next_seat[seat]
             elif kind == draw_kind:
                 if not on_table:
-                    self.stop("draw", i, j, f"{_loc(i, j)}: nobody draws before the opening tile")
+                    self.stop("draw", i, j, f"{loc(i, j)}: nobody draws before the opening tile")
                 if pending >= 0:
-                    self.stop(
-                        "draw", i, j, f"{_loc(i, j)}: seat {seat} has already drawn this turn"
-                    )
-                playable = _playable(ports, on_table)
+                    self.stop("draw", i, j, f"{loc(i, j)}: seat {seat} has already drawn this turn")
+                playable = playable_mask(ports, on_table)
                 if with_deal and masks[seat] & playable:
                     self.stop(
                         "draw",
                         i,
                         j,
-                        f"{_loc(i, j)}: seat {seat} holds a tile that can be placed"
+                        f"{loc(i, j)}: seat {seat} holds a tile that can be placed"
                         " and may not draw",
                     )
                 if k > bone_left:
@@ -550,7 +321,7 @@ class _Replay:
                         "draw",
                         i,
                         j,
-                        f"{_loc(i, j)}: seat {seat} draws {k} but only {bone_left} tiles are"
+                        f"{loc(i, j)}: seat {seat} draws {k} but only {bone_left} tiles are"
                         " left to draw",
                     )
                 if drawn is not None:
@@ -562,7 +333,7 @@ class _Replay:
                                 "draw",
                                 i,
                                 j,
-                                f"{_loc(i, j)}: the boneyard gives {' '.join(map(str, expect))},"
+                                f"{loc(i, j)}: the boneyard gives {' '.join(map(str, expect))},"
                                 f" not {' '.join(map(str, drawn))}",
                             )
                     for n_, t in enumerate(drawn):
@@ -572,7 +343,7 @@ class _Replay:
                                 "draw",
                                 i,
                                 j,
-                                f"{_loc(i, j)}: {t} cannot be drawn: it is already on the table"
+                                f"{loc(i, j)}: {t} cannot be drawn: it is already on the table"
                                 " or drawn",
                             )
                         drawn_known |= tbit
@@ -581,7 +352,7 @@ class _Replay:
                                 "draw",
                                 i,
                                 j,
-                                f"{_loc(i, j)}: {t} can be placed, so drawing stops there",
+                                f"{loc(i, j)}: {t} can be placed, so drawing stops there",
                             )
                     last_ok = playable >> drawn[-1].index & 1
                     if not last_ok and bone_left - k > 0:
@@ -589,7 +360,7 @@ class _Replay:
                             "draw",
                             i,
                             j,
-                            f"{_loc(i, j)}: nothing placeable was drawn and tiles are left,"
+                            f"{loc(i, j)}: nothing placeable was drawn and tiles are left,"
                             " so drawing goes on",
                         )
                     if with_deal:
@@ -603,25 +374,22 @@ class _Replay:
                 pending = seat
             else:  # PASS
                 if not on_table:
-                    self.stop("draw", i, j, f"{_loc(i, j)}: nobody passes before the opening tile")
+                    self.stop("draw", i, j, f"{loc(i, j)}: nobody passes before the opening tile")
                 if bone_left > 0:
                     self.stop(
                         "draw",
                         i,
                         j,
-                        f"{_loc(i, j)}: seat {seat} passes while {bone_left} tiles are left to"
-                        " draw",
+                        f"{loc(i, j)}: seat {seat} passes while {bone_left} tiles are left to draw",
                     )
-                if with_deal and masks[seat] & _playable(ports, on_table):
-                    self.stop(
-                        "draw", i, j, f"{_loc(i, j)}: seat {seat} passes but can place a tile"
-                    )
+                if with_deal and masks[seat] & playable_mask(ports, on_table):
+                    self.stop("draw", i, j, f"{loc(i, j)}: seat {seat} passes but can place a tile")
                 if pending_tile is not None:
                     self.stop(
                         "draw",
                         i,
                         j,
-                        f"{_loc(i, j)}: seat {seat} passes but can place {pending_tile},"
+                        f"{loc(i, j)}: seat {seat} passes but can place {pending_tile},"
                         " the tile just drawn",
                     )
                 pending = -1
@@ -629,171 +397,12 @@ class _Replay:
         if over:
             self.no_claims_after_target(i, hand)
             return None
-        end = _HandEnd(domino, bone_left, on_table, ports, masks if with_deal else None, counts)
+        end = HandEnd(domino, bone_left, on_table, ports, masks if with_deal else None, counts)
         return self._check_end(i, hand, last, end)
-
-    def _check_deal(
-        self, i: int, deal: tuple[tuple[tuple[Tile, ...], ...], tuple[Tile, ...]]
-    ) -> tuple[list[int], tuple[Tile, ...]]:
-        """Check a hand's deal is one full set; return each seat's tiles as a mask, and the
-        boneyard."""
-        o = self.o
-        hs = o.hand_size
-        masks: list[int] = []
-        seen = 0
-        ok = len(deal[0]) == self.players and len(deal[1]) == o.boneyard_size
-        for seat_tiles in deal[0]:
-            sm = mask_of(seat_tiles)
-            if seen & sm or len(seat_tiles) != hs or sm.bit_count() != hs:
-                ok = False
-            seen |= sm
-            masks.append(sm)
-        bm = mask_of(deal[1])
-        if seen & bm or bm.bit_count() != len(deal[1]):
-            ok = False
-        if not ok:
-            self.stop(
-                "tile",
-                i,
-                None,
-                f"hand {i + 1}: the deal is not one full set with {hs} tiles a seat"
-                f" and {o.boneyard_size} in the boneyard",
-            )
-        return masks, deal[1]
-
-    def _check_end(self, i: int, hand: Hand, last: bool, end: _HandEnd) -> int | None:
-        """After the last move of a hand in move form: check its claimed end against the play,
-        then settle it; return the seat that dominoed (None if blocked or still being played)."""
-        domino, bone_left, on_table, ports, masks = (
-            end.domino, end.bone_left, end.on_table, end.ports, end.masks,
-        )  # fmt: skip
-        blocked = False
-        if masks is not None and domino is None and bone_left == 0 and on_table:
-            playable = _playable(ports, on_table)
-            blocked = not any(mk & playable for mk in masks)
-        if hand.end is None:
-            self.missing_end(i, hand, last, over=domino is not None or blocked)
-            return None
-        if hand.end == "domino":
-            self._check_domino(i, hand, domino)
-        else:
-            self._check_blocked(i, hand, end, blocked)
-        pips = self._remaining_pips(i, hand, end)
-        self.settle(i, hand, pips, domino)
-        return domino
-
-    def _check_domino(self, i: int, hand: Hand, domino: int | None) -> None:
-        if domino is None:
-            self.stop(
-                "end",
-                i,
-                None,
-                f"hand {i + 1} is claimed dominoed but no seat has placed its last tile",
-            )
-        if hand.finisher is not None and hand.finisher != domino:
-            self.stop(
-                "end",
-                i,
-                None,
-                f"hand {i + 1}: seat {domino} dominoed, not seat {hand.finisher}",
-            )
-
-    def _check_blocked(self, i: int, hand: Hand, end: _HandEnd, blocked: bool) -> None:
-        if hand.finisher is not None:
-            self.stop("end", i, None, f"hand {i + 1} is claimed blocked but names a finisher")
-        if end.domino is not None:
-            self.stop(
-                "end", i, None, f"hand {i + 1} is claimed blocked but seat {end.domino} dominoed"
-            )
-        if end.bone_left > 0:
-            self.stop(
-                "end",
-                i,
-                None,
-                f"hand {i + 1} is claimed blocked but {end.bone_left} tiles are left to draw",
-            )
-        if end.masks is not None and not blocked:
-            playable = _playable(end.ports, end.on_table)
-            s = next(s for s in range(self.players) if end.masks[s] & playable)
-            self.stop(
-                "end",
-                i,
-                None,
-                f"hand {i + 1} is claimed blocked but seat {s} can still place a tile",
-            )
-
-    def _remaining_pips(self, i: int, hand: Hand, end: _HandEnd) -> list[int]:
-        """Each seat's pips left at the end, from the deal (checking the claimed remaining
-        tiles against it) or from the claimed remaining tiles (checked against the play)."""
-        rem = hand.remaining
-        on_table = end.on_table
-        if end.masks is not None:
-            masks = [mk & ~on_table for mk in end.masks]
-            pips = [mask_pips(mk) for mk in masks]
-            if rem is not None:
-                for s, r in enumerate(rem):
-                    if isinstance(r, int):
-                        bad = r != pips[s]
-                    else:
-                        rm = mask_of(r)
-                        bad = rm != masks[s] or len(r) != rm.bit_count()
-                    if bad:
-                        self.fault(
-                            "settlement",
-                            i,
-                            None,
-                            f"hand {i + 1}: the remaining tiles of seat {s} do not match the deal",
-                        )
-                        break
-            return pips
-        assert rem is not None
-        counts = end.counts
-        pips = []
-        bad_seat = -1
-        for s, r in enumerate(rem):
-            if isinstance(r, int):
-                pips.append(r)
-                if counts[s] == 0 and r != 0 and bad_seat < 0:
-                    bad_seat = s
-            else:
-                pips.append(sum(t.pips for t in r))
-                if bad_seat < 0 and (
-                    len(r) != counts[s] or any(on_table >> t.index & 1 for t in r)
-                ):
-                    bad_seat = s
-        if bad_seat >= 0:
-            self.fault(
-                "settlement",
-                i,
-                None,
-                f"hand {i + 1}: the remaining tiles of seat {bad_seat} do not match the"
-                f" play (seat {bad_seat} should hold {counts[bad_seat]} tiles, none on"
-                " the table)",
-            )
-        return pips
-
-    @staticmethod
-    def _no_fit(i: int, j: int, tile: Tile, on: Tile, free: int, branch: int) -> str:
-        if tile.low not in (on.low, on.high) and tile.high not in (on.low, on.high):
-            why = f"{tile} does not match {on}"
-        elif on.is_double:
-            why = f"{on} has no open side left for {tile}"
-        else:
-            why = f"{tile} does not match any open end of {on}"
-        return f"{_loc(i, j)}: {why}"
 
 
 _LOW: Final = tuple(t.low for t in TILES)
 _HIGH: Final = tuple(t.high for t in TILES)
-
-
-def _playable(ports: list[int], on_table: int) -> int:
-    """The bitmask of the tiles off the table that match an open port."""
-    m = 0
-    for v, n in enumerate(ports):
-        if n:
-            m |= VALUE_MASK[v]
-    return m & ~on_table
 
 
 def verify_parsed(sheet: Sheet) -> Verdict:

@@ -27,10 +27,11 @@ A table or bye carrying a director's ``override`` reports its problems with code
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
 from . import draw
+from .checker import RoundReport
 from .records import CONSTRAINT_UNTIL, EntryRecord, PastMatch, Violation, constraint_between
 from .tables_of_many import PastTable, TablesRound
 
@@ -126,18 +127,27 @@ def check_tables_round(
 ) -> list[Violation]:
     """Every violation in ``round_`` given the entries (as before the round) and the history of
     earlier rounds; ``table_sizes`` defaults to the round's own. Empty when the round is clean."""
-    r = round_.round_no
     sizes = tuple(table_sizes or round_.table_sizes)
     by_id = {e.entry_id: e for e in entries}
     active = [e for e in entries if e.active]
-    out: list[Violation] = []
+    report = RoundReport(round_.round_no)
+    seen = _check_seats(round_, by_id, active, sizes, report)
+    _check_byes(round_, by_id, len(active), sizes, seen, report)
+    _check_meetings(round_, by_id, history, constraint_until, exact_limit, budget, report)
+    if salt is not None:
+        _check_seat_draws(round_, by_id, salt, report)
+    return report.out
 
-    def report(table: int | None, code: str, message: str, override: str | None) -> None:
-        if override:
-            out.append(Violation(r, table, "override", f"{code}: {message} (director: {override})"))
-        else:
-            out.append(Violation(r, table, code, message))
 
+def _check_seats(
+    round_: TablesRound,
+    by_id: Mapping[int, EntryRecord],
+    active: Sequence[EntryRecord],
+    sizes: tuple[int, ...],
+    report: RoundReport,
+) -> dict[int, str]:
+    """Table numbers, table sizes, unknown, inactive and doubly seated entries, and every active
+    entry seated or given a bye; returns where each entry is (``table N`` or ``the bye``)."""
     seen: dict[int, str] = {}
     numbers: set[int] = set()
     for t in round_.tables:
@@ -170,17 +180,27 @@ def check_tables_round(
         seen.setdefault(who, "the bye")
     for rec in active:
         if rec.entry_id not in seen:
-            out.append(Violation(r, None, "missing", f"active entry {rec.entry_id} is not seated"))
-    expected = fewest_byes(len(active), sizes) if sizes else 0
+            report(None, "missing", f"active entry {rec.entry_id} is not seated")
+    return seen
+
+
+def _check_byes(
+    round_: TablesRound,
+    by_id: Mapping[int, EntryRecord],
+    active: int,
+    sizes: tuple[int, ...],
+    seen: Mapping[int, str],
+    report: RoundReport,
+) -> None:
+    """The number of byes (the fewest the table sizes allow), and no second bye while a seated
+    entry has had fewer."""
+    expected = fewest_byes(active, sizes) if sizes else 0
     if len(round_.byes) != expected:
-        out.append(
-            Violation(
-                r,
-                None,
-                "bye_count",
-                f"{len(round_.byes)} byes for {len(active)} active entries at tables of "
-                f"{sizes} (expected {expected})",
-            )
+        report(
+            None,
+            "bye_count",
+            f"{len(round_.byes)} byes for {active} active entries at tables of "
+            f"{sizes} (expected {expected})",
         )
     byes = {bye.entry_id for bye in round_.byes}
     seated_fewest = min(
@@ -197,17 +217,27 @@ def check_tables_round(
                 bye.override,
             )
 
-    # repeat meetings and constraints, on entries
+
+def _met(
+    ids: Sequence[int],
+    by_id: Mapping[int, EntryRecord],
+    history: Iterable[PastMatch | PastTable],
+) -> dict[int, set[int]]:
+    """Which of the entries ``ids`` have met (any of their players shared a table before)."""
     shared = _shared(history)
-    known = [t for t in round_.tables if all(e in by_id for e in t.entries)]
-    ids = sorted({e for t in known for e in t.entries})
     met: dict[int, set[int]] = {e: set() for e in ids}
     for a, b in combinations(ids, 2):
         if any(q in shared.get(p, ()) for p in by_id[a].player_ids for q in by_id[b].player_ids):
             met[a].add(b)
             met[b].add(a)
-    tables = [list(t.entries) for t in known]
-    repeats = sum(_repeats_in(t, met) for t in tables)
+    return met
+
+
+def _swap_witnesses(
+    tables: list[list[int]], met: dict[int, set[int]], by_id: Mapping[int, EntryRecord]
+) -> tuple[str | None, str | None]:
+    """A swap of two entries between two tables that removes a repeat meeting, and one that
+    keeps more constraint pairs apart without adding a repeat (each None when there is none)."""
 
     def apart(table: Sequence[int]) -> int:
         return sum(1 for a, b in combinations(table, 2) if constraint_between(by_id[a], by_id[b]))
@@ -231,6 +261,26 @@ def check_tables_round(
                         witness = f"swapping entries {a} and {b} removes {-dr} repeat meeting(s)"
                     elif dr == 0 and apart(nx) + apart(ny) < ax + ay and apart_witness is None:
                         apart_witness = f"swapping entries {a} and {b} keeps more pairs apart"
+    return witness, apart_witness
+
+
+def _check_meetings(
+    round_: TablesRound,
+    by_id: Mapping[int, EntryRecord],
+    history: Iterable[PastMatch | PastTable],
+    constraint_until: int,
+    exact_limit: int,
+    budget: int,
+    report: RoundReport,
+) -> None:
+    """Repeat meetings and director's constraints, on entries: reported only when a better
+    seating is shown to exist (a single swap, or the exhaustive search on small fields)."""
+    known = [t for t in round_.tables if all(e in by_id for e in t.entries)]
+    ids = sorted({e for t in known for e in t.entries})
+    met = _met(ids, by_id, history)
+    tables = [list(t.entries) for t in known]
+    repeats = sum(_repeats_in(t, met) for t in tables)
+    witness, apart_witness = _swap_witnesses(tables, met, by_id)
     if (
         witness is None
         and repeats
@@ -248,7 +298,7 @@ def check_tables_round(
                 f"round has {repeats} repeat meeting(s) and {witness}",
                 t.override,
             )
-        if r <= constraint_until and apart_witness is not None:
+        if round_.round_no <= constraint_until and apart_witness is not None:
             for a, b in combinations(t.entries, 2):
                 why = constraint_between(by_id[a], by_id[b])
                 if why is not None:
@@ -259,28 +309,33 @@ def check_tables_round(
                         t.override,
                     )
 
-    if salt is not None:
-        records = {(d.purpose, d.context): d for d in round_.draws}
-        for d in round_.draws:
-            if not draw.verify(d, salt):
-                out.append(Violation(r, None, "seat_draw", f"draw {d.purpose} does not verify"))
-        for t in round_.tables:
-            ids_sorted = sorted(t.entries)
-            order, _ = draw.shuffle(salt, "seat-order", r, ids_sorted, context=ids_sorted)
-            if tuple(order) != t.entries and not t.override:
-                report(
-                    t.table,
-                    "seat_draw",
-                    f"seat order {list(t.entries)} is not the drawn order {order}",
-                    t.override,
-                )
-            lead = records.get((draw.LEADER_PURPOSE, t.entries))
-            players = sorted(p for e in t.entries if e in by_id for p in by_id[e].player_ids)
-            if lead is not None and tuple(sorted(lead.inputs)) != tuple(players):
-                report(
-                    t.table,
-                    "seat_draw",
-                    "the first-leader draw is not over the table's players",
-                    t.override,
-                )
-    return out
+
+def _check_seat_draws(
+    round_: TablesRound, by_id: Mapping[int, EntryRecord], salt: str, report: RoundReport
+) -> None:
+    """Every recorded draw verifies from the salt; each table sits in its drawn seat order; each
+    first-leader draw is over the table's players."""
+    r = round_.round_no
+    records = {(d.purpose, d.context): d for d in round_.draws}
+    for d in round_.draws:
+        if not draw.verify(d, salt):
+            report(None, "seat_draw", f"draw {d.purpose} does not verify")
+    for t in round_.tables:
+        ids_sorted = sorted(t.entries)
+        order, _ = draw.shuffle(salt, "seat-order", r, ids_sorted, context=ids_sorted)
+        if tuple(order) != t.entries and not t.override:
+            report(
+                t.table,
+                "seat_draw",
+                f"seat order {list(t.entries)} is not the drawn order {order}",
+                t.override,
+            )
+        lead = records.get((draw.LEADER_PURPOSE, t.entries))
+        players = sorted(p for e in t.entries if e in by_id for p in by_id[e].player_ids)
+        if lead is not None and tuple(sorted(lead.inputs)) != tuple(players):
+            report(
+                t.table,
+                "seat_draw",
+                "the first-leader draw is not over the table's players",
+                t.override,
+            )

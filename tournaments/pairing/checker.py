@@ -47,7 +47,7 @@ are checked for their feeders but never count as eliminations.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import rustworkx as rx
 
@@ -156,17 +156,48 @@ def check_round(
     the round's own; ``constraint_until`` is the event's last round where the director's
     constraints rank above score groups (they are checked up to it)."""
     kind = kind or round_pairing.kind
-    r = round_pairing.round_no
     by_id = {e.entry_id: e for e in entries}
     active = [e for e in entries if e.active]
-    out: list[Violation] = []
+    report = RoundReport(round_pairing.round_no)
+    seen = _check_seats(round_pairing, by_id, report)
+    _check_pins(round_pairing, by_id, report)
+    if kind == "bracket":
+        return report.out
+    _check_byes(round_pairing, by_id, active, len(entries) - len(active), kind, seen, report)
+    if kind != "swiss":
+        return report.out
+    opponents = _opponents(history)
+    rematches = _check_rematches(round_pairing, by_id, active, opponents, report)
+    if round_pairing.round_no <= constraint_until:
+        _check_constraints(round_pairing, by_id, active, opponents, rematches, report)
+    return report.out
 
-    def report(table: int | None, code: str, message: str, override: str | None) -> None:
+
+class RoundReport:
+    """The violations of one round, in the order found; an overridden one is kept as
+    ``override`` with the director's reason."""
+
+    def __init__(self, round_no: int) -> None:
+        self.round_no = round_no
+        self.out: list[Violation] = []
+
+    def __call__(
+        self, table: int | None, code: str, message: str, override: str | None = None
+    ) -> None:
+        r = self.round_no
         if override:
-            out.append(Violation(r, table, "override", f"{code}: {message} (director: {override})"))
+            self.out.append(
+                Violation(r, table, "override", f"{code}: {message} (director: {override})")
+            )
         else:
-            out.append(Violation(r, table, code, message))
+            self.out.append(Violation(r, table, code, message))
 
+
+def _check_seats(
+    round_pairing: RoundPairing, by_id: Mapping[int, EntryRecord], report: RoundReport
+) -> dict[int, str]:
+    """Table numbers, self-pairings, unknown, inactive and doubly placed entries; returns where
+    each entry is (``table N`` or ``the bye``)."""
     seen: dict[int, str] = {}
     tables: set[int] = set()
     for p in round_pairing.pairings:
@@ -199,12 +230,14 @@ def check_round(
                 b.override,
             )
         seen.setdefault(b.entry_id, "the bye")
+    return seen
 
-    # pins
-    table_of = {}
-    for p in round_pairing.pairings:
-        table_of[p.entry_a] = p.table
-        table_of[p.entry_b] = p.table
+
+def _check_pins(
+    round_pairing: RoundPairing, by_id: Mapping[int, EntryRecord], report: RoundReport
+) -> None:
+    """An entry pinned to a table sits there, unless its opponent is pinned to the table it sits
+    at or its own table is held by another pinned entry."""
     pinned_at = {}
     for p in round_pairing.pairings:
         for e in (p.entry_a, p.entry_b):
@@ -226,28 +259,32 @@ def check_round(
                     f"entry {e} is pinned to table {rec.pinned_table} but sits at table {p.table}",
                     p.override,
                 )
-    if kind == "bracket":
-        return out
 
-    for rec in active:
-        if rec.entry_id not in seen:
-            out.append(
-                Violation(r, None, "missing", f"active entry {rec.entry_id} is not in the round")
-            )
+
+def _check_byes(
+    round_pairing: RoundPairing,
+    by_id: Mapping[int, EntryRecord],
+    active: Sequence[EntryRecord],
+    withdrawn: int,
+    kind: RoundKind,
+    seen: Mapping[int, str],
+    report: RoundReport,
+) -> None:
+    """Every active entry placed, the number of byes (one for an odd field; a kept round-robin
+    circle may give more), and no second bye while another entry has had fewer."""
+    for entry in active:
+        if entry.entry_id not in seen:
+            report(None, "missing", f"active entry {entry.entry_id} is not in the round")
     expected_byes = len(active) % 2
-    withdrawn = len(entries) - len(active)
     if kind == "round_robin" and expected_byes < len(round_pairing.byes) <= 1 + withdrawn:
         # a kept circle gives a bye to whoever would have met a withdrawn entry
         expected_byes = len(round_pairing.byes)
     if len(round_pairing.byes) != expected_byes:
-        out.append(
-            Violation(
-                r,
-                None,
-                "bye_count",
-                f"{len(round_pairing.byes)} byes for {len(active)} active entries "
-                f"(expected {expected_byes})",
-            )
+        report(
+            None,
+            "bye_count",
+            f"{len(round_pairing.byes)} byes for {len(active)} active entries "
+            f"(expected {expected_byes})",
         )
     if active and not (kind == "round_robin" and withdrawn):
         fewest = min(e.byes_received for e in active)
@@ -261,10 +298,16 @@ def check_round(
                     f"entries with {fewest} could take it",
                     b.override,
                 )
-    if kind != "swiss":
-        return out
 
-    opponents = _opponents(history)
+
+def _check_rematches(
+    round_pairing: RoundPairing,
+    by_id: Mapping[int, EntryRecord],
+    active: Sequence[EntryRecord],
+    opponents: dict[int, dict[int, int]],
+    report: RoundReport,
+) -> int:
+    """Rematches, reported when the round has more than the field needs; returns how many."""
     rematches = []
     for p in round_pairing.pairings:
         rec_a, rec_b = by_id.get(p.entry_a), by_id.get(p.entry_b)
@@ -285,27 +328,38 @@ def check_round(
                     f"needs {needed}",
                     p.override,
                 )
-    if r <= constraint_until:
-        apart = []
-        for p in round_pairing.pairings:
-            rec_a, rec_b = by_id.get(p.entry_a), by_id.get(p.entry_b)
-            if rec_a is None or rec_b is None or rec_a is rec_b:
-                continue
-            why = constraint_between(rec_a, rec_b)
-            if why is not None:
-                apart.append((p, why))
-        if apart:
-            fewest_r, fewest_c = fewest_rematches_and_constraint_pairs(active, opponents)
-            if len(rematches) <= fewest_r and len(apart) > fewest_c:
-                for p, why in apart:
-                    report(
-                        p.table,
-                        "club" if why.startswith("club:") else "avoid",
-                        f"entries {p.entry_a} and {p.entry_b} are to be kept apart ({why}); the "
-                        f"round has {len(apart)} such pair(s), the field needs {fewest_c}",
-                        p.override,
-                    )
-    return out
+    return len(rematches)
+
+
+def _check_constraints(
+    round_pairing: RoundPairing,
+    by_id: Mapping[int, EntryRecord],
+    active: Sequence[EntryRecord],
+    opponents: dict[int, dict[int, int]],
+    rematches: int,
+    report: RoundReport,
+) -> None:
+    """Pairs the director keeps apart, reported when the field could keep more of them apart
+    without more rematches."""
+    apart = []
+    for p in round_pairing.pairings:
+        rec_a, rec_b = by_id.get(p.entry_a), by_id.get(p.entry_b)
+        if rec_a is None or rec_b is None or rec_a is rec_b:
+            continue
+        why = constraint_between(rec_a, rec_b)
+        if why is not None:
+            apart.append((p, why))
+    if apart:
+        fewest_r, fewest_c = fewest_rematches_and_constraint_pairs(active, opponents)
+        if rematches <= fewest_r and len(apart) > fewest_c:
+            for p, why in apart:
+                report(
+                    p.table,
+                    "club" if why.startswith("club:") else "avoid",
+                    f"entries {p.entry_a} and {p.entry_b} are to be kept apart ({why}); the "
+                    f"round has {len(apart)} such pair(s), the field needs {fewest_c}",
+                    p.override,
+                )
 
 
 def check_bracket(bracket: Bracket, tables: Iterable[BracketTable]) -> list[Violation]:
@@ -313,18 +367,35 @@ def check_bracket(bracket: Bracket, tables: Iterable[BracketTable]) -> list[Viol
     docstring). ``tables`` may come in any order; an empty list means the bracket is clean."""
     records = sorted(tables, key=lambda t: (t.round_no, t.table))
     matches: dict[str, BracketMatch] = {m.match_id: m for r in bracket.rounds for m in r.matches}
-    order = {match_id: i for i, match_id in enumerate(matches)}
     out: list[Violation] = []
+    by_match = _tabled_matches(bracket, matches, records, out)
+    outcomes = _Outcomes(bracket, by_match)
+    order = {match_id: i for i, match_id in enumerate(matches)}
+    tabled = sorted(by_match, key=order.__getitem__)
+    gf_won_by_a = "GF" in matches and outcomes.winner("GF") is not None
+    gf_won_by_a = gf_won_by_a and outcomes.winner("GF") == outcomes.resolved(matches["GF"].slot_a)
+    _check_feeders(matches, by_match, tabled, outcomes, gf_won_by_a, out)
+    _check_losses(bracket, matches, by_match, tabled, outcomes, gf_won_by_a, out)
+    return out
 
-    def report(t: BracketTable, code: str, message: str) -> None:
-        message = f"{t.match_id}: {message}"
-        if t.override:
-            out.append(
-                Violation(t.round_no, t.table, "override", f"{code}: {message} ({t.override})")
-            )
-        else:
-            out.append(Violation(t.round_no, t.table, code, message))
 
+def _bracket_report(out: list[Violation], t: BracketTable, code: str, message: str) -> None:
+    """Add one violation at a tabled bracket match (``override`` with the director's reason)."""
+    message = f"{t.match_id}: {message}"
+    if t.override:
+        out.append(Violation(t.round_no, t.table, "override", f"{code}: {message} ({t.override})"))
+    else:
+        out.append(Violation(t.round_no, t.table, code, message))
+
+
+def _tabled_matches(
+    bracket: Bracket,
+    matches: Mapping[str, BracketMatch],
+    records: Sequence[BracketTable],
+    out: list[Violation],
+) -> dict[str, BracketTable]:
+    """The tabled matches by id, checking each: a known match, tabled once, no entry at a table
+    in a round its bye skips, a winner who played; returns the first tabling of each match."""
     # the round in which each seed first plays: byes put it after round 1
     first_round: dict[int, int] = {}
     for m in matches.values():
@@ -332,90 +403,130 @@ def check_bracket(bracket: Bracket, tables: Iterable[BracketTable]) -> list[Viol
             if isinstance(slot, SeedSlot):
                 first_round[bracket.seeds[slot.seed - 1]] = m.round_no
     bye_entries = {bracket.seeds[s - 1] for s in bracket.byes if s <= len(bracket.seeds)}
-
     by_match: dict[str, BracketTable] = {}
     for t in records:
         match = matches.get(t.match_id)
         if match is None:
-            report(t, "unknown_match", "no such match in the bracket")
+            _bracket_report(out, t, "unknown_match", "no such match in the bracket")
             continue
         if t.match_id in by_match:
             other = by_match[t.match_id]
-            report(t, "duplicate", f"also tabled in round {other.round_no} table {other.table}")
+            _bracket_report(
+                out, t, "duplicate", f"also tabled in round {other.round_no} table {other.table}"
+            )
             continue
         by_match[t.match_id] = t
         for e in (t.entry_a, t.entry_b):
             if e in bye_entries and match.section == "winners" and match.round_no < first_round[e]:
-                report(t, "bye", f"entry {e} has a bye but sits at a table")
+                _bracket_report(out, t, "bye", f"entry {e} has a bye but sits at a table")
         if t.winner is not None and t.winner not in (t.entry_a, t.entry_b):
-            report(t, "winner", f"winner {t.winner} did not play in this match")
+            _bracket_report(out, t, "winner", f"winner {t.winner} did not play in this match")
+    return by_match
 
-    def winner(match_id: str) -> int | None:
-        t = by_match.get(match_id)
+
+class _Outcomes:
+    """Who won and lost each tabled match, and whom a slot resolves to, from the tables."""
+
+    def __init__(self, bracket: Bracket, by_match: Mapping[str, BracketTable]) -> None:
+        self.bracket = bracket
+        self.by_match = by_match
+
+    def winner(self, match_id: str) -> int | None:
+        t = self.by_match.get(match_id)
         if t is None or t.winner not in (t.entry_a, t.entry_b):
             return None
         return t.winner
 
-    def loser(match_id: str) -> int | None:
-        t = by_match.get(match_id)
-        w = winner(match_id)
+    def loser(self, match_id: str) -> int | None:
+        t = self.by_match.get(match_id)
+        w = self.winner(match_id)
         if t is None or w is None:
             return None
         return t.entry_b if w == t.entry_a else t.entry_a
 
-    def resolved(slot: Slot) -> int | None:
+    def resolved(self, slot: Slot) -> int | None:
         if isinstance(slot, SeedSlot):
-            return bracket.seeds[slot.seed - 1]
-        return winner(slot.match_id) if isinstance(slot, WinnerOf) else loser(slot.match_id)
+            return self.bracket.seeds[slot.seed - 1]
+        if isinstance(slot, WinnerOf):
+            return self.winner(slot.match_id)
+        return self.loser(slot.match_id)
 
-    gf_won_by_a = "GF" in matches and winner("GF") is not None
-    gf_won_by_a = gf_won_by_a and winner("GF") == resolved(matches["GF"].slot_a)
-    for match_id in sorted(by_match, key=order.__getitem__):
+
+def _check_feeders(
+    matches: Mapping[str, BracketMatch],
+    by_match: Mapping[str, BracketTable],
+    tabled: Sequence[str],
+    outcomes: _Outcomes,
+    gf_won_by_a: bool,
+    out: list[Violation],
+) -> None:
+    """Each tabled match seats whom its slots resolve to, once they are decided; no reset
+    after the winners' champion won the grand final."""
+    for match_id in tabled:
         t, match = by_match[match_id], matches[match_id]
         if match_id == "GF2" and gf_won_by_a:
-            report(t, "reset_not_needed", "the winners' bracket champion won GF: no reset")
-        want = (resolved(match.slot_a), resolved(match.slot_b))
+            _bracket_report(
+                out, t, "reset_not_needed", "the winners' bracket champion won GF: no reset"
+            )
+        want = (outcomes.resolved(match.slot_a), outcomes.resolved(match.slot_b))
         if None in want:
-            report(t, "not_ready", f"tabled before its feeders were decided (slots {want})")
+            _bracket_report(
+                out, t, "not_ready", f"tabled before its feeders were decided (slots {want})"
+            )
         elif {t.entry_a, t.entry_b} != set(want):
-            report(
+            _bracket_report(
+                out,
                 t,
                 "feeder",
                 f"entries {t.entry_a} v {t.entry_b}, but its slots resolve to "
                 f"{want[0]} v {want[1]}",
             )
 
+
+def _check_losses(
+    bracket: Bracket,
+    matches: Mapping[str, BracketMatch],
+    by_match: Mapping[str, BracketTable],
+    tabled: Sequence[str],
+    outcomes: _Outcomes,
+    gf_won_by_a: bool,
+    out: list[Violation],
+) -> None:
+    """Nobody plays on after elimination (one loss single, two double); once a double bracket
+    is finished, everyone but the champion was eliminated with the right number of losses."""
     main = ("winners",) if bracket.kind == "single" else ("winners", "losers", "final")
     losses: Counter[int] = Counter()
     last: dict[int, BracketTable] = {}
-    for match_id in sorted(by_match, key=order.__getitem__):
+    for match_id in tabled:
         t = by_match[match_id]
-        lost = loser(match_id)
+        lost = outcomes.loser(match_id)
         if lost is None or matches[match_id].section not in main:
             continue
         losses[lost] += 1
         last[lost] = t
         limit = 1 if bracket.kind == "single" else 2
         if losses[lost] > limit:
-            report(t, "eliminated_twice", f"entry {lost} loses again after {limit} loss(es)")
+            _bracket_report(
+                out, t, "eliminated_twice", f"entry {lost} loses again after {limit} loss(es)"
+            )
     if bracket.kind == "double" and _double_finished(matches, by_match, gf_won_by_a):
         final = "GF2" if "GF2" in by_match else "GF"
-        champion = winner(final)
+        champion = outcomes.winner(final)
         for e in bracket.seeds:
             if e == champion:
                 continue
             allowed = {2}
-            if final == "GF" and "GF2" not in matches and loser("GF") == e:
+            if final == "GF" and "GF2" not in matches and outcomes.loser("GF") == e:
                 allowed = {1, 2}  # no reset: the winners' champion may lose GF with one loss
             if losses[e] not in allowed:
                 where = last.get(e) or by_match[final]
-                report(where, "loss_count", f"entry {e} was eliminated with {losses[e]} loss(es)")
-    return out
+                message = f"entry {e} was eliminated with {losses[e]} loss(es)"
+                _bracket_report(out, where, "loss_count", message)
 
 
 def _double_finished(
-    matches: dict[str, BracketMatch],
-    by_match: dict[str, BracketTable],
+    matches: Mapping[str, BracketMatch],
+    by_match: Mapping[str, BracketTable],
     gf_won_by_a: bool,
 ) -> bool:
     """Whether every match of a double-elimination bracket that must be played was decided."""

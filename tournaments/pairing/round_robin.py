@@ -12,7 +12,7 @@ entry sits first within one round of half its matches (tested for 2 to 16 entrie
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from .common import active_by_id, seat_pairings
 from .records import Bye, EntryRecord, Explanation, RoundPairing
@@ -82,9 +82,35 @@ def pair_round_robin(
     cycle = len(schedule)
     index = (round_no - 1) % cycle
     place = {entry_id: k + 1 for k, entry_id in enumerate(circle)}
+    matches, byes = _round_matches(schedule[index], by_id, place, index, cycle)
+    matches.sort(key=lambda m: min(place[m[0]], place[m[1]]))
+    pairings, draws, notes = seat_pairings(
+        matches, by_id, salt=salt, round_no=round_no, draw_leaders=draw_leaders
+    )
+    return RoundPairing(
+        round_no=round_no,
+        kind="round_robin",
+        pairings=tuple(pairings),
+        byes=tuple(byes),
+        ranking=tuple(circle),
+        draws=tuple(draws),
+        notes=tuple(notes),
+    )
+
+
+def _round_matches(
+    pairs: Sequence[tuple[Slot, Slot]],
+    by_id: Mapping[int, EntryRecord],
+    place: Mapping[int, int],
+    index: int,
+    cycle: int,
+) -> tuple[list[tuple[int, int, Explanation]], list[Bye]]:
+    """One round of the circle as matches and byes: whoever faces the odd field's empty place
+    or a withdrawn entry (not in ``by_id``) has a bye; ``place`` is each entry's place in the
+    circle (1-based), ``index`` the round's index in the ``cycle``."""
     matches = []
     byes: list[Bye] = []
-    for a, b in schedule[index]:
+    for a, b in pairs:
         a = a if a in by_id else None
         b = b if b in by_id else None
         if a is None and b is None:
@@ -112,16 +138,4 @@ def pair_round_robin(
             ranks=(place[a], place[b]),
         )
         matches.append((a, b, why))
-    matches.sort(key=lambda m: min(place[m[0]], place[m[1]]))
-    pairings, draws, notes = seat_pairings(
-        matches, by_id, salt=salt, round_no=round_no, draw_leaders=draw_leaders
-    )
-    return RoundPairing(
-        round_no=round_no,
-        kind="round_robin",
-        pairings=tuple(pairings),
-        byes=tuple(byes),
-        ranking=tuple(circle),
-        draws=tuple(draws),
-        notes=tuple(notes),
-    )
+    return matches, byes

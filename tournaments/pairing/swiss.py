@@ -206,14 +206,30 @@ def prepare_field(
         e.spread * scale if isinstance(e.spread, int) else _exact(e.spread * scale) for e in ranked
     )
     n = len(ranked)
+    above, below = _group_positions(mp)
+    apart = _apart(ranked)
+    early = bool(apart) and round_no <= options.constraint_until
+    units = _units(n, mp, options.spread_cap, early=early, late=bool(apart) and not early)
+    return Field(ranked, met, mp, spread, above, below, _bye_costs(ranked), units, apart)
+
+
+def _bye_costs(ranked: Sequence[EntryRecord]) -> dict[int, int]:
+    """For an odd field, the bye cost of each entry eligible for the bye (the fewest byes so
+    far): how many eligible entries are ranked below it. Empty for an even field."""
     bye_cost: dict[int, int] = {}
-    if n % 2:
+    if len(ranked) % 2:
         fewest = min(e.byes_received for e in ranked)
         eligible = [i for i, e in enumerate(ranked) if e.byes_received == fewest]
         # eligible is in rank order; the cost counts the eligible entries ranked below.
         for position, i in enumerate(eligible):
             bye_cost[i] = len(eligible) - 1 - position
-    # Position inside the score group (entries with equal scaled match points), for tier 5.
+    return bye_cost
+
+
+def _group_positions(mp: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Each entry's position inside its score group (entries with equal scaled match points),
+    for tier 5: how many of the group are ranked above it, and how many below."""
+    n = len(mp)
     above = [0] * n
     below = [0] * n
     group_size: dict[int, int] = {}
@@ -222,6 +238,12 @@ def prepare_field(
         group_size[mp[i]] = above[i] + 1
     for i in range(n):
         below[i] = group_size[mp[i]] - 1 - above[i]
+    return tuple(above), tuple(below)
+
+
+def _apart(ranked: Sequence[EntryRecord]) -> tuple[frozenset[int], ...]:
+    """For each rank index, whom the director keeps it apart from; empty when nobody is."""
+    n = len(ranked)
     apart: tuple[frozenset[int], ...] = ()
     if any(e.club is not None or e.avoid for e in ranked):
         apart = tuple(
@@ -230,11 +252,15 @@ def prepare_field(
         )
         if not any(apart):
             apart = ()  # nobody is to be kept apart from anybody: no tier
-    early = bool(apart) and round_no <= options.constraint_until
-    late = bool(apart) and not early
+    return apart
+
+
+def _units(n: int, mp: Sequence[int], cap: int, *, early: bool, late: bool) -> Units:
+    """The units that pack the tiers into one weight per pair, each above the most that all
+    lower tiers can add up to in one round; the constraint tier sits above the rematch tier in
+    the early rounds (``early``) and below the float tier later (``late``)."""
     pairs = (n + 1) // 2
     mp_range = max(mp) - min(mp) if mp else 0
-    cap = options.spread_cap
     spread_unit = pairs * n + 1
     tier6_max = cap * spread_unit + n
     avoid_unit = 0
@@ -254,10 +280,9 @@ def prepare_field(
     top = max(rematch_unit + lower_max, max(n - 1, 0) * bye_unit)
     if top * max(pairs, 1) >= 2**126:
         raise ValueError("field too large for 128-bit weights; lower spread_cap")
-    units = Units(
+    return Units(
         pairs, cap, spread_unit, float_unit, mp_unit, bye_unit, rematch_unit, top + 1, avoid_unit
     )
-    return Field(ranked, met, mp, spread, tuple(above), tuple(below), bye_cost, units, apart)
 
 
 def _gap(a: int | Fraction, b: int | Fraction) -> int:
@@ -447,7 +472,6 @@ def pair_swiss(
     by_id = active_by_id(entries)
     order, draws = rank_with_draws(by_id.values(), salt=salt, round_no=round_no, key=key)
     field = prepare_field(entries, history, order, opts, round_no)
-    notes: list[str] = []
     if field.size == 0:
         return RoundPairing(round_no=round_no, kind="swiss", pairings=(), draws=tuple(draws))
     mate, window, rematches_allowed = _match(field, opts)
@@ -462,19 +486,7 @@ def pair_swiss(
             why = _pair_explanation(field, i, j, window)
             rematches += why.rematch
             matches.append((field.order[i].entry_id, field.order[j].entry_id, why))
-    if rematches_allowed:
-        notes.append(
-            f"no rematch-free pairing exists: {rematches} rematch(es), the fewest possible"
-        )
-    else:
-        notes.append(f"rematch-free; candidates within {window} ranks")
-    if field.apart:
-        kept = sum(1 for _, _, why in matches if why.constraint is not None)
-        tier = "above" if round_no <= opts.constraint_until else "below"
-        notes.append(
-            f"director's constraints rank {tier} score groups in round {round_no} (above in "
-            f"rounds 1-{opts.constraint_until}); {kept} pair(s) not kept"
-        )
+    notes = _round_notes(field, matches, rematches, rematches_allowed, window, round_no, opts)
     pairings, leader_draws, pin_notes = seat_pairings(
         matches, by_id, salt=salt, round_no=round_no, draw_leaders=opts.draw_leaders
     )
@@ -490,3 +502,31 @@ def pair_swiss(
         rematches=rematches,
         window=window,
     )
+
+
+def _round_notes(
+    field: Field,
+    matches: Sequence[tuple[int, int, Explanation]],
+    rematches: int,
+    rematches_allowed: bool,
+    window: int,
+    round_no: int,
+    opts: SwissOptions,
+) -> list[str]:
+    """The round's notes: rematch-free (and within which window) or the fewest rematches, and
+    where the director's constraints ranked this round with how many pairs were not kept."""
+    notes: list[str] = []
+    if rematches_allowed:
+        notes.append(
+            f"no rematch-free pairing exists: {rematches} rematch(es), the fewest possible"
+        )
+    else:
+        notes.append(f"rematch-free; candidates within {window} ranks")
+    if field.apart:
+        kept = sum(1 for _, _, why in matches if why.constraint is not None)
+        tier = "above" if round_no <= opts.constraint_until else "below"
+        notes.append(
+            f"director's constraints rank {tier} score groups in round {round_no} (above in "
+            f"rounds 1-{opts.constraint_until}); {kept} pair(s) not kept"
+        )
+    return notes

@@ -71,6 +71,10 @@ seat order, as ``draw.first_leader`` does for two entries). Both are recorded.
 
 Tables: table 1 hosts the top-ranked table; an entry pinned to a table keeps it when free (the
 highest-ranked pin of a table wins; conflicts are noted).
+
+Modules: this one builds the field and the round (``pair_tables``); the records are in
+``tables_records``, the packed cost and the seating search (steps c to f) in ``tables_search``;
+all their public names are re-exported here.
 """
 
 from __future__ import annotations
@@ -84,112 +88,57 @@ from . import draw
 from .common import active_by_id
 from .ranking import RankKey, rank_with_draws
 from .records import (
-    CONSTRAINT_UNTIL,
     DrawRecord,
     EntryRecord,
     Number,
     PastMatch,
     constraint_between,
 )
+from .tables_records import (
+    PastTable,
+    Table,
+    TableBye,
+    TableExplanation,
+    TablesOptions,
+    TablesRound,
+)
+from .tables_search import (
+    TablesField,
+    exhaustive,
+    fewest_repeat_seating,
+    local_search,
+    pair_cost,
+    repair,
+    repeat_lower_bound,
+    seed_tables,
+    table_cost,
+)
+
+__all__ = [
+    "SEAT_PURPOSE",
+    "PastTable",
+    "Table",
+    "TableBye",
+    "TableExplanation",
+    "TablesOptions",
+    "TablesRound",
+    "exhaustive",
+    "fewest_repeat_seating",
+    "local_search",
+    "met_ids",
+    "pair_cost",
+    "pair_tables",
+    "plan_tables",
+    "repair",
+    "repeat_lower_bound",
+    "seat_lookup",
+    "seed_tables",
+    "table_cost",
+    "table_history",
+    "tablemates_by_player",
+]
 
 SEAT_PURPOSE = "seat-order"
-
-
-@dataclass(frozen=True, slots=True)
-class PastTable:
-    """A table of any size already played: one seat per entry, with the players who sat there.
-
-    A table of one seat is a bye. Two entries *have met* when any player of one has shared a
-    table with any player of the other (players of one entry are partners, not opponents).
-    """
-
-    round_no: int
-    entries: tuple[int, ...]
-    players: tuple[frozenset[int], ...]
-
-    def __post_init__(self) -> None:
-        if len(self.entries) != len(self.players) or not self.entries:
-            raise ValueError("a past table needs one player set per entry")
-
-    @property
-    def is_bye(self) -> bool:
-        return len(self.entries) == 1
-
-
-@dataclass(frozen=True, slots=True)
-class TableExplanation:
-    """Why a table (or a bye) was made.
-
-    ``score_groups`` are the match points at the table (best first); ``ranks`` the entries'
-    positions in the ranking used (1-based, seat order); ``repeats`` the pairs of entries at the
-    table who have met before; ``constraints`` the pairs the director asked to keep apart who
-    sit together anyway, as ``"club:NAME a-b"`` / ``"avoid a-b"``; ``reason`` is for people.
-    """
-
-    method: str
-    reason: str
-    score_groups: tuple[Number, ...] = ()
-    ranks: tuple[int, ...] = ()
-    repeats: tuple[tuple[int, int], ...] = ()
-    constraints: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """Entries at one table, in the drawn seat order. ``override`` holds a director's reason."""
-
-    table: int
-    entries: tuple[int, ...]
-    explanation: TableExplanation
-    override: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TableBye:
-    """An entry sitting out the round, and why it was this entry."""
-
-    entry_id: int
-    explanation: TableExplanation
-    override: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class TablesRound:
-    """A generated round at tables of many: tables by number, byes, the ranking used, every draw
-    (rank ties, seat orders, first leaders), notes, the repeat meetings and their lower bound,
-    the total cost (tiers 3 to 7, see the module docstring) and the table sizes allowed."""
-
-    round_no: int
-    tables: tuple[Table, ...]
-    byes: tuple[TableBye, ...] = ()
-    ranking: tuple[int, ...] = ()
-    draws: tuple[DrawRecord, ...] = ()
-    notes: tuple[str, ...] = ()
-    repeats: int = 0
-    repeat_lower_bound: int = 0
-    constraint_pairs: int = 0
-    total_cost: int = 0
-    table_sizes: tuple[int, ...] = ()
-    kind: str = "swiss_tables"
-
-
-@dataclass(frozen=True, slots=True)
-class TablesOptions:
-    """Tuning: ``table_sizes`` allowed (the rule set's; the largest is preferred),
-    ``constraint_until`` the last round where the director's constraints rank above score
-    groups, ``mp_scale`` turns fractional match points into integers, ``initial_window`` the
-    first swap window (tables), ``exact_limit`` the largest field searched exhaustively,
-    ``draw_leaders`` adds a first-leader draw per table."""
-
-    table_sizes: tuple[int, ...] = (4, 3)
-    constraint_until: int = CONSTRAINT_UNTIL
-    mp_scale: int = 1
-    initial_window: int = 4
-    exact_limit: int = 12
-    bound_limit: int = 40
-    bound_budget: int = 300_000
-    walk_steps: int = 20_000
-    draw_leaders: bool = True
 
 
 # ---------------------------------------------------------------------------- table sizes
@@ -283,19 +232,6 @@ constrained = constraint_between
 # ---------------------------------------------------------------------------- the field
 
 
-@dataclass(frozen=True, slots=True)
-class _Field:
-    order: tuple[EntryRecord, ...]
-    met: tuple[frozenset[int], ...]
-    apart: tuple[frozenset[int], ...]
-    mp: tuple[int, ...]
-    early: bool
-    repeat_unit: int
-    early_unit: int
-    mp_unit: int
-    late_unit: int
-
-
 def _scaled(value: Number, scale: int) -> int:
     scaled = Fraction(value) * scale
     if scaled.denominator != 1:
@@ -309,7 +245,7 @@ def _field(
     seated: int,
     round_no: int,
     options: TablesOptions,
-) -> _Field:
+) -> TablesField:
     index = {e.entry_id: i for i, e in enumerate(ranked)}
     met_by_id = met_ids(ranked, history)
     met = tuple(frozenset(index[o] for o in met_by_id[e.entry_id]) for e in ranked)
@@ -330,7 +266,7 @@ def _field(
     mp_max = pairs * spread * spread * mp_unit + late_max
     early_unit = mp_max + 1
     repeat_unit = pairs * early_unit + mp_max + 1
-    return _Field(
+    return TablesField(
         order=tuple(ranked),
         met=met,
         apart=tuple(frozenset(s) for s in apart_sets),
@@ -341,294 +277,6 @@ def _field(
         mp_unit=mp_unit,
         late_unit=late_unit,
     )
-
-
-def table_cost(field: _Field, members: Sequence[int]) -> int:
-    """The packed cost (tiers 3 to 7) of one table of ranked indices."""
-    repeats = apart = score = near = 0
-    mp = field.mp
-    for x in range(len(members)):
-        i = members[x]
-        met_i, apart_i, mp_i = field.met[i], field.apart[i], mp[i]
-        for y in range(x + 1, len(members)):
-            j = members[y]
-            if j in met_i:
-                repeats += 1
-            if j in apart_i:
-                apart += 1
-            d = mp_i - mp[j]
-            score += d * d
-            near += i - j if i > j else j - i
-    constraint_unit = field.early_unit if field.early else field.late_unit
-    return repeats * field.repeat_unit + apart * constraint_unit + score * field.mp_unit + near
-
-
-def _troubled(field: _Field, members: Sequence[int]) -> list[int]:
-    """The members of a table in a repeat meeting or a constraint pair."""
-    out = []
-    for i in members:
-        if any(j in field.met[i] or j in field.apart[i] for j in members if j != i):
-            out.append(i)
-    return out
-
-
-# ---------------------------------------------------------------------------- the search
-
-
-def seed_tables(
-    field: _Field, seated: Sequence[int], sizes: Sequence[int], lookahead: int = 12
-) -> list[list[int]]:
-    """Greedy seating in rank order: each table takes the best unseated entry, then the next
-    unseated entries (within ``lookahead`` places) who have met nobody at it and are not kept
-    apart from anybody at it, then fills up in rank order."""
-    left = list(seated)
-    groups: list[list[int]] = []
-    for size in sizes:
-        members = [left.pop(0)]
-        k = 0
-        while len(members) < size and k < len(left) and k < lookahead:
-            c = left[k]
-            if any(c in field.met[m] or c in field.apart[m] for m in members):
-                k += 1
-                continue
-            members.append(left.pop(k))
-        while len(members) < size:
-            members.append(left.pop(0))
-        groups.append(members)
-    return groups
-
-
-def pair_cost(field: _Field, i: int, j: int) -> int:
-    """The packed cost of entries ``i`` and ``j`` (ranked indices) sharing a table; a table's
-    cost is the sum over its pairs."""
-    d = field.mp[i] - field.mp[j]
-    cost = d * d * field.mp_unit + (i - j if i > j else j - i)
-    if j in field.met[i]:
-        cost += field.repeat_unit
-    if j in field.apart[i]:
-        cost += field.early_unit if field.early else field.late_unit
-    return cost
-
-
-def _best_swap(
-    field: _Field,
-    tables: list[list[int]],
-    t: int,
-    movers: Sequence[int],
-    window: int,
-) -> tuple[int, int, int, int] | None:
-    """The most improving swap of a ``mover`` of table ``t`` with a member of a table within
-    ``window``: (gain, other table, mover, other member), or None. Gains are computed from the
-    pairs that change only (a swap changes ``2 (s - 1)`` pairs per table)."""
-    best: tuple[int, int, int, int] | None = None
-    best_gain = 0
-    here = tables[t]
-    lo, hi = max(0, t - window), min(len(tables), t + window + 1)
-    for x in movers:
-        rest_here = [m for m in here if m != x]
-        out_x = sum(pair_cost(field, m, x) for m in rest_here)
-        for u in range(lo, hi):
-            if u == t:
-                continue
-            there = tables[u]
-            for y in there:
-                rest_there = [m for m in there if m != y]
-                gain = (
-                    out_x
-                    - sum(pair_cost(field, m, y) for m in rest_here)
-                    + sum(pair_cost(field, m, y) for m in rest_there)
-                    - sum(pair_cost(field, m, x) for m in rest_there)
-                )
-                if gain > best_gain:
-                    best, best_gain = (gain, u, x, y), gain
-    return best
-
-
-def _apply(tables: list[list[int]], t: int, u: int, x: int, y: int) -> None:
-    tables[t] = sorted([m for m in tables[t] if m != x] + [y])
-    tables[u] = sorted([m for m in tables[u] if m != y] + [x])
-
-
-def local_search(field: _Field, tables: list[list[int]], initial_window: int) -> list[list[int]]:
-    """Swap entries between tables until no troubled table can improve (see the docstring)."""
-    tables = [sorted(t) for t in tables]
-    full = max(len(tables) - 1, 1)
-    window = max(1, min(initial_window, full))
-    while True:
-        improved = False
-        for t in range(len(tables)):
-            movers = _troubled(field, tables[t])
-            if not movers:
-                continue
-            found = _best_swap(field, tables, t, movers, window)
-            if found is not None:
-                _, u, x, y = found
-                _apply(tables, t, u, x, y)
-                improved = True
-        if improved:
-            continue
-        if window >= full:
-            break
-        window = min(window * 2, full)
-    # polish tiers 5-7 between neighbouring tables
-    improved = True
-    while improved:
-        improved = False
-        for t in range(len(tables) - 1):
-            found = _best_swap(field, tables, t, tables[t], 1)
-            if found is not None:
-                _, u, x, y = found
-                _apply(tables, t, u, x, y)
-                improved = True
-    return tables
-
-
-def _repair_cost(field: _Field, members: Sequence[int]) -> int:
-    """Repeat meetings (and early-round constraint pairs, as a lower tier) of one table."""
-    repeats = apart = 0
-    for x in range(len(members)):
-        i = members[x]
-        for y in range(x + 1, len(members)):
-            j = members[y]
-            repeats += j in field.met[i]
-            apart += j in field.apart[i]
-    return repeats * 64 + (apart if field.early else 0)
-
-
-def repair(
-    field: _Field, tables: list[list[int]], rng_seed: int, iterations: int
-) -> list[list[int]]:
-    """Simulated annealing over random swaps on repeat meetings alone (early-round constraint
-    pairs as a lower tier), to leave local optima of the swap search; returns the seating with
-    the fewest repeats seen. Reproducible: the generator is seeded from the salt and the round.
-    """
-    import math
-    import random
-
-    rng = random.Random(rng_seed)
-    tables = [list(t) for t in tables]
-    costs = [_repair_cost(field, t) for t in tables]
-    total = sum(costs)
-    best, best_total = [list(t) for t in tables], total
-    if len(tables) < 2:
-        return best
-    for step in range(iterations):
-        if best_total == 0:
-            break
-        temperature = 40.0 * (1 - step / iterations) + 0.5
-        troubled = [t for t, c in enumerate(costs) if c]
-        t = troubled[rng.randrange(len(troubled))]
-        u = rng.randrange(len(tables) - 1)
-        u += u >= t
-        x = tables[t][rng.randrange(len(tables[t]))]
-        y = tables[u][rng.randrange(len(tables[u]))]
-        here = [m for m in tables[t] if m != x] + [y]
-        there = [m for m in tables[u] if m != y] + [x]
-        new_here, new_there = _repair_cost(field, here), _repair_cost(field, there)
-        delta = new_here + new_there - costs[t] - costs[u]
-        if delta <= 0 or rng.random() < math.exp(-delta / temperature):
-            tables[t], tables[u] = here, there
-            costs[t], costs[u] = new_here, new_there
-            total += delta
-            if total < best_total:
-                best, best_total = [list(m) for m in tables], total
-    return best
-
-
-def fewest_repeat_seating(
-    field: _Field, seated: Sequence[int], sizes: Sequence[int], upper: int, budget: int
-) -> tuple[list[list[int]] | None, bool]:
-    """Branch and bound on repeat meetings alone: a seating with fewer than ``upper`` repeats
-    (the fewest), or None; and whether the search finished within ``budget`` nodes (then the
-    answer is proven: no seating has fewer repeats)."""
-    best = upper
-    found: list[list[int]] | None = None
-    nodes = 0
-    counts: dict[int, int] = {}
-    for size in sizes:
-        counts[size] = counts.get(size, 0) + 1
-    groups: list[list[int]] = []
-
-    class _Budget(Exception):
-        pass
-
-    def place(left: list[int], so_far: int) -> None:
-        nonlocal best, found
-        if so_far >= best:
-            return
-        if not left:
-            best, found = so_far, [list(g) for g in groups]
-            return
-        first, rest = left[0], left[1:]
-        for size in sorted((s for s, c in counts.items() if c > 0), reverse=True):
-            counts[size] -= 1
-            groups.append([first])
-            grow(rest, 0, size, so_far)
-            groups.pop()
-            counts[size] += 1
-
-    def grow(rest: list[int], start: int, size: int, so_far: int) -> None:
-        nonlocal nodes
-        nodes += 1
-        if nodes > budget:
-            raise _Budget
-        if so_far >= best:
-            return
-        group = groups[-1]
-        if len(group) == size:
-            place([i for i in rest if i not in group], so_far)
-            return
-        for k in range(start, len(rest) - (size - len(group)) + 1):
-            c = rest[k]
-            added = sum(1 for g in group if c in field.met[g])
-            group.append(c)
-            grow(rest, k + 1, size, so_far + added)
-            group.pop()
-
-    try:
-        place(sorted(seated), 0)
-    except _Budget:
-        return found, False
-    return found, True
-
-
-def _partitions(items: list[int], sizes: dict[int, int]) -> Iterable[list[list[int]]]:
-    """Every partition of ``items`` into groups whose sizes use up ``sizes`` (size -> count):
-    the smallest item's group is chosen first, so each partition comes once."""
-    if not items:
-        yield []
-        return
-    first, rest = items[0], items[1:]
-    for size in sorted(s for s, c in sizes.items() if c > 0):
-        sizes[size] -= 1
-        for mates in combinations(rest, size - 1):
-            left = [i for i in rest if i not in mates]
-            for tail in _partitions(left, sizes):
-                yield [[first, *mates], *tail]
-        sizes[size] += 1
-
-
-def exhaustive(field: _Field, seated: list[int], sizes: list[int]) -> list[list[int]]:
-    """The optimum of tiers 3-7 over every partition of ``seated`` into ``sizes`` (small fields)."""
-    best: list[list[int]] | None = None
-    best_cost = 0
-    counts: dict[int, int] = {}
-    for size in sizes:
-        counts[size] = counts.get(size, 0) + 1
-    for groups in _partitions(sorted(seated), counts):
-        cost = sum(table_cost(field, g) for g in groups)
-        if best is None or cost < best_cost:
-            best, best_cost = groups, cost
-    assert best is not None
-    return best
-
-
-def repeat_lower_bound(field_met: Sequence[frozenset[int]], smallest: int, byes: int) -> int:
-    """A proven lower bound on the repeat meetings of any seating (see the module docstring)."""
-    n = len(field_met)
-    deficits = sorted((max(0, smallest - 1 - (n - 1 - len(m))) for m in field_met), reverse=True)
-    total = sum(deficits[byes:])
-    return (total + 1) // 2
 
 
 # ---------------------------------------------------------------------------- the round
@@ -667,7 +315,7 @@ def _pins(groups: list[list[int]], ranked: Sequence[EntryRecord]) -> tuple[list[
     return out, notes
 
 
-def _describe(field: _Field, members: Sequence[int]) -> TableExplanation:
+def _describe(field: TablesField, members: Sequence[int]) -> TableExplanation:
     ranked = field.order
     repeats = tuple(
         (ranked[i].entry_id, ranked[j].entry_id)
@@ -726,7 +374,36 @@ def pair_tables(
     ranked = [by_id[i] for i in order]
     n = len(ranked)
     sizes, bye_count = plan_tables(n, opts.table_sizes)
-    # byes: the lowest-ranked among the fewest byes so far
+    bye_idx = _bye_indices(ranked, bye_count)
+    seated = [i for i in range(n) if i not in set(bye_idx)]
+    field = _field(ranked, past, len(seated), round_no, opts)
+    seating = _search_seating(field, seated, sizes, bye_count, salt, round_no, opts)
+    groups = [sorted(g) for g in seating.groups]
+    groups.sort(key=lambda g: g[0])
+    numbers, pin_notes = _pins(groups, ranked)
+    tables, seat_draws, leader_draws = _seat_tables(
+        field, numbers, groups, by_id, salt, round_no, opts
+    )
+    constraint_pairs = sum(len(t.explanation.constraints) for t in tables)
+    notes = _round_notes(field, sizes, bye_count, seating, constraint_pairs, round_no, opts)
+    return TablesRound(
+        round_no=round_no,
+        tables=tuple(tables),
+        byes=tuple(_table_byes(ranked, bye_idx, bye_count, opts)),
+        ranking=tuple(order),
+        draws=tuple(draws + seat_draws + leader_draws),
+        notes=tuple(notes + pin_notes),
+        repeats=seating.repeats,
+        repeat_lower_bound=seating.bound,
+        constraint_pairs=constraint_pairs,
+        total_cost=sum(table_cost(field, g) for g in groups),
+        table_sizes=tuple(opts.table_sizes),
+    )
+
+
+def _bye_indices(ranked: Sequence[EntryRecord], bye_count: int) -> list[int]:
+    """The byes (tier 2): the lowest-ranked among the fewest byes so far, as rank indices."""
+    n = len(ranked)
     bye_idx: list[int] = []
     if bye_count:
         fewest = sorted({e.byes_received for e in ranked})
@@ -736,8 +413,31 @@ def pair_tables(
                     bye_idx.append(i)
             if len(bye_idx) == bye_count:
                 break
-    seated = [i for i in range(n) if i not in set(bye_idx)]
-    field = _field(ranked, past, len(seated), round_no, opts)
+    return bye_idx
+
+
+@dataclass(frozen=True, slots=True)
+class _Seating:
+    """The search's outcome: the tables (rank indices), their repeat meetings, the lower bound,
+    and whether an exact search proved the repeats fewest."""
+
+    groups: list[list[int]]
+    repeats: int
+    bound: int
+    exact: bool
+
+
+def _search_seating(
+    field: TablesField,
+    seated: list[int],
+    sizes: list[int],
+    bye_count: int,
+    salt: str,
+    round_no: int,
+    opts: TablesOptions,
+) -> _Seating:
+    """Steps c to f of the module docstring: seed, local search, then while repeat meetings stay
+    above the lower bound the annealing repair, and the exact searches on small fields."""
     groups = seed_tables(field, seated, sizes)
     groups = local_search(field, groups, opts.initial_window)
     smallest = min(sizes) if sizes else 0
@@ -764,9 +464,21 @@ def pair_tables(
         if fewer is not None:
             groups = local_search(field, fewer, opts.initial_window)
             repeats = count_repeats(groups)
-    groups = [sorted(g) for g in groups]
-    groups.sort(key=lambda g: g[0])
-    numbers, pin_notes = _pins(groups, ranked)
+    return _Seating(groups, repeats, bound, exact)
+
+
+def _seat_tables(
+    field: TablesField,
+    numbers: list[int],
+    groups: list[list[int]],
+    by_id: Mapping[int, EntryRecord],
+    salt: str,
+    round_no: int,
+    opts: TablesOptions,
+) -> tuple[list[Table], list[DrawRecord], list[DrawRecord]]:
+    """The tables by number, each in its drawn seat order with its explanation; returns the
+    tables, the seat-order draws and the first-leader draws."""
+    ranked = field.order
     tables: list[Table] = []
     leader_draws: list[DrawRecord] = []
     seat_draws: list[DrawRecord] = []
@@ -790,6 +502,14 @@ def pair_tables(
         )
         tables.append(Table(table=number, entries=tuple(seats), explanation=why))
     tables.sort(key=lambda t: t.table)
+    return tables, seat_draws, leader_draws
+
+
+def _table_byes(
+    ranked: Sequence[EntryRecord], bye_idx: list[int], bye_count: int, opts: TablesOptions
+) -> list[TableBye]:
+    """The byes in rank order, each with why this entry sits out."""
+    n = len(ranked)
     byes = []
     for i in sorted(bye_idx):
         e = ranked[i]
@@ -808,37 +528,37 @@ def pair_tables(
                 ),
             )
         )
-    constraint_pairs = sum(len(t.explanation.constraints) for t in tables)
+    return byes
+
+
+def _round_notes(
+    field: TablesField,
+    sizes: list[int],
+    bye_count: int,
+    seating: _Seating,
+    constraint_pairs: int,
+    round_no: int,
+    opts: TablesOptions,
+) -> list[str]:
+    """The round's notes: the table plan, how good the repeat count is, the constraints' tier."""
+    repeats, bound = seating.repeats, seating.bound
     plan = ", ".join(f"{sizes.count(k)} of {k}" for k in sorted(set(sizes), reverse=True))
     notes = [f"tables: {plan or 'none'}" + (f"; {bye_count} bye(s)" if bye_count else "")]
     if repeats == bound:
         notes.append(f"repeat meetings {repeats}: the fewest possible (lower bound {bound})")
-    elif exact:
+    elif seating.exact:
         notes.append(f"repeat meetings {repeats}: the fewest possible (exact search)")
     else:
         notes.append(
             f"repeat meetings {repeats} (lower bound {bound}; local search, not proven optimal)"
         )
-    if any(e.club is not None or e.avoid for e in ranked):
+    if any(e.club is not None or e.avoid for e in field.order):
         tier = "above" if field.early else "below"
         notes.append(
             f"director's constraints rank {tier} score groups in round {round_no} "
             f"(above in rounds 1-{opts.constraint_until}); {constraint_pairs} pair(s) not kept"
         )
-    total = sum(table_cost(field, g) for g in groups)
-    return TablesRound(
-        round_no=round_no,
-        tables=tuple(tables),
-        byes=tuple(byes),
-        ranking=tuple(order),
-        draws=tuple(draws + seat_draws + leader_draws),
-        notes=tuple(notes + pin_notes),
-        repeats=repeats,
-        repeat_lower_bound=bound,
-        constraint_pairs=constraint_pairs,
-        total_cost=total,
-        table_sizes=tuple(opts.table_sizes),
-    )
+    return notes
 
 
 def seat_lookup(round_: TablesRound) -> Mapping[int, int]:

@@ -140,20 +140,7 @@ def create_entry(
     late: bool,
 ) -> Entry:
     """Create one entry of a locked, open event (the shared core of every registration)."""
-    wanted = 2 if event.entry_kind == Event.EntryKind.PARTNERSHIP else 1
-    if len(players) != wanted:
-        kind = "a partnership needs two players" if wanted == 2 else "head to head: one player"
-        raise ValidationFailed(
-            f"Wrong number of players ({kind}).",
-            code="wrong_player_count",
-            details={"expected": wanted, "given": len(players)},
-        )
-    specs = [p for p in players if isinstance(p, PlayerSpec)]
-    if len(specs) == 2 and specs[0].key() == specs[1].key():
-        raise ValidationFailed(
-            "The two partners are the same player: give two different players.",
-            code="same_player_twice",
-        )
+    _check_players(event, players)
     _check_seed(event, seed)
     resolved = _resolve(players)
     if len(resolved) == 2 and resolved[0].pk == resolved[1].pk:
@@ -167,30 +154,7 @@ def create_entry(
     team_name = clean(team_name)
     try:
         with transaction.atomic():
-            if len(resolved) == 2:
-                a, b = resolved
-                partnership = (
-                    Partnership.objects.filter(
-                        Q(player_a=a, player_b=b) | Q(player_a=b, player_b=a), name=team_name
-                    )
-                    .exclude(entries__event=event)
-                    .order_by("pk")
-                    .first()
-                ) or Partnership.objects.create(player_a=a, player_b=b, name=team_name)
-                entry = Entry.objects.create(
-                    event=event,
-                    partnership=partnership,
-                    name=team_name or f"{a.name} & {b.name}",
-                    seed=seed,
-                    late=late,
-                )
-            else:
-                entry = Entry.objects.create(
-                    event=event, player=resolved[0], name=resolved[0].name, seed=seed, late=late
-                )
-            EntryPlayer.objects.bulk_create(
-                [EntryPlayer(event=event, entry=entry, player=p) for p in resolved]
-            )
+            entry = _write_entry(event, resolved, team_name, seed, late)
     except IntegrityError as exc:  # a concurrent registration got there first
         clash = _already_entered(event, resolved)
         if clash is not None:
@@ -208,6 +172,57 @@ def create_entry(
             "seed": seed,
             "late": late,
         },
+    )
+    return entry
+
+
+def _check_players(event: Event, players: Sequence[Player | PlayerSpec]) -> None:
+    """As many players as the event's kind of entry takes, and two partners not one player
+    named twice (players given by name; stored players are compared once resolved)."""
+    wanted = 2 if event.entry_kind == Event.EntryKind.PARTNERSHIP else 1
+    if len(players) != wanted:
+        kind = "a partnership needs two players" if wanted == 2 else "head to head: one player"
+        raise ValidationFailed(
+            f"Wrong number of players ({kind}).",
+            code="wrong_player_count",
+            details={"expected": wanted, "given": len(players)},
+        )
+    specs = [p for p in players if isinstance(p, PlayerSpec)]
+    if len(specs) == 2 and specs[0].key() == specs[1].key():
+        raise ValidationFailed(
+            "The two partners are the same player: give two different players.",
+            code="same_player_twice",
+        )
+
+
+def _write_entry(
+    event: Event, resolved: Sequence[Player], team_name: str, seed: int | None, late: bool
+) -> Entry:
+    """Write the entry (a partnership's reuses the pair's unused partnership of that name) and
+    its players; the unique constraints refuse a player entered twice."""
+    if len(resolved) == 2:
+        a, b = resolved
+        partnership = (
+            Partnership.objects.filter(
+                Q(player_a=a, player_b=b) | Q(player_a=b, player_b=a), name=team_name
+            )
+            .exclude(entries__event=event)
+            .order_by("pk")
+            .first()
+        ) or Partnership.objects.create(player_a=a, player_b=b, name=team_name)
+        entry = Entry.objects.create(
+            event=event,
+            partnership=partnership,
+            name=team_name or f"{a.name} & {b.name}",
+            seed=seed,
+            late=late,
+        )
+    else:
+        entry = Entry.objects.create(
+            event=event, player=resolved[0], name=resolved[0].name, seed=seed, late=late
+        )
+    EntryPlayer.objects.bulk_create(
+        [EntryPlayer(event=event, entry=entry, player=p) for p in resolved]
     )
     return entry
 

@@ -137,39 +137,11 @@ def preview_import(*, event: Event, text: str) -> ImportPreview:
     preview = ImportPreview(columns=columns)
     lines = _read_csv(text)
     preview.warnings = [ImportProblem(n, m) for n, m in csv_safety.formula_warnings(lines)]
-    # A NUL byte means the text is not the CSV it looks like (UTF-16 read as bytes, a binary
-    # file): say so per line instead of failing further down (PostgreSQL refuses NUL in text).
-    garbled = [line for line, cells in lines if any("\x00" in cell for cell in cells)]
-    if garbled:
-        for line in garbled[:20]:
-            preview.errors.append(
-                ImportProblem(
-                    line,
-                    "This line holds a NUL character: the file is not plain text CSV. Save it "
-                    "as CSV (UTF-8) and upload it again, or paste the lines.",
-                )
-            )
+    if _refuse_garbled(lines, preview):
         return preview
-    if lines and lines[0][1] and lines[0][1][0].lower() in columns:
-        header_line, header = lines[0]
-        names = [h.lower() for h in header]
-        unknown = [h for h in names if h and h not in columns]
-        required = ("player_a", "player_b") if len(columns) > 4 else ("player",)
-        missing = [c for c in required if c not in names]
-        if unknown or missing:
-            what = []
-            if unknown:
-                what.append(f"unknown columns {', '.join(unknown)}")
-            if missing:
-                what.append(f"missing columns {', '.join(missing)}")
-            preview.errors.append(
-                ImportProblem(header_line, f"Header: {'; '.join(what)}. Use: {', '.join(columns)}.")
-            )
-            return preview
-        order = names
-        lines = lines[1:]
-    else:
-        order = list(columns)
+    order, lines = _column_order(lines, columns, preview)
+    if order is None:
+        return preview
     if not lines:
         preview.errors.append(ImportProblem(1, "No entries found: paste at least one line."))
         return preview
@@ -178,72 +150,135 @@ def preview_import(*, event: Event, text: str) -> ImportPreview:
             ImportProblem(1, f"Too many lines: import at most {MAX_IMPORT_LINES} at once.")
         )
         return preview
-
-    existing_seeds = set(
-        Entry.objects.filter(event=event, seed__isnull=False).values_list("seed", flat=True)
-    )
-    entered = {
-        (name, club): entry
-        for name, club, entry in EntryPlayer.objects.filter(event=event).values_list(
-            "player__name", "player__club", "entry__name"
-        )
-    }
-    typed_names = {clean(c) for _, cells in lines for c in cells}
-    known = set(Player.objects.filter(name__in=typed_names).values_list("name", "club"))
-    seen_players: dict[tuple[str, str], int] = {}
-    seen_seeds: dict[int, int] = {}
-    pairs = [("player_a", "club_a", "rating_a"), ("player_b", "club_b", "rating_b")]
-    if event.entry_kind != Event.EntryKind.PARTNERSHIP:
-        pairs = [("player", "club", "rating")]
-
+    context = _ImportContext.read(event, lines)
     for line, cells in lines:
-        problems: list[str] = []
-        if len(cells) > len(order):
-            problems.append(
-                f"{len(cells)} cells but only {len(order)} columns ({', '.join(order)}); "
-                "quote a cell that contains a comma"
-            )
-        row = dict(zip(order, cells + [""] * (len(order) - len(cells)), strict=False))
-        specs: list[PlayerSpec] = []
-        for name_col, club_col, rating_col in pairs:
-            name, club = clean(row.get(name_col, "")), clean(row.get(club_col, ""))
-            rating = _int_cell(row.get(rating_col, ""), rating_col, problems, minimum=0)
-            if not name:
-                problems.append(f"{name_col} is empty: give the player's name")
-                continue
-            specs.append(PlayerSpec(name=name, club=club, rating=rating))
-        keys = [s.key() for s in specs]
-        if len(keys) == 2 and keys[0] == keys[1]:
-            problems.append(f"{keys[0][0]} is named twice: the partners must be two players")
-        for key in dict.fromkeys(keys):
-            who = f"{key[0]} ({key[1]})" if key[1] else key[0]
-            if key in entered:
-                problems.append(f"{who} already plays for {entered[key]} in this event")
-            elif key in seen_players:
-                problems.append(f"{who} is already on line {seen_players[key]}")
-        seed = _int_cell(row.get("seed", ""), "seed", problems, minimum=1)
-        if seed is not None:
-            if seed in existing_seeds:
-                problems.append(f"seed {seed} is already taken in this event")
-            elif seed in seen_seeds:
-                problems.append(f"seed {seed} is already on line {seen_seeds[seed]}")
-        if problems:
-            preview.errors.append(ImportProblem(line, "; ".join(problems) + "."))
-        for key in keys:
-            seen_players.setdefault(key, line)
-        if seed is not None:
-            seen_seeds.setdefault(seed, line)
-        if not problems:
-            preview.rows.append(
-                ImportRow(
-                    line=line,
-                    players=specs,
-                    team_name=clean(row.get("team", "")),
-                    seed=seed,
-                    existing=[s.key() in known for s in specs],
-                )
-            )
+        _check_line(line, cells, order, context, preview)
     return preview
+
+
+def _refuse_garbled(lines: list[tuple[int, list[str]]], preview: ImportPreview) -> bool:
+    """A NUL byte means the text is not the CSV it looks like (UTF-16 read as bytes, a binary
+    file): say so per line (the first 20) instead of failing further down (PostgreSQL refuses
+    NUL in text). True when the text was refused."""
+    garbled = [line for line, cells in lines if any("\x00" in cell for cell in cells)]
+    for line in garbled[:20]:
+        preview.errors.append(
+            ImportProblem(
+                line,
+                "This line holds a NUL character: the file is not plain text CSV. Save it "
+                "as CSV (UTF-8) and upload it again, or paste the lines.",
+            )
+        )
+    return bool(garbled)
+
+
+def _column_order(
+    lines: list[tuple[int, list[str]]], columns: tuple[str, ...], preview: ImportPreview
+) -> tuple[list[str] | None, list[tuple[int, list[str]]]]:
+    """The columns' order: a header row's (then the lines after it), else ``columns``. None
+    (with the problem in ``preview``) when the header names unknown columns or misses one."""
+    if not (lines and lines[0][1] and lines[0][1][0].lower() in columns):
+        return list(columns), lines
+    header_line, header = lines[0]
+    names = [h.lower() for h in header]
+    unknown = [h for h in names if h and h not in columns]
+    required = ("player_a", "player_b") if len(columns) > 4 else ("player",)
+    missing = [c for c in required if c not in names]
+    if unknown or missing:
+        what = []
+        if unknown:
+            what.append(f"unknown columns {', '.join(unknown)}")
+        if missing:
+            what.append(f"missing columns {', '.join(missing)}")
+        preview.errors.append(
+            ImportProblem(header_line, f"Header: {'; '.join(what)}. Use: {', '.join(columns)}.")
+        )
+        return None, lines
+    return names, lines[1:]
+
+
+@dataclass
+class _ImportContext:
+    """What the lines are checked against: the event's seeds and players, the players already
+    known by name and club, what earlier lines used, and the player columns of one entry."""
+
+    existing_seeds: set[int | None]
+    entered: dict[tuple[str, str], str]
+    known: set[tuple[str, str]]
+    pairs: list[tuple[str, str, str]]
+    seen_players: dict[tuple[str, str], int] = field(default_factory=dict)
+    seen_seeds: dict[int, int] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, event: Event, lines: list[tuple[int, list[str]]]) -> _ImportContext:
+        """Read the event's seeds and players, and the known players named in the lines."""
+        existing_seeds = set(
+            Entry.objects.filter(event=event, seed__isnull=False).values_list("seed", flat=True)
+        )
+        entered = {
+            (name, club): entry
+            for name, club, entry in EntryPlayer.objects.filter(event=event).values_list(
+                "player__name", "player__club", "entry__name"
+            )
+        }
+        typed_names = {clean(c) for _, cells in lines for c in cells}
+        known = set(Player.objects.filter(name__in=typed_names).values_list("name", "club"))
+        pairs = [("player_a", "club_a", "rating_a"), ("player_b", "club_b", "rating_b")]
+        if event.entry_kind != Event.EntryKind.PARTNERSHIP:
+            pairs = [("player", "club", "rating")]
+        return cls(existing_seeds, entered, known, pairs)
+
+
+def _check_line(
+    line: int, cells: list[str], order: list[str], ctx: _ImportContext, preview: ImportPreview
+) -> None:
+    """Check one line: a row for the import when clean, else one problem naming every fault."""
+    problems: list[str] = []
+    if len(cells) > len(order):
+        problems.append(
+            f"{len(cells)} cells but only {len(order)} columns ({', '.join(order)}); "
+            "quote a cell that contains a comma"
+        )
+    row = dict(zip(order, cells + [""] * (len(order) - len(cells)), strict=False))
+    specs: list[PlayerSpec] = []
+    for name_col, club_col, rating_col in ctx.pairs:
+        name, club = clean(row.get(name_col, "")), clean(row.get(club_col, ""))
+        rating = _int_cell(row.get(rating_col, ""), rating_col, problems, minimum=0)
+        if not name:
+            problems.append(f"{name_col} is empty: give the player's name")
+            continue
+        specs.append(PlayerSpec(name=name, club=club, rating=rating))
+    keys = [s.key() for s in specs]
+    if len(keys) == 2 and keys[0] == keys[1]:
+        problems.append(f"{keys[0][0]} is named twice: the partners must be two players")
+    for key in dict.fromkeys(keys):
+        who = f"{key[0]} ({key[1]})" if key[1] else key[0]
+        if key in ctx.entered:
+            problems.append(f"{who} already plays for {ctx.entered[key]} in this event")
+        elif key in ctx.seen_players:
+            problems.append(f"{who} is already on line {ctx.seen_players[key]}")
+    seed = _int_cell(row.get("seed", ""), "seed", problems, minimum=1)
+    if seed is not None:
+        if seed in ctx.existing_seeds:
+            problems.append(f"seed {seed} is already taken in this event")
+        elif seed in ctx.seen_seeds:
+            problems.append(f"seed {seed} is already on line {ctx.seen_seeds[seed]}")
+    if problems:
+        preview.errors.append(ImportProblem(line, "; ".join(problems) + "."))
+    for key in keys:
+        ctx.seen_players.setdefault(key, line)
+    if seed is not None:
+        ctx.seen_seeds.setdefault(seed, line)
+    if not problems:
+        preview.rows.append(
+            ImportRow(
+                line=line,
+                players=specs,
+                team_name=clean(row.get("team", "")),
+                seed=seed,
+                existing=[s.key() in ctx.known for s in specs],
+            )
+        )
 
 
 @transaction.atomic

@@ -120,45 +120,13 @@ def swap_entries(*, round: Round, entry_x: int, entry_y: int, reason: str, actor
         raise ValidationFailed(
             "Choose two different entries.", code="same_entry", details={"entry": entry_x}
         )
-    seats = {
-        s.entry_id: s
-        for s in RoundSeat.objects.select_related("match", "match__table").filter(
-            round=rnd, entry_id__in=[entry_x, entry_y]
-        )
-    }
-    for entry_id in (entry_x, entry_y):
-        if entry_id not in seats:
-            raise NotFound(
-                f"Entry {entry_id} is not in round {rnd.number}.",
-                code="not_in_round",
-                details={"entry": entry_id},
-            )
-    sx, sy = seats[entry_x], seats[entry_y]
+    sx, sy = _seats_of(rnd, entry_x, entry_y)
     mx, my = sx.match, sy.match
     before = [_match_picture(mx)] + ([_match_picture(my)] if my.pk != mx.pk else [])
     names = dict(Entry.objects.filter(pk__in=[entry_x, entry_y]).values_list("pk", "name"))
     what = f"swapped {names[entry_x]} and {names[entry_y]}"
     RoundSeat.objects.filter(pk__in=[sx.pk, sy.pk]).delete()
-    if mx.pk == my.pk:
-        assert mx.entry_b_id is not None  # two entries in one match: not a bye
-        mx.entry_a_id, mx.entry_b_id = mx.entry_b_id, mx.entry_a_id
-        _note_override(mx, action="swap_entries", reason=reason, actor=actor, what=what)
-        _redraw_first_leader(mx, rnd.event, rnd.number)
-        mx.save(update_fields=["entry_a", "entry_b", "explanation"])
-        changed = [mx]
-    else:
-        for match, seat, new_entry in ((mx, sx, entry_y), (my, sy, entry_x)):
-            if seat.side == 0:
-                match.entry_a_id = new_entry
-            else:
-                match.entry_b_id = new_entry
-            _note_override(match, action="swap_entries", reason=reason, actor=actor, what=what)
-            _redraw_first_leader(match, rnd.event, rnd.number)
-        # Neither match holds an entry twice at any point: each loses one entry and gains
-        # the other's.
-        mx.save(update_fields=["entry_a", "entry_b", "explanation"])
-        my.save(update_fields=["entry_a", "entry_b", "explanation"])
-        changed = [mx, my]
+    changed = _swap_places(rnd, sx, sy, reason=reason, actor=actor, what=what)
     RoundSeat.objects.bulk_create(
         [
             RoundSeat(round=rnd, entry_id=entry_y, match=mx, side=sx.side),
@@ -175,6 +143,52 @@ def swap_entries(*, round: Round, entry_x: int, entry_y: int, reason: str, actor
         reason=reason,
     )
     return rnd
+
+
+def _seats_of(rnd: Round, entry_x: int, entry_y: int) -> tuple[RoundSeat, RoundSeat]:
+    """The two entries' seats in the round (with their matches and tables); NotFound for an
+    entry not in it."""
+    seats = {
+        s.entry_id: s
+        for s in RoundSeat.objects.select_related("match", "match__table").filter(
+            round=rnd, entry_id__in=[entry_x, entry_y]
+        )
+    }
+    for entry_id in (entry_x, entry_y):
+        if entry_id not in seats:
+            raise NotFound(
+                f"Entry {entry_id} is not in round {rnd.number}.",
+                code="not_in_round",
+                details={"entry": entry_id},
+            )
+    return seats[entry_x], seats[entry_y]
+
+
+def _swap_places(
+    rnd: Round, sx: RoundSeat, sy: RoundSeat, *, reason: str, actor: Actor, what: str
+) -> list[Match]:
+    """Put each entry in the other's place (both in one match: swap their sides), note the
+    director's override and redraw the first leader of each changed match; returns them."""
+    mx, my = sx.match, sy.match
+    if mx.pk == my.pk:
+        assert mx.entry_b_id is not None  # two entries in one match: not a bye
+        mx.entry_a_id, mx.entry_b_id = mx.entry_b_id, mx.entry_a_id
+        _note_override(mx, action="swap_entries", reason=reason, actor=actor, what=what)
+        _redraw_first_leader(mx, rnd.event, rnd.number)
+        mx.save(update_fields=["entry_a", "entry_b", "explanation"])
+        return [mx]
+    for match, seat, new_entry in ((mx, sx, sy.entry_id), (my, sy, sx.entry_id)):
+        if seat.side == 0:
+            match.entry_a_id = new_entry
+        else:
+            match.entry_b_id = new_entry
+        _note_override(match, action="swap_entries", reason=reason, actor=actor, what=what)
+        _redraw_first_leader(match, rnd.event, rnd.number)
+    # Neither match holds an entry twice at any point: each loses one entry and gains
+    # the other's.
+    mx.save(update_fields=["entry_a", "entry_b", "explanation"])
+    my.save(update_fields=["entry_a", "entry_b", "explanation"])
+    return [mx, my]
 
 
 @transaction.atomic

@@ -27,7 +27,7 @@ canonical bytes (:meth:`Standings.to_json_bytes`) for snapshots.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
 from typing import Any
@@ -356,9 +356,25 @@ def compute_standings(
         t = table_tally(entry_list, result_list, points, placing or PlacingPoints())
     else:
         t = tally(entry_list, result_list, points)  # type: ignore[arg-type]
+    columns, groups = _order_by_tiebreaks(t, specs)
+    settlement: dict[EntryId, list[Number]] = {}
+    settlement_ids: dict[EntryId, list[MatchId]] = {}
+    if t.tiebreak_results:
+        groups = settle_by_tiebreak_rounds(
+            groups, t.tiebreak_results, points, settlement, settlement_ids
+        )
     names = {e.entry_id: e.name for e in entry_list}
+    rows = _rows(t, names, columns, groups, settlement, settlement_ids)
+    return Standings(points=points, tiebreaks=tuple(s.name for s in specs), rows=tuple(rows))
+
+
+def _order_by_tiebreaks(
+    t: Tally, specs: Sequence[Tiebreak]
+) -> tuple[list[dict[EntryId, Value]], list[list[EntryId]]]:
+    """Apply the tiebreaks in order: one column per tiebreak (``{entry_id: value}``; a group
+    tiebreak's column fills in group by group, within the groups still tied), and the groups
+    of entries still tied after the last one, best group first."""
     records = t.entries
-    # One column per tiebreak: {entry_id: value}; a group tiebreak's column fills in group by group.
     columns: list[dict[EntryId, Value]] = []
     for spec in specs:
         function = spec.entry
@@ -383,14 +399,19 @@ def compute_standings(
                 column.update(group_function(t, group))
             next_groups.extend(_split(group, key, spec.higher_is_better))
         groups = next_groups
+    return columns, groups
 
-    settlement: dict[EntryId, list[Number]] = {}
-    settlement_ids: dict[EntryId, list[MatchId]] = {}
-    if t.tiebreak_results:
-        groups = settle_by_tiebreak_rounds(
-            groups, t.tiebreak_results, points, settlement, settlement_ids
-        )
 
+def _rows(
+    t: Tally,
+    names: Mapping[EntryId, str],
+    columns: Sequence[Mapping[EntryId, Value]],
+    groups: Sequence[Sequence[EntryId]],
+    settlement: Mapping[EntryId, list[Number]],
+    settlement_ids: Mapping[EntryId, list[MatchId]],
+) -> list[StandingRow]:
+    """One row per entry in final order; entries in one group share its best rank (1, 2, 2, 4)."""
+    records = t.entries
     order = [entry_id for group in groups for entry_id in group]
     ranks: list[int] = []
     for group in groups:
@@ -421,7 +442,7 @@ def compute_standings(
                 empty if settled is None else tuple(settlement_ids[entry_id]),
             )
         )
-    return Standings(points=points, tiebreaks=tuple(s.name for s in specs), rows=tuple(rows))
+    return rows
 
 
 def unbroken_ties(standings: Standings, places: Iterable[int]) -> list[list[EntryId]]:

@@ -43,7 +43,7 @@ ignored, as play-off matches are.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
@@ -58,7 +58,7 @@ from tournaments.standings.records import (
     is_exact,
     normalise,
 )
-from tournaments.standings.tallying import Tally, id_key, result_points, tally
+from tournaments.standings.tallying import EntryTally, Tally, id_key, result_points, tally
 
 DEFAULT_PLACES: Mapping[int, tuple[int, ...]] = {2: (2, 0), 3: (4, 2, 0), 4: (4, 2, 1, 0)}
 
@@ -210,6 +210,26 @@ def table_tally(
         else:
             pairs.append(r)
     base = tally(entry_list, pairs, points)
+    counted = _counted_tables(base, tables)
+    merged: Mapping[EntryId, EntryTally] = base.entries
+    scale, scaled = base.win_rate_scale, base.scaled_win_rates
+    if counted:  # without a table that counts, the two-entry tally stands as it is
+        merged = _merge(base, _table_gains(counted, placing))
+        scale, scaled = _win_rates(merged)
+    return TableTally(
+        entries=merged,
+        tiebreak_results=base.tiebreak_results,
+        points=points,
+        win_rate_scale=scale,
+        scaled_win_rates=scaled,
+        results_by_id=base.results_by_id,
+        tables_by_id={t.match_id: t for t in tables},
+    )
+
+
+def _counted_tables(base: Tally, tables: Sequence[TableResult]) -> list[TableResult]:
+    """Check the tables against the two-entry tally (unique match ids, known entries, no
+    tiebreak round at tables); return those whose round kind counts."""
     known = set(base.entries)
     seen_ids = set(base.results_by_id)
     counted: list[TableResult] = []
@@ -224,25 +244,31 @@ def table_tally(
             raise ValueError(f"table {t.match_id!r}: tiebreak rounds at tables are not supported")
         if t.kind.counts:
             counted.append(t)
-    if not counted:
-        return TableTally(
-            entries=base.entries,
-            tiebreak_results=base.tiebreak_results,
-            points=points,
-            win_rate_scale=base.win_rate_scale,
-            scaled_win_rates=base.scaled_win_rates,
-            results_by_id=base.results_by_id,
-            tables_by_id={t.match_id: t for t in tables},
-        )
-    # what each entry gains from the tables
-    mp: dict[EntryId, Number] = {}
-    played: dict[EntryId, int] = {}
-    wins: dict[EntryId, int] = {}
-    draws: dict[EntryId, int] = {}
-    pf: dict[EntryId, Number] = {}
-    pa: dict[EntryId, Number] = {}
-    mates: dict[EntryId, list[tuple[int, tuple[int, object], EntryId]]] = {}
-    ids: dict[EntryId, list[tuple[int, tuple[int, object], MatchId]]] = {}
+    return counted
+
+
+@dataclass(slots=True)
+class _TableGains:
+    """What each entry gains from its tables; ``ids`` and ``mates`` carry the (round, match id)
+    sort key of the table they come from."""
+
+    mp: dict[EntryId, Number] = field(default_factory=dict)
+    played: dict[EntryId, int] = field(default_factory=dict)
+    wins: dict[EntryId, int] = field(default_factory=dict)
+    draws: dict[EntryId, int] = field(default_factory=dict)
+    pf: dict[EntryId, Number] = field(default_factory=dict)
+    pa: dict[EntryId, Number] = field(default_factory=dict)
+    mates: dict[EntryId, list[tuple[int, tuple[int, object], EntryId]]] = field(
+        default_factory=dict
+    )
+    ids: dict[EntryId, list[tuple[int, tuple[int, object], MatchId]]] = field(default_factory=dict)
+
+
+def _table_gains(counted: Sequence[TableResult], placing: PlacingPoints) -> _TableGains:
+    """Each entry's match points, matches, wins (sole first place), draws (shared first place),
+    points for, points against (the tablemates' mean), tablemates and match ids from tables."""
+    g = _TableGains()
+    mp, played, wins, draws, pf, pa = g.mp, g.played, g.wins, g.draws, g.pf, g.pa
     for t in counted:
         gained = table_points(t, placing)
         place = placings(t)
@@ -259,46 +285,50 @@ def table_tally(
                     draws[e] = draws.get(e, 0) + 1
             pf[e] = pf.get(e, 0) + own
             pa[e] = pa.get(e, 0) + Fraction(total - own, len(t.seats) - 1)
-            ids.setdefault(e, []).append((*key, t.match_id))
+            g.ids.setdefault(e, []).append((*key, t.match_id))
             for other in t.seats:
                 if other != e:
-                    mates.setdefault(e, []).append((*key, other))
+                    g.mates.setdefault(e, []).append((*key, other))
+    return g
+
+
+def _merge(base: Tally, g: _TableGains) -> dict[EntryId, EntryTally]:
+    """Each entry's two-entry record with its tables added; its match ids and opponents in
+    (round, match id) order."""
     merged = {}
     for e, rec in base.entries.items():
-        if e not in played:
+        if e not in g.played:
             merged[e] = rec
             continue
         # merge this entry's two-entry matches and its tables in (round, match id) order
         old_ids = [(base.results_by_id[m].round_number, id_key(m), m) for m in rec.match_ids]
-        all_ids = sorted(old_ids + ids[e], key=lambda x: (x[0], x[1]))
-        table_mates = sorted(mates[e], key=lambda x: (x[0], x[1]))
-        n_played = rec.played + played[e]
-        n_wins = rec.wins + wins.get(e, 0)
-        n_draws = rec.draws + draws.get(e, 0)
+        all_ids = sorted(old_ids + g.ids[e], key=lambda x: (x[0], x[1]))
+        table_mates = sorted(g.mates[e], key=lambda x: (x[0], x[1]))
+        n_played = rec.played + g.played[e]
+        n_wins = rec.wins + g.wins.get(e, 0)
+        n_draws = rec.draws + g.draws.get(e, 0)
         merged[e] = replace(
             rec,
-            match_points=normalise(rec.match_points + mp[e]),
+            match_points=normalise(rec.match_points + g.mp[e]),
             played=n_played,
             wins=n_wins,
             draws=n_draws,
             losses=n_played - n_wins - n_draws,
-            points_for=normalise(rec.points_for + pf[e]),
-            points_against=normalise(rec.points_against + pa[e]),
+            points_for=normalise(rec.points_for + g.pf[e]),
+            points_against=normalise(rec.points_against + g.pa[e]),
             opponents=rec.opponents + tuple(o for _, _, o in table_mates),
             match_ids=tuple(m for _, _, m in all_ids),
         )
+    return merged
+
+
+def _win_rates(merged: Mapping[EntryId, EntryTally]) -> tuple[int, dict[EntryId, int]]:
+    """Win rates over one common scale, as :func:`~tournaments.standings.tallying.tally` keeps
+    them, for the merged records."""
     all_played = [r.played for r in merged.values()]
     scale = math.lcm(*{2 * p for p in all_played if p}) if any(all_played) else 1
     scaled = {
         e: (2 * r.wins + r.draws) * (scale // (2 * r.played)) if r.played else 0
         for e, r in merged.items()
     }
-    return TableTally(
-        entries=merged,
-        tiebreak_results=base.tiebreak_results,
-        points=points,
-        win_rate_scale=scale,
-        scaled_win_rates=scaled,
-        results_by_id=base.results_by_id,
-        tables_by_id={t.match_id: t for t in tables},
-    )
+    return scale, scaled

@@ -18,7 +18,7 @@ Terms used by the tiebreaks:
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from operator import attrgetter
@@ -164,33 +164,92 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
     Entries without results get an all-zero record. The outcome does not depend on input order.
     """
     entry_list, result_list, by_id = check_records(entries, results)
-    # Visit results in (round, match id) order, so every per-entry list comes out in order.
+    _sort_results(result_list)
+    ids = [e.entry_id for e in entry_list]
+    counts, tiebreak_results = _count_results(result_list, ids, points)
+    scale, scaled = _win_rates(ids, counts)
+    return Tally(
+        entries=_entry_tallies(ids, counts, points),
+        tiebreak_results=tuple(tiebreak_results),
+        points=points,
+        win_rate_scale=scale,
+        scaled_win_rates=scaled,
+        results_by_id=by_id,
+    )
+
+
+def _sort_results(result_list: list[Result]) -> None:
+    """Sort in place into (round, match id) order, so every per-entry list comes out in order."""
     # attrgetter is C-fast; id_key is needed only when int and str match ids are mixed.
     if len({type(r.match_id) for r in result_list}) > 1:
         result_list.sort(key=lambda r: (r.round_number, id_key(r.match_id)))
     else:
         result_list.sort(key=attrgetter("round_number", "match_id"))
-    ids = [e.entry_id for e in entry_list]
+
+
+class _Counts:
+    """Per-entry counters of one pass over the results, indexed like the entries."""
+
+    __slots__ = (
+        "bonuses",
+        "byes",
+        "double_forfeits",
+        "draws",
+        "forfeit_losses",
+        "forfeit_wins",
+        "forfeits",
+        "match_ids",
+        "opponents",
+        "pa",
+        "pf",
+        "played",
+        "wins",
+    )
+
+    def __init__(self, n: int) -> None:
+        self.bonuses = [0] * n  # wins that earned the margin bonus
+        self.forfeit_wins = [0] * n  # forfeits counted apart: the event may award them differently
+        self.forfeit_losses = [0] * n
+        self.double_forfeits = [0] * n
+        self.wins = [0] * n
+        self.draws = [0] * n
+        self.byes = [0] * n
+        self.forfeits = [0] * n
+        self.pf: list[Number] = [0] * n
+        self.pa: list[Number] = [0] * n
+        self.match_ids: list[list[MatchId]] = [[] for _ in range(n)]
+        self.opponents: list[list[EntryId]] = [[] for _ in range(n)]
+        self.played: list[int] = []  # matches played, once every result is counted
+
+    def forfeit(self, a: int, b: int, a_wins: bool | None) -> None:
+        """Count a forfeit between ``a`` and ``b`` (``a_wins`` None: a double forfeit)."""
+        self.forfeits[a] += 1
+        self.forfeits[b] += 1
+        if a_wins is None:
+            self.double_forfeits[a] += 1
+            self.double_forfeits[b] += 1
+        elif a_wins:
+            self.forfeit_wins[a] += 1
+            self.forfeit_losses[b] += 1
+        else:
+            self.forfeit_wins[b] += 1
+            self.forfeit_losses[a] += 1
+
+
+def _count_results(
+    result_list: Sequence[Result], ids: Sequence[EntryId], points: PointsConfig
+) -> tuple[_Counts, list[Result]]:
+    """One pass over the sorted results (the hot path): wins, draws, byes, bonuses, forfeits,
+    points for and against, match ids and opponents per entry; returns the counts and the
+    tiebreak rounds' results, which count for none of these."""
     index = {entry_id: i for i, entry_id in enumerate(ids)}
-    n = len(ids)
-    bonuses = [0] * n  # wins that earned the margin bonus
-    forfeit_wins = [0] * n  # forfeits are counted apart: the event may award them differently
-    forfeit_losses = [0] * n
-    double_forfeits = [0] * n
-    wins = [0] * n
-    draws = [0] * n
-    byes = [0] * n
-    forfeits = [0] * n
-    pf: list[Number] = [0] * n
-    pa: list[Number] = [0] * n
-    match_ids: list[list[MatchId]] = [[] for _ in range(n)]
-    opponents: list[list[EntryId]] = [[] for _ in range(n)]
+    c = _Counts(len(ids))
+    wins, draws, byes, bonuses, pf, pa = c.wins, c.draws, c.byes, c.bonuses, c.pf, c.pa
+    match_ids, opponents = c.match_ids, c.opponents
     tiebreak_results: list[Result] = []
-    win, draw, loss, bye = points.win, points.draw, points.loss, points.bye
     threshold = points.margin_threshold
     forfeit_spread = points.forfeit_spread
     swiss, round_robin = RoundKind.SWISS, RoundKind.ROUND_ROBIN
-
     for r in result_list:
         kind = r.kind
         if kind is not swiss and kind is not round_robin:
@@ -224,17 +283,7 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
             if threshold is not None and not forfeit and sb - sa >= threshold:
                 bonuses[b] += 1
         if forfeit:
-            forfeits[a] += 1
-            forfeits[b] += 1
-            if winner is None:
-                double_forfeits[a] += 1
-                double_forfeits[b] += 1
-            elif winner == a_id:
-                forfeit_wins[a] += 1
-                forfeit_losses[b] += 1
-            else:
-                forfeit_wins[b] += 1
-                forfeit_losses[a] += 1
+            c.forfeit(a, b, None if winner is None else winner == a_id)
             if not forfeit_spread:
                 continue  # the forfeit score adds nothing to points for, against or spread
         else:
@@ -244,24 +293,32 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
         pa[a] += sb
         pf[b] += sb
         pa[b] += sa
+    c.played = [len(match_ids[i]) - byes[i] for i in range(len(ids))]
+    return c, tiebreak_results
 
-    # Matches played, losses and match points follow from the counts (a double forfeit: two losses).
+
+def _entry_tallies(
+    ids: Sequence[EntryId], c: _Counts, points: PointsConfig
+) -> dict[EntryId, EntryTally]:
+    """Each entry's record from the counts: losses and match points follow from them (a double
+    forfeit is two losses; forfeits are awarded as the points setting says)."""
+    win, draw, loss, bye = points.win, points.draw, points.loss, points.bye
     bonus = points.margin_bonus
     fwin, floss, dforfeit = (
         points.forfeit_win_points,
         points.forfeit_loss_points,
         points.double_forfeit_points,
     )
-    played = [len(match_ids[i]) - byes[i] for i in range(n)]
-    losses = [played[i] - wins[i] - draws[i] for i in range(n)]
+    played, wins, draws, byes = c.played, c.wins, c.draws, c.byes
+    losses = [played[i] - wins[i] - draws[i] for i in range(len(ids))]
     tallies: dict[EntryId, EntryTally] = {}
     for i, entry_id in enumerate(ids):
         mp = wins[i] * win + draws[i] * draw + losses[i] * loss + byes[i] * bye
-        if bonuses[i]:
-            mp += bonuses[i] * bonus
-        if forfeits[i]:  # forfeits were counted above as wins and losses: award them as set
-            mp += forfeit_wins[i] * (fwin - win) + forfeit_losses[i] * (floss - loss)
-            mp += double_forfeits[i] * (dforfeit - loss)
+        if c.bonuses[i]:
+            mp += c.bonuses[i] * bonus
+        if c.forfeits[i]:  # forfeits were counted above as wins and losses: award them as set
+            mp += c.forfeit_wins[i] * (fwin - win) + c.forfeit_losses[i] * (floss - loss)
+            mp += c.double_forfeits[i] * (dforfeit - loss)
         tallies[entry_id] = EntryTally(
             entry_id=entry_id,
             match_points=normalise(mp),
@@ -270,22 +327,22 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
             draws=draws[i],
             losses=losses[i],
             byes=byes[i],
-            forfeits=forfeits[i],
-            points_for=normalise(pf[i]),
-            points_against=normalise(pa[i]),
-            opponents=tuple(opponents[i]),
-            match_ids=tuple(match_ids[i]),
+            forfeits=c.forfeits[i],
+            points_for=normalise(c.pf[i]),
+            points_against=normalise(c.pa[i]),
+            opponents=tuple(c.opponents[i]),
+            match_ids=tuple(c.match_ids[i]),
         )
+    return tallies
+
+
+def _win_rates(ids: Sequence[EntryId], c: _Counts) -> tuple[int, dict[EntryId, int]]:
+    """Win rates as exact integers over one common scale (a win 2, a draw 1, per match played):
+    the scale and each entry's scaled rate (0 without a match played)."""
+    played, wins, draws = c.played, c.wins, c.draws
     scale = math.lcm(*{2 * p for p in played if p}) if any(played) else 1
     scaled = {
         entry_id: (2 * wins[i] + draws[i]) * (scale // (2 * played[i])) if played[i] else 0
         for i, entry_id in enumerate(ids)
     }
-    return Tally(
-        entries=tallies,
-        tiebreak_results=tuple(tiebreak_results),
-        points=points,
-        win_rate_scale=scale,
-        scaled_win_rates=scaled,
-        results_by_id=by_id,
-    )
+    return scale, scaled
