@@ -107,6 +107,7 @@ class ErrorCode(StrEnum):
     ROUND_NOT_PUBLISHED = "round_not_published"
     ROUND_NOT_OPEN = "round_not_open"
     ROUND_HAS_VIOLATIONS = "round_has_violations"
+    ROUND_HAS_RESULTS = "round_has_results"
     RESULTS_MISSING = "results_missing"
     NOT_IN_ROUND = "not_in_round"
     SAME_ENTRY = "same_entry"
