@@ -32,8 +32,8 @@ def resolve_conflict(*, match: Match, side: int, reason: str, actor: Actor) -> M
     """The director settles an unconfirmed match with side ``side``'s current submitted claim.
 
     Meant for a conflict, and allowed for a match only one side has submitted (the other left).
-    Raises ``round_not_published`` on a draft round, ``already_confirmed`` when a result exists (correct it instead), ``nothing_to_confirm``
-    when that side has no submitted claim.
+    Raises ``round_not_published`` on a draft round, ``already_confirmed`` when a result exists
+    (correct it instead), ``nothing_to_confirm`` when that side has no submitted claim.
     """
     reason = require_reason(reason)
     check_side(match, side)
