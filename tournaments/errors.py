@@ -122,6 +122,7 @@ class ErrorCode(StrEnum):
     SHEET_MALFORMED = "sheet_malformed"
     SHEET_MISMATCH = "sheet_mismatch"
     SHEET_TOO_LARGE = "sheet_too_large"
+    CLAIM_LIMIT_REACHED = "claim_limit_reached"
     FINAL_SCORE_NOT_ALLOWED = "final_score_not_allowed"
     NOTHING_TO_CONFIRM = "nothing_to_confirm"
     ALREADY_CONFIRMED = "already_confirmed"
