@@ -200,6 +200,12 @@ SPINNER_HEARTBEAT_SECONDS = float(os.environ.get("SPINNER_HEARTBEAT_SECONDS", "1
 SPINNER_HEARTBEAT_STALE_SECONDS = float(
     os.environ.get("SPINNER_HEARTBEAT_STALE_SECONDS", str(max(60.0, 4 * SPINNER_HEARTBEAT_SECONDS)))
 )
+# Idempotency records (the answers replayed to a retried request) are kept this long, then the
+# beat job "purge-idempotency" deletes them: a retry comes within minutes, not days.
+SPINNER_IDEMPOTENCY_TTL_SECONDS = float(os.environ.get("SPINNER_IDEMPOTENCY_TTL_SECONDS", "86400"))
+SPINNER_IDEMPOTENCY_PURGE_SECONDS = float(
+    os.environ.get("SPINNER_IDEMPOTENCY_PURGE_SECONDS", "3600")
+)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "reconcile-standings": {
         "task": "tournaments.reconcile_standings",
@@ -210,6 +216,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "tournaments.worker_heartbeat",
         "schedule": SPINNER_HEARTBEAT_SECONDS,
         "options": {"expires": SPINNER_HEARTBEAT_SECONDS},
+    },
+    "purge-idempotency": {
+        "task": "tournaments.purge_idempotency_records",
+        "schedule": SPINNER_IDEMPOTENCY_PURGE_SECONDS,
+        "options": {"expires": SPINNER_IDEMPOTENCY_PURGE_SECONDS},
     },
 }
 
@@ -271,6 +282,12 @@ STORAGES = {
 
 # Table links (``manage.py table_link``) are printed on this base URL.
 SPINNER_BASE_URL = os.environ.get("SPINNER_BASE_URL", "http://127.0.0.1:8000")
+
+# --- Bounded storage (issue 15) ------------------------------------------------------------
+# A request body (a form or a JSON sheet; uploaded files are not counted) is at most this: the
+# largest sheet the engine takes (tournaments.services.assessment.MAX_SHEET_BYTES, 1,000,000)
+# and room for the claim around it. Beyond it the API answers 413 request_too_large.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1_250_000
 
 # --- DRF and the schema ---------------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -55,10 +55,15 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
 
 
 def check_json_tree(value: Any) -> None:
-    """Refuse JSON no database can keep or no person meant (``assessment.check_sheet_tree``)."""
+    """Refuse JSON no database can keep or no person meant (``assessment.check_sheet_tree``).
+
+    A sheet over the size limits is answered with its own code (``sheet_too_large`` 400, with
+    the limits in its details), anything else as a field error."""
     try:
         assessment.check_sheet_tree(value)
     except ValidationFailed as exc:
+        if exc.code == "sheet_too_large":
+            raise
         raise serializers.ValidationError(exc.message) from exc
 
 
