@@ -301,8 +301,6 @@ REST_FRAMEWORK = {
     # Every JSON body bounded in depth (400 beyond it), on every API view.
     "DEFAULT_PARSER_CLASSES": [
         "tournaments.api.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
     ],
     # Every API view is throttled: per address for anonymous callers, per account for users
     # (views for table links count per table instead: scope ``table_token``).
@@ -329,6 +327,11 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     # The error body's ``code`` is the registry of every error code, as one named enum.
     "ENUM_NAME_OVERRIDES": {"ErrorCodeEnum": "tournaments.errors.ErrorCode"},
+    # Every operation documents the error statuses any API call may answer (401, 404, 429...).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tournaments.api.schema_hooks.add_error_responses",
+    ],
 }
 # Swagger UI's files from our own static files (no CDN) when drf-spectacular-sidecar is installed;
 # without it /api/docs/ is a plain page linking the schema.
