@@ -36,5 +36,5 @@ urlpatterns = [
         ROUND + "revoke-links/", director.RoundLinksRevokeApi.as_view(), name="round-links-revoke"
     ),
     # Last: any other path under /api/ is the JSON error body's 404, never an HTML page.
-    re_path(r"(?s)^.*$", errors.api_not_found, name="not-found"),
+    re_path(r"^", errors.api_not_found, name="not-found"),
 ]
