@@ -200,6 +200,12 @@ SPINNER_HEARTBEAT_SECONDS = float(os.environ.get("SPINNER_HEARTBEAT_SECONDS", "1
 SPINNER_HEARTBEAT_STALE_SECONDS = float(
     os.environ.get("SPINNER_HEARTBEAT_STALE_SECONDS", str(max(60.0, 4 * SPINNER_HEARTBEAT_SECONDS)))
 )
+# Idempotency records (the answers replayed to a retried request) are kept this long, then the
+# beat job "purge-idempotency" deletes them: a retry comes within minutes, not days.
+SPINNER_IDEMPOTENCY_TTL_SECONDS = float(os.environ.get("SPINNER_IDEMPOTENCY_TTL_SECONDS", "86400"))
+SPINNER_IDEMPOTENCY_PURGE_SECONDS = float(
+    os.environ.get("SPINNER_IDEMPOTENCY_PURGE_SECONDS", "3600")
+)
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "reconcile-standings": {
         "task": "tournaments.reconcile_standings",
@@ -210,6 +216,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "tournaments.worker_heartbeat",
         "schedule": SPINNER_HEARTBEAT_SECONDS,
         "options": {"expires": SPINNER_HEARTBEAT_SECONDS},
+    },
+    "purge-idempotency": {
+        "task": "tournaments.purge_idempotency_records",
+        "schedule": SPINNER_IDEMPOTENCY_PURGE_SECONDS,
+        "options": {"expires": SPINNER_IDEMPOTENCY_PURGE_SECONDS},
     },
 }
 
@@ -272,6 +283,12 @@ STORAGES = {
 # Table links (``manage.py table_link``) are printed on this base URL.
 SPINNER_BASE_URL = os.environ.get("SPINNER_BASE_URL", "http://127.0.0.1:8000")
 
+# --- Bounded storage (issue 15) ------------------------------------------------------------
+# A request body (a form or a JSON sheet; uploaded files are not counted) is at most this: the
+# largest sheet the engine takes (tournaments.services.assessment.MAX_SHEET_BYTES, 1,000,000)
+# and room for the claim around it. Beyond it the API answers 413 request_too_large.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 1_250_000
+
 # --- DRF and the schema ---------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -284,8 +301,6 @@ REST_FRAMEWORK = {
     # Every JSON body bounded in depth (400 beyond it), on every API view.
     "DEFAULT_PARSER_CLASSES": [
         "tournaments.api.parsers.SafeJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
     ],
     # Every API view is throttled: per address for anonymous callers, per account for users
     # (views for table links count per table instead: scope ``table_token``).
@@ -312,6 +327,11 @@ SPECTACULAR_SETTINGS = {
     "SERVE_INCLUDE_SCHEMA": False,
     # The error body's ``code`` is the registry of every error code, as one named enum.
     "ENUM_NAME_OVERRIDES": {"ErrorCodeEnum": "tournaments.errors.ErrorCode"},
+    # Every operation documents the error statuses any API call may answer (401, 404, 429...).
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tournaments.api.schema_hooks.add_error_responses",
+    ],
 }
 # Swagger UI's files from our own static files (no CDN) when drf-spectacular-sidecar is installed;
 # without it /api/docs/ is a plain page linking the schema.

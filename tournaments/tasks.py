@@ -81,3 +81,11 @@ def worker_heartbeat(self: Any) -> None:
     from tournaments.services import heartbeat  # tasks sit above services
 
     heartbeat.record_heartbeat(worker=self.request.hostname or "worker")
+
+
+@shared_task(name="tournaments.purge_idempotency_records")
+def purge_idempotency_records() -> int:
+    """Periodic (beat): delete idempotency records past their time to live."""
+    from tournaments.services import idempotency  # tasks sit above services
+
+    return idempotency.purge_idempotency_records()

@@ -7,7 +7,6 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from rest_framework.authentication import SessionAuthentication
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.request import Request
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
@@ -29,7 +28,8 @@ class ResultsApi(APIView):
     """Shared: authentication (table tokens first), throttling per table, object checks, and
     a JSON parser that answers 400 for a body nested too deeply."""
 
-    parser_classes = [SafeJSONParser, FormParser, MultiPartParser]
+    # JSON only: a form or multipart body cannot carry a sheet, so none is advertised (415).
+    parser_classes = [SafeJSONParser]
 
     authentication_classes = [
         TableTokenAuthentication,

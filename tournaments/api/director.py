@@ -153,8 +153,7 @@ class RoundClaimListApi(RoundApi):
     )
     def get(self, request: Request, slug: str, number: int) -> Response:
         round_ = self.get_round(request, slug, number)
-        history = [c for b in selectors.round_board(round_) for c in b.history]
-        return Response(ClaimOutputSerializer(history, many=True).data)
+        return Response(ClaimOutputSerializer(selectors.round_claims(round_), many=True).data)
 
 
 class RoundLinksRevokeApi(RoundApi):

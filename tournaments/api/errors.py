@@ -18,7 +18,8 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
 from django.core.exceptions import RequestDataTooBig, SuspiciousOperation
-from django.http import Http404
+from django.http import Http404, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.utils import inline_serializer
 from rest_framework import exceptions, serializers
 from rest_framework.response import Response
@@ -159,4 +160,13 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     return Response(
         body(ErrorCode.SERVER_ERROR, "Something went wrong on our side; try again in a moment."),
         status=500,
+    )
+
+
+@csrf_exempt  # nothing to protect: it changes nothing, and a 403 would hide the 404
+def api_not_found(request: Any, *args: Any, **kwargs: Any) -> JsonResponse:
+    """Any path under ``/api/`` that names no endpoint (``/api/matches/abc/``): 404 with the
+    one error body, whatever the method."""
+    return JsonResponse(
+        body(ErrorCode.NOT_FOUND, "No such API endpoint.", {"path": request.path}), status=404
     )

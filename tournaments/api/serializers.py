@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.validators import RegexValidator
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import (
     OpenApiParameter,
@@ -28,6 +29,7 @@ IDEMPOTENCY_REQUIRED = OpenApiParameter(
     required=True,
     description="A new random value per submission; the same value on a retry gets the same "
     "answer. 1-200 of A-Z a-z 0-9 . _ : -",
+    pattern=r"^[A-Za-z0-9._:\-]{1,200}$",
 )
 
 
@@ -37,6 +39,7 @@ IDEMPOTENCY_OPTIONAL = OpenApiParameter(
     OpenApiParameter.HEADER,
     required=False,
     description="Optional: the same value on a retry gets the same answer.",
+    pattern=r"^[A-Za-z0-9._:\-]{1,200}$",
 )
 
 
@@ -47,6 +50,7 @@ def if_match(what: str, *, required: bool = False) -> OpenApiParameter:
         OpenApiParameter.HEADER,
         required=required,
         description=f'The version of {what} this request changes, e.g. "2".',
+        pattern=r'^\s*(W/)?"?[0-9]{1,9}"?\s*$',
     )
 
 
@@ -55,10 +59,15 @@ def errors(*codes: int) -> dict[int, OpenApiResponse]:
 
 
 def check_json_tree(value: Any) -> None:
-    """Refuse JSON no database can keep or no person meant (``assessment.check_sheet_tree``)."""
+    """Refuse JSON no database can keep or no person meant (``assessment.check_sheet_tree``).
+
+    A sheet over the size limits is answered with its own code (``sheet_too_large`` 400, with
+    the limits in its details), anything else as a field error."""
     try:
         assessment.check_sheet_tree(value)
     except ValidationFailed as exc:
+        if exc.code == "sheet_too_large":
+            raise
         raise serializers.ValidationError(exc.message) from exc
 
 
@@ -81,7 +90,21 @@ class SheetField(serializers.JSONField):
         return value
 
 
-class FinalScoreSerializer(serializers.Serializer[Any]):
+class StrictInput(serializers.Serializer[Any]):
+    """An input that refuses fields it does not know (a typo is not silently ignored); the
+    schema says so (``additionalProperties: false``, ``schema_hooks``)."""
+
+    def to_internal_value(self, data: Any) -> Any:
+        if isinstance(data, dict):
+            unknown = sorted(str(name) for name in set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {name: ["Unknown field."] for name in unknown[:20]}
+                )
+        return super().to_internal_value(data)
+
+
+class FinalScoreSerializer(StrictInput):
     """A final score only: RAW points per side (halves allowed), unverified.
 
     Raw, as the scoresheet and the database keep them, not the displayed points people read:
@@ -276,7 +299,7 @@ class TableMatchSerializer(serializers.Serializer[Any]):
     match = MatchStateSerializer(allow_null=True)
 
 
-class SheetVerifyInputSerializer(serializers.Serializer[Any]):
+class SheetVerifyInputSerializer(StrictInput):
     sheet = SheetField()
 
 
@@ -289,7 +312,7 @@ class SheetVerifyOutputSerializer(serializers.Serializer[Any]):
     )
 
 
-class ClaimSubmitInputSerializer(serializers.Serializer[Any]):
+class ClaimSubmitInputSerializer(StrictInput):
     side = serializers.IntegerField(min_value=0, max_value=1, help_text="0: entry_a, 1: entry_b.")
     sheet = SheetField(required=False)
     final_score = FinalScoreSerializer(required=False)
@@ -304,28 +327,43 @@ def final_score_of(value: dict[str, Any] | None) -> dict[str, Any] | None:
     return {k: v for k, v in value.items()}
 
 
-class ClaimConfirmInputSerializer(serializers.Serializer[Any]):
+class ClaimConfirmInputSerializer(StrictInput):
     side = serializers.IntegerField(
         min_value=0, max_value=1, help_text="The confirming side (the other side's claim)."
     )
 
 
-class ResultResolveInputSerializer(serializers.Serializer[Any]):
+# A reason is text a person wrote: at least one visible character and no NUL (a database cannot
+# store it; lone surrogates are refused too, but JSON text from a conforming client has none).
+# The schema says so (minLength, pattern), so a request valid by the schema is one the API takes.
+STORABLE_TEXT = r"^[^\x00]*[^\s\x00][^\x00]*$"
+
+
+def reason_field(help_text: str = "Why (goes in the audit log).") -> serializers.CharField:
+    return serializers.CharField(
+        min_length=1,
+        max_length=2000,
+        validators=[RegexValidator(STORABLE_TEXT, message="Give a reason (some visible text).")],
+        help_text=help_text,
+    )
+
+
+class ResultResolveInputSerializer(StrictInput):
     side = serializers.IntegerField(min_value=0, max_value=1, help_text="Whose claim stands.")
-    reason = serializers.CharField(max_length=2000, help_text="Why (goes in the audit log).")
+    reason = reason_field()
 
 
-class ResultEntryInputSerializer(serializers.Serializer[Any]):
+class ResultEntryInputSerializer(StrictInput):
     sheet = SheetField(required=False)
     final_score = FinalScoreSerializer(required=False)
-    reason = serializers.CharField(max_length=2000, help_text="Why (goes in the audit log).")
+    reason = reason_field()
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         return sheet_or_final_score(attrs)
 
 
-class RoundLinksRevokeInputSerializer(serializers.Serializer[Any]):
-    reason = serializers.CharField(max_length=2000)
+class RoundLinksRevokeInputSerializer(StrictInput):
+    reason = reason_field("Why the links are replaced (goes in the audit log).")
 
 
 class RoundLinksRevokeOutputSerializer(serializers.Serializer[Any]):

@@ -3,10 +3,10 @@ the table's endpoints, the director's endpoints, the standings and the export.""
 
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
-from tournaments.api import director, docs, table
+from tournaments.api import director, docs, errors, table
 from tournaments.api.export import EventExportApi
 from tournaments.api.standings import EventStandingsApi
 
@@ -35,4 +35,6 @@ urlpatterns = [
     path(
         ROUND + "revoke-links/", director.RoundLinksRevokeApi.as_view(), name="round-links-revoke"
     ),
+    # Last: any other path under /api/ is the JSON error body's 404, never an HTML page.
+    re_path(r"^", errors.api_not_found, name="not-found"),
 ]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Prefetch
+from django.db.models import Exists, OuterRef, Prefetch
 
 from tournaments.models import Claim, Event, Match, MatchResult, Round
 from tournaments.results_math import divergence, from_halves, state_of
@@ -63,11 +63,18 @@ class MatchBoard:
         return found if found is not None else {"hand": None, "move": None}
 
 
-def _matches(queryset: Any) -> Any:
+def _current_claims() -> Any:
+    """Each side's latest claim version only: what a board shows, whatever the drafts before."""
+    newer = Claim.objects.filter(
+        match=OuterRef("match"), side=OuterRef("side"), version__gt=OuterRef("version")
+    )
+    return Claim.objects.filter(~Exists(newer))
+
+
+def _matches(queryset: Any, *, history: bool) -> Any:
+    claims = Claim.objects.all() if history else _current_claims()
     return queryset.select_related("table", "entry_a", "entry_b", "round__event").prefetch_related(
-        Prefetch(
-            "claims", queryset=Claim.objects.order_by("side", "version"), to_attr="all_claims"
-        ),
+        Prefetch("claims", queryset=claims.order_by("side", "version"), to_attr="all_claims"),
         Prefetch(
             "results", queryset=MatchResult.objects.filter(is_current=True), to_attr="current"
         ),
@@ -85,14 +92,28 @@ def _board(match: Match) -> MatchBoard:
 
 
 def round_board(round_: Round) -> list[MatchBoard]:
-    """Every match of the round with its claims, result and state, by table. Three queries."""
-    matches = _matches(Match.objects.filter(round=round_)).order_by("is_bye", "table__number", "pk")
+    """Every match of the round with each side's current claim, its result and state, by table.
+    Three queries, and its cost is independent of the drafts kept: only the latest version of
+    each side is read (``history`` stays the current claims)."""
+    matches = _matches(Match.objects.filter(round=round_), history=False).order_by(
+        "is_bye", "table__number", "pk"
+    )
     return [_board(m) for m in matches]
+
+
+def round_claims(round_: Round) -> list[Claim]:
+    """Every claim version of the round's matches, by table, side and version. One query
+    (bounded per side by the claims' caps, ``services.claims.MAX_VERSIONS_PER_SIDE``)."""
+    return list(
+        Claim.objects.filter(match__round=round_).order_by(
+            "match__is_bye", "match__table__number", "match_id", "side", "version"
+        )
+    )
 
 
 def match_board(match_id: int) -> MatchBoard | None:
     """One match's board (None if there is no such match). Three queries."""
-    match = _matches(Match.objects.filter(pk=match_id)).first()
+    match = _matches(Match.objects.filter(pk=match_id), history=True).first()
     return _board(match) if match is not None else None
 
 

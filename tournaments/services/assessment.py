@@ -27,7 +27,14 @@ SIDES = (0, 1)
 MAX_SHEET_DEPTH = 24  # a scoresheet is about six levels deep
 
 
-MAX_SHEET_NODES = 50_000
+# The size of a sheet, measured on the engine's own matches (``manage.py simulate``, 200 matches
+# per rule set, player count and bot; benchmarks/engine/SHEET_SIZES.md): the longest with bots
+# playing like people (greedy) is 40 kB and 5,200 values; the longest with bots playing at
+# random (far longer than any real match: they rarely score) is 445 kB and 57,000 values. The
+# limits leave room over that worst case: a little over twice the random bots' longest match and
+# 25 times the longest greedy one.
+MAX_SHEET_NODES = 150_000
+MAX_SHEET_BYTES = 1_000_000  # compact JSON, ASCII-escaped
 
 
 class SheetMismatch(ValidationFailed):
@@ -102,9 +109,10 @@ def check_sheet_matches_event(event: Event, sheet: Any) -> None:
 
 def check_sheet_tree(value: Any) -> None:
     """Refuse JSON no database can keep or no person meant: nested deeper than
-    ``MAX_SHEET_DEPTH``, more than ``MAX_SHEET_NODES`` values, NUL characters, integers beyond
-    10**9 (``sheet_too_large`` or ``sheet_malformed``). Iterative: safe on any depth, so the
-    recursive steps after it (canonical form, JSON encoding) are safe too."""
+    ``MAX_SHEET_DEPTH``, more than ``MAX_SHEET_NODES`` values or ``MAX_SHEET_BYTES`` of compact
+    JSON, NUL characters, integers beyond 10**9 (``sheet_too_large`` or ``sheet_malformed``).
+    Iterative: safe on any depth, so the recursive steps after it (canonical form, JSON
+    encoding) are safe too."""
     stack: list[tuple[Any, int]] = [(value, 0)]
     nodes = 0
     while stack:
@@ -131,6 +139,14 @@ def check_sheet_tree(value: Any) -> None:
             raise ValidationFailed(
                 "A number in this scoresheet is out of range.", code="sheet_malformed"
             )
+    size = len(json.dumps(value, separators=(",", ":"), ensure_ascii=True))
+    if size > MAX_SHEET_BYTES:
+        raise ValidationFailed(
+            f"This scoresheet is {size:,} bytes; the longest real match is far shorter "
+            f"(the limit is {MAX_SHEET_BYTES:,}).",
+            code="sheet_too_large",
+            details={"max_bytes": MAX_SHEET_BYTES, "bytes": size},
+        )
 
 
 def _normalize(value: Any) -> Any:

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db import IntegrityError, transaction
 
-from tournaments.errors import SpinnerError, ValidationFailed
+from tournaments.errors import Conflict, SpinnerError, ValidationFailed
 from tournaments.models import Claim, Match, MatchResult
 from tournaments.results_math import state_of
 from tournaments.services.assessment import (
@@ -34,6 +34,18 @@ from tournaments.services.results import (
     lock_match,
     write_result,
 )
+
+# Bounded storage per table: claims are kept for good (the database refuses their deletion), so a
+# side stores at most this many drafts (invalid or unfinished sheets) and this many versions in
+# all per match. A real table sends a handful; beyond the cap the new version is refused
+# (``claim_limit_reached``) and nothing already stored is lost: the phone keeps its own copy, a
+# finished sheet is still taken until the versions' cap, and the director can always decide.
+MAX_DRAFTS_PER_SIDE = 20
+MAX_VERSIONS_PER_SIDE = 40
+
+
+class ClaimLimitReached(Conflict):
+    code = "claim_limit_reached"
 
 
 @dataclass(frozen=True)
@@ -70,7 +82,8 @@ def submit_claim(
     different one raises ``stale_version``; none at all when a claim exists, ``version_required``).
     A submission equal to the side's current claim stores nothing and returns it (a safe retry).
     Raises ``final_score_not_allowed``, ``round_not_open`` (the round is not published or in
-    play), ``already_confirmed`` (the director corrects a confirmed result), ``sheet_too_large``.
+    play), ``already_confirmed`` (the director corrects a confirmed result), ``sheet_too_large``,
+    ``claim_limit_reached`` (``MAX_DRAFTS_PER_SIDE``, ``MAX_VERSIONS_PER_SIDE``).
     An invalid or unfinished sheet is stored as a draft with its verdict. So is a sheet for
     another game (``sheet_mismatch``): its draft's verdict is the mismatch, field by field, and
     the outcome's ``refusal`` carries the error for the caller to report. A draft never
@@ -97,10 +110,32 @@ def submit_claim(
             details={"result_version": result.version},
         )
     check_version(current, expected_version)
+    check_claim_room(locked, side, current, draft=not found.complete)
     claim = _store_claim(locked, side, found, current)
     claims[side] = claim
     result = _confirm_if_agreed(locked, claims)
     return ClaimOutcome(claim, True, state_of(locked, claims, result), result, refusal)
+
+
+def check_claim_room(match: Match, side: int, current: Claim | None, *, draft: bool) -> None:
+    """Refuse a side's new version beyond ``MAX_VERSIONS_PER_SIDE``, or a new draft beyond
+    ``MAX_DRAFTS_PER_SIDE`` (``claim_limit_reached``). Called under the match's lock."""
+    if current is None:
+        return
+    if current.version >= MAX_VERSIONS_PER_SIDE:
+        raise ClaimLimitReached(
+            f"This side has sent {current.version} versions of its result: ask the director, "
+            "who can enter it. Nothing you sent before is lost.",
+            details={"limit": MAX_VERSIONS_PER_SIDE, "of": "versions"},
+        )
+    if draft:
+        drafts = Claim.objects.filter(match=match, side=side, status=Claim.Status.DRAFT).count()
+        if drafts >= MAX_DRAFTS_PER_SIDE:
+            raise ClaimLimitReached(
+                f"This side has {drafts} unfinished sheets stored: finish the sheet and send "
+                "it, or ask the director. Your sheet is still on your phone.",
+                details={"limit": MAX_DRAFTS_PER_SIDE, "of": "drafts"},
+            )
 
 
 def _same_status(claim: Claim, found: Assessment) -> bool:
@@ -214,6 +249,7 @@ def confirm_claim(
         winner_side=other.winner_side,
         finished=other.finished,
     )
+    check_claim_room(locked, side, mine, draft=False)
     claim = _store_claim(locked, side, found, mine, confirms=other)
     claims[side] = claim
     result = _confirm_if_agreed(locked, claims)

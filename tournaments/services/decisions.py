@@ -16,6 +16,7 @@ from tournaments.services.audit import Actor
 from tournaments.services.results import (
     AlreadyConfirmed,
     check_not_bye,
+    check_not_draft,
     check_result_version,
     check_side,
     current_claims,
@@ -31,12 +32,13 @@ def resolve_conflict(*, match: Match, side: int, reason: str, actor: Actor) -> M
     """The director settles an unconfirmed match with side ``side``'s current submitted claim.
 
     Meant for a conflict, and allowed for a match only one side has submitted (the other left).
-    Raises ``already_confirmed`` when a result exists (correct it instead), ``nothing_to_confirm``
-    when that side has no submitted claim.
+    Raises ``round_not_published`` on a draft round, ``already_confirmed`` when a result exists
+    (correct it instead), ``nothing_to_confirm`` when that side has no submitted claim.
     """
     reason = require_reason(reason)
     check_side(match, side)
     locked = lock_match(match)
+    check_not_draft(locked.round)
     if current_result(locked) is not None:
         raise AlreadyConfirmed("This match already has a confirmed result; correct it instead.")
     claim = current_claims(locked)[side]
@@ -87,6 +89,7 @@ def override_result(
     check_not_bye(match)
     found = _director_assessment(match.round.event, sheet=sheet, final_score=final_score)
     locked = lock_match(match)
+    check_not_draft(locked.round)
     check_result_version(current_result(locked), expected_version)
     return write_result(
         locked,
@@ -118,6 +121,7 @@ def correct_result(
     check_not_bye(match)
     found = _director_assessment(match.round.event, sheet=sheet, final_score=final_score)
     locked = lock_match(match)
+    check_not_draft(locked.round)
     current = current_result(locked)
     if current is None:
         raise ValidationFailed(

@@ -103,6 +103,18 @@ def check_open(round_: Round) -> None:
         )
 
 
+def check_not_draft(round_: Round) -> None:
+    """A director's result (resolve, override, correct) needs a published round: a draft's
+    pairing is not public yet, may be swapped or discarded, and its results would reach the
+    standings at once. Closed rounds stay correctable."""
+    if round_.status == Round.Status.DRAFT:
+        raise NotAllowed(
+            "This round is still a draft: publish it before entering results.",
+            code="round_not_published",
+            details={"round_status": round_.status},
+        )
+
+
 def check_expected_version(
     current: int | None, expected: int | None, *, missing: str, required: str, changed: str
 ) -> None:
@@ -154,7 +166,11 @@ def write_result(
     actor: Actor,
     action: str,
 ) -> MatchResult:
-    """Make a new current result version (the previous one, if any, stops being current)."""
+    """Make a new current result version (the previous one, if any, stops being current).
+
+    Never on a draft round (``round_not_published``): every writer checks before, this is the
+    last line."""
+    check_not_draft(match.round)
     previous = current_result(match)
     if previous is not None:
         MatchResult.objects.filter(pk=previous.pk).update(is_current=False)

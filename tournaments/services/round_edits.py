@@ -21,10 +21,12 @@ from django.utils import timezone
 
 from tournaments.errors import Conflict, NotFound, ValidationFailed
 from tournaments.models import (
+    Claim,
     Entry,
     EntryPlayer,
     Event,
     Match,
+    MatchResult,
     Round,
     RoundSeat,
 )
@@ -240,9 +242,21 @@ def swap_tables(*, round: Round, table_x: int, table_y: int, reason: str, actor:
 
 @transaction.atomic
 def discard_draft_round(*, round: Round, reason: str, actor: Actor) -> None:
-    """Delete a draft round (to generate it again). Needs a reason; logged."""
+    """Delete a draft round (to generate it again). Needs a reason; logged.
+
+    Refused (``round_has_results``) when any of its matches has a claim or a result: those are
+    kept for good (the database refuses their deletion), and the services never let one onto a
+    draft, so this only guards rounds written by other means."""
     rnd = lock_round(round)
     require_draft(rnd)
+    if (
+        Claim.objects.filter(match__round=rnd).exists()
+        or MatchResult.objects.filter(match__round=rnd).exists()
+    ):
+        raise Conflict(
+            f"Round {rnd.number} has results or claims: it cannot be discarded.",
+            code="round_has_results",
+        )
     reason = _require_reason(reason)
     before = {
         "number": rnd.number,
