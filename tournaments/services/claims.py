@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from tournaments.errors import SpinnerError, ValidationFailed
 from tournaments.models import Claim, Match, MatchResult
 from tournaments.results_math import state_of
+from tournaments.services import audit
 from tournaments.services.assessment import (
     Assessment,
     SheetMismatch,
@@ -34,6 +35,7 @@ from tournaments.services.results import (
     lock_match,
     write_result,
 )
+from tournaments.services.table_links import side_actor
 
 
 @dataclass(frozen=True)
@@ -98,8 +100,9 @@ def submit_claim(
         )
     check_version(current, expected_version)
     claim = _store_claim(locked, side, found, current)
+    _audit_claim(locked, claim, "claim.submit")
     claims[side] = claim
-    result = _confirm_if_agreed(locked, claims)
+    result = _confirm_if_agreed(locked, claims, side)
     return ClaimOutcome(claim, True, state_of(locked, claims, result), result, refusal)
 
 
@@ -144,7 +147,27 @@ def _store_claim(
         ) from exc
 
 
-def _confirm_if_agreed(match: Match, claims: list[Claim | None]) -> MatchResult | None:
+def _audit_claim(match: Match, claim: Claim, action: str) -> None:
+    """The audit entry of a side's act through its link, naming the side that acted."""
+    audit.record(
+        event=match.round.event,
+        actor=None,
+        action=action,
+        obj=claim,
+        after={
+            "match": match.pk,
+            "side": claim.side,
+            "version": claim.version,
+            "status": claim.status,
+            "confirms": claim.confirms_id,
+        },
+        actor_label=side_actor(match, claim.side),
+    )
+
+
+def _confirm_if_agreed(
+    match: Match, claims: list[Claim | None], acting_side: int
+) -> MatchResult | None:
     a, b = claims
     if (
         a is None
@@ -162,6 +185,7 @@ def _confirm_if_agreed(match: Match, claims: list[Claim | None]) -> MatchResult 
         reason="",
         actor=None,
         action="result.confirm",
+        actor_label=side_actor(match, acting_side),
     )
 
 
@@ -215,6 +239,7 @@ def confirm_claim(
         finished=other.finished,
     )
     claim = _store_claim(locked, side, found, mine, confirms=other)
+    _audit_claim(locked, claim, "claim.confirm")
     claims[side] = claim
-    result = _confirm_if_agreed(locked, claims)
+    result = _confirm_if_agreed(locked, claims, side)
     return ClaimOutcome(claim, True, state_of(locked, claims, result), result)

@@ -153,8 +153,11 @@ def write_result(
     reason: str,
     actor: Actor,
     action: str,
+    actor_label: str = "",
 ) -> MatchResult:
-    """Make a new current result version (the previous one, if any, stops being current)."""
+    """Make a new current result version (the previous one, if any, stops being current).
+
+    ``actor_label`` names a side that acted through its table link (see ``audit.record``)."""
     previous = current_result(match)
     if previous is not None:
         MatchResult.objects.filter(pk=previous.pk).update(is_current=False)
@@ -194,6 +197,7 @@ def write_result(
         before=None if previous is None else result_summary(previous),
         after=result_summary(result),
         reason=reason,
+        actor_label=actor_label,
     )
     note_results_changed(event_id=match.round.event_id)
     return result
