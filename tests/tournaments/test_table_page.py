@@ -214,7 +214,7 @@ def test_a_table_without_a_match_says_so_and_pages_keep_the_token_private(
 ) -> None:
     setup = make_setup()
     spare = Table.objects.create(event=setup.event, number=9)
-    response = client.get(table_link_path(round_=setup.round, table=spare))
+    response = client.get(table_link_path(round_=setup.round, table=spare, side=0))
     assert response.status_code == 404
     assert b"No match at table 9 in round 1" in response.content
     page = client.get(setup.path())
