@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.cache import never_cache
 
 from tournaments import game
 from tournaments.models import Event, Match, Round
@@ -30,6 +31,7 @@ def _round(event: Event, number: int) -> Round:
     return get_object_or_404(Round.objects.select_related("event"), event=event, number=number)
 
 
+@never_cache  # the cards carry the tables' links: no cache keeps them
 @directors_only  # the cards carry each table's link: staff who only oversee do not get them
 def table_cards(request: HttpRequest, number: int, *, event: Event) -> HttpResponse:
     """Print-ready table cards of round ``number``: one per table."""
@@ -47,6 +49,7 @@ def table_cards(request: HttpRequest, number: int, *, event: Event) -> HttpRespo
     )
 
 
+@never_cache  # a director's sheet lists the tables' links
 @director_required
 def pairings_sheet(request: HttpRequest, number: int, *, event: Event) -> HttpResponse:
     """The printable pairings sheet of round ``number``; a director (not staff who only oversee)
