@@ -288,6 +288,7 @@ def status_context(match: Match, board: MatchBoard, *, side: int | None = None) 
     hands), the confirmed result, the versions the Confirm button sends. ``side``: the side the
     viewing link acts for (its own claim gets no Confirm button: only the other side's does)."""
     event = match.round.event
+    my_side = None if side is None else game.side_letter(side)
     sides = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]
 
     def shown(halves: int | None) -> str:
@@ -295,14 +296,14 @@ def status_context(match: Match, board: MatchBoard, *, side: int | None = None) 
         return "—" if raw is None else game.format_displayed(raw, event)
 
     claims = []
-    for side, claim in enumerate(board.claims):
+    for index, claim in enumerate(board.claims):
         if claim is None:
             continue
         claims.append(
             {
-                "side": "AB"[side],
-                "side_index": side,
-                "name": sides[side],
+                "side": "AB"[index],
+                "side_index": index,
+                "name": sides[index],
                 "claim": claim,
                 "scores": [shown(claim.score_a_halves), shown(claim.score_b_halves)],
                 "hands": len(claim.sheet.get("hands", [])) if isinstance(claim.sheet, dict) else 0,
@@ -324,5 +325,5 @@ def status_context(match: Match, board: MatchBoard, *, side: int | None = None) 
         if result and result.winner_side is not None
         else None,
         "versions": {"AB"[s]: claim.version for s, claim in enumerate(board.claims) if claim},
-        "my_side": None if side is None else game.side_letter(side),
+        "my_side": my_side,
     }
