@@ -56,7 +56,7 @@ def test_side_a_enters_and_side_b_confirms_on_its_own_link(
     pending = phone.locator("#claim-pending-A")
     expect(pending).to_be_visible()
     # Its own claim waits for side B: no Confirm button here.
-    expect(phone.locator("#waiting-for-other")).to_contain_text("Team B now checks it")
+    expect(phone.locator("#waiting-for-other")).to_contain_text("Waiting for Team B to check it")
     expect(phone.locator("[data-action=confirm]")).to_have_count(0)
     phone.screenshot(path=str(artifacts / "side-a-waiting.png"))
 
