@@ -288,7 +288,7 @@ REST_FRAMEWORK = {
         "rest_framework.parsers.MultiPartParser",
     ],
     # Every API view is throttled: per address for anonymous callers, per account for users
-    # (views for table links count per table instead: scope ``table_token``).
+    # (views for table links count per side link instead: scope ``table_token``).
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
         "rest_framework.throttling.UserRateThrottle",
