@@ -387,7 +387,7 @@ def test_malformed_json_and_fields_are_400_with_details() -> None:
     assert_error(nul, 400, "invalid")
 
 
-def test_table_tokens_are_throttled_per_table(settings: Any) -> None:
+def test_table_tokens_are_throttled_per_side_link(settings: Any) -> None:
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {"table_token": "3/min"},
@@ -398,6 +398,8 @@ def test_table_tokens_are_throttled_per_table(settings: Any) -> None:
     body = assert_error(one.get("/api/table/"), 429, "throttled")
     assert body["details"]["wait"] > 0
     assert two.get("/api/table/").status_code == 200  # another table, its own allowance
+    other_side = table_client(rnd, 1, side=1)
+    assert other_side.get("/api/table/").status_code == 200  # the other side's link: its own
 
 
 def test_the_schema_and_its_docs_page_are_served_without_a_cdn(client: Any) -> None:
