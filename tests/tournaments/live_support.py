@@ -4,47 +4,31 @@ needed to reach a confirmed result)."""
 
 from __future__ import annotations
 
-import datetime
 from typing import Any
 
 from django.contrib.auth.models import User
 
+from tests import factories
 from tournaments.models import (
     Entry,
-    EntryPlayer,
     Event,
     Match,
     MatchResult,
-    Partnership,
-    Player,
     Round,
-    RoundSeat,
-    Table,
 )
 
 
 def make_event(slug: str = "live", **fields: Any) -> Event:
-    day = datetime.date(2026, 12, 5)
-    defaults: dict[str, Any] = {
-        "name": slug.title(),
-        "status": Event.Status.RUNNING,
-        "tiebreaks": ["buchholz", "spread"],
-    }
-    defaults.update(fields)
-    return Event.objects.create(slug=slug, start_date=day, end_date=day, **defaults)
+    return factories.make_event(slug, **{"tiebreaks": ["buchholz", "spread"], **fields})
 
 
 def make_entries(event: Event, count: int, prefix: str = "Team") -> list[Entry]:
-    entries = []
-    for n in range(1, count + 1):
-        pa = Player.objects.create(name=f"{prefix} {n} one")
-        pb = Player.objects.create(name=f"{prefix} {n} two")
-        partnership = Partnership.objects.create(player_a=pa, player_b=pb)
-        entry = Entry.objects.create(event=event, partnership=partnership, name=f"{prefix} {n}")
-        EntryPlayer.objects.create(event=event, entry=entry, player=pa)
-        EntryPlayer.objects.create(event=event, entry=entry, player=pb)
-        entries.append(entry)
-    return entries
+    return [
+        factories.make_entry(
+            event, f"{prefix} {n}", players=(f"{prefix} {n} one", f"{prefix} {n} two")
+        )
+        for n in range(1, count + 1)
+    ]
 
 
 def make_round(
@@ -61,22 +45,15 @@ def make_round(
     table_number = 0
     for a, b in pairs:
         if b is None:
-            match = Match.objects.create(round=rnd, entry_a=a, is_bye=True)
-            RoundSeat.objects.create(round=rnd, entry=a, match=match, side=0)
+            matches.append(factories.seat_bye(rnd, a))
         else:
             table_number += 1
-            table, _ = Table.objects.get_or_create(event=event, number=table_number)
-            match = Match.objects.create(round=rnd, table=table, entry_a=a, entry_b=b)
-            RoundSeat.objects.create(round=rnd, entry=a, match=match, side=0)
-            RoundSeat.objects.create(round=rnd, entry=b, match=match, side=1)
-        matches.append(match)
+            matches.append(factories.seat_match(rnd, table_number, a, b))
     return matches
 
 
 def make_director(event: Event, name: str = "director") -> User:
-    user = User.objects.create_user(username=name)  # no password: tests use force_login
-    event.directors.add(user)
-    return user
+    return factories.make_director(event, name)  # no password: tests use force_login
 
 
 def confirm(match: Match, a: int, b: int, director: User) -> MatchResult:

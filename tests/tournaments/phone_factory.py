@@ -3,7 +3,6 @@ the partnerships' players, and the table links (derived by the results service).
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -12,17 +11,13 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import connection, connections
 
+from tests import factories
 from tests.conftest import poll
 from tournaments.models import (
     Entry,
-    EntryPlayer,
     Event,
     Match,
-    Partnership,
-    Player,
     Round,
-    RoundSeat,
-    Table,
 )
 from tournaments.services.table_links import table_link_path
 
@@ -42,43 +37,26 @@ class Setup:
 
 
 def make_entry(event: Event, label: str) -> Entry:
-    if event.entry_kind == Event.EntryKind.SINGLE:
-        player = Player.objects.create(name=f"{label} Solo")
-        entry = Entry.objects.create(event=event, player=player, name=label)
-        EntryPlayer.objects.create(event=event, entry=entry, player=player)
-        return entry
-    one = Player.objects.create(name=f"{label} One")
-    two = Player.objects.create(name=f"{label} Two")
-    pair = Partnership.objects.create(player_a=one, player_b=two)
-    entry = Entry.objects.create(event=event, partnership=pair, name=label)
-    EntryPlayer.objects.create(event=event, entry=entry, player=one)
-    EntryPlayer.objects.create(event=event, entry=entry, player=two)
-    return entry
+    return factories.make_entry(event, label)
 
 
 def make_setup(slug: str = "cup", *, tables: int = 1, bye: bool = False, **fields: Any) -> Setup:
     """An event (running) with round 1 in play: ``tables`` matches at tables 1.., and a bye."""
-    day = datetime.date(2026, 12, 5)
-    defaults: dict[str, Any] = {"name": f"{slug.title()} Open", "status": Event.Status.RUNNING}
-    defaults.update(fields)
-    event = Event.objects.create(slug=slug, start_date=day, end_date=day, **defaults)
-    director = User.objects.create_user(f"dir-{slug}", password="pw-director-1")
-    event.directors.add(director)
+    event = factories.make_event(slug, **{"name": f"{slug.title()} Open", **fields})
+    director = factories.make_director(event, f"dir-{slug}", password="pw-director-1")
     round_ = Round.objects.create(event=event, number=1, status=Round.Status.IN_PLAY)
-    matches = []
     letters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-    for t in range(tables):
-        table = Table.objects.create(event=event, number=t + 1)
-        a = make_entry(event, f"Team {letters[2 * t]}")
-        b = make_entry(event, f"Team {letters[2 * t + 1]}")
-        match = Match.objects.create(round=round_, table=table, entry_a=a, entry_b=b)
-        RoundSeat.objects.create(round=round_, entry=a, match=match, side=0)
-        RoundSeat.objects.create(round=round_, entry=b, match=match, side=1)
-        matches.append(match)
+    matches = [
+        factories.seat_match(
+            round_,
+            t + 1,
+            make_entry(event, f"Team {letters[2 * t]}"),
+            make_entry(event, f"Team {letters[2 * t + 1]}"),
+        )
+        for t in range(tables)
+    ]
     if bye:
-        e = make_entry(event, "Team Bye")
-        m = Match.objects.create(round=round_, entry_a=e, is_bye=True)
-        RoundSeat.objects.create(round=round_, entry=e, match=m, side=0)
+        factories.seat_bye(round_, make_entry(event, "Team Bye"))
     return Setup(event, round_, matches, director)
 
 

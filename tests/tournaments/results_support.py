@@ -4,7 +4,6 @@ scoresheets (taken from the conformance sample, with the verdicts the engine mus
 from __future__ import annotations
 
 import copy
-import datetime
 import json
 from functools import cache
 from pathlib import Path
@@ -12,16 +11,12 @@ from typing import Any
 
 from django.contrib.auth.models import User
 
+from tests import factories
 from tournaments.models import (
     Entry,
-    EntryPlayer,
     Event,
     Match,
-    Partnership,
-    Player,
     Round,
-    RoundSeat,
-    Table,
 )
 
 DATA = Path(__file__).resolve().parent / "data" / "results_sheets.jsonl"
@@ -64,46 +59,25 @@ def expect(name: str) -> dict[str, Any]:
 
 
 def make_event(slug: str = "ev", **fields: Any) -> Event:
-    day = datetime.date(2026, 12, 5)
-    defaults: dict[str, Any] = {
-        "name": slug.title(),
-        "rules": Event.Rules.ALL_FIVES,
-        "target": 100,
-        "status": Event.Status.RUNNING,
-    }
-    defaults.update(fields)
-    return Event.objects.create(slug=slug, start_date=day, end_date=day, **defaults)
+    """An All Fives event to 100 (the sample sheets' game), running."""
+    return factories.make_event(slug, **{"rules": Event.Rules.ALL_FIVES, "target": 100, **fields})
 
 
 def make_entry(event: Event, label: str) -> Entry:
-    if event.entry_kind == Event.EntryKind.SINGLE:
-        player = Player.objects.create(name=f"{label} player")
-        entry = Entry.objects.create(event=event, player=player, name=label)
-        EntryPlayer.objects.create(event=event, entry=entry, player=player)
-        return entry
-    pa = Player.objects.create(name=f"{label} one")
-    pb = Player.objects.create(name=f"{label} two")
-    partnership = Partnership.objects.create(player_a=pa, player_b=pb)
-    entry = Entry.objects.create(event=event, partnership=partnership, name=label)
-    EntryPlayer.objects.create(event=event, entry=entry, player=pa)
-    EntryPlayer.objects.create(event=event, entry=entry, player=pb)
-    return entry
+    single = event.entry_kind == Event.EntryKind.SINGLE
+    names = (f"{label} player",) if single else (f"{label} one", f"{label} two")
+    return factories.make_entry(event, label, players=names)
 
 
 def make_round(event: Event, tables: int = 2, *, number: int = 1, bye: bool = False) -> Round:
     """A round in play with ``tables`` matches at tables 1..n (and a bye if asked)."""
     rnd = Round.objects.create(event=event, number=number, status=Round.Status.IN_PLAY)
     for n in range(1, tables + 1):
-        table, _ = Table.objects.get_or_create(event=event, number=n)
         a = make_entry(event, f"R{number}T{n}A")
         b = make_entry(event, f"R{number}T{n}B")
-        match = Match.objects.create(round=rnd, table=table, entry_a=a, entry_b=b)
-        RoundSeat.objects.create(round=rnd, entry=a, match=match, side=0)
-        RoundSeat.objects.create(round=rnd, entry=b, match=match, side=1)
+        factories.seat_match(rnd, n, a, b)
     if bye:
-        lone = make_entry(event, f"R{number}Bye")
-        match = Match.objects.create(round=rnd, entry_a=lone, is_bye=True)
-        RoundSeat.objects.create(round=rnd, entry=lone, match=match, side=0)
+        factories.seat_bye(rnd, make_entry(event, f"R{number}Bye"))
     return rnd
 
 
@@ -112,6 +86,4 @@ def match_at(rnd: Round, table: int) -> Match:
 
 
 def make_director(event: Event, name: str = "dir") -> User:
-    user = User.objects.create_user(username=name)  # no password: tests log in with tokens
-    event.directors.add(user)
-    return user
+    return factories.make_director(event, name)  # no password: tests log in with tokens

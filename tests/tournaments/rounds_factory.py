@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
-import datetime
 import itertools
 
 from django.contrib.auth.models import User
 
-from tournaments.models import Entry, EntryPlayer, Event, Match, Partnership, Player, Round
+from tests import factories
+from tournaments.models import Entry, Event, Match, Round
 
 _names = itertools.count(1)
 
 
 def make_event(slug: str = "open", **fields: object) -> Event:
-    day = datetime.date(2026, 12, 5)
-    values: dict[str, object] = {
-        "name": f"Open {slug}",
-        "slug": slug,
-        "start_date": day,
-        "end_date": day,
-        "status": Event.Status.RUNNING,
-        "salt": "salt-for-tests",
-    }
-    values.update(fields)
-    return Event.objects.create(**values)
+    return factories.make_event(
+        slug, **{"name": f"Open {slug}", "salt": "salt-for-tests", **fields}
+    )
 
 
 def make_entry(
@@ -34,19 +26,16 @@ def make_entry(
     status: str = Entry.Status.CHECKED_IN,
     **fields: object,
 ) -> Entry:
-    """A partnership entry of two new players (named after the entry unless given)."""
-    n = next(_names)
-    name = name or f"Team {n}"
-    first, second = players or (f"{name} One", f"{name} Two")
-    pa = Player.objects.create(name=first, club="Club", email=f"p{n}a@example.org")
-    pb = Player.objects.create(name=second, club="Club", email=f"p{n}b@example.org")
-    partnership = Partnership.objects.create(player_a=pa, player_b=pb)
-    entry = Entry.objects.create(
-        event=event, partnership=partnership, name=name, status=status, **fields
+    """A checked-in partnership entry of two new players of "Club" (named after the entry
+    unless given)."""
+    return factories.make_entry(
+        event,
+        name or f"Team {next(_names)}",
+        players=players,
+        club="Club",
+        status=status,
+        **fields,
     )
-    EntryPlayer.objects.create(event=event, entry=entry, player=pa)
-    EntryPlayer.objects.create(event=event, entry=entry, player=pb)
-    return entry
 
 
 def make_field(event: Event, count: int) -> list[Entry]:
@@ -54,9 +43,7 @@ def make_field(event: Event, count: int) -> list[Entry]:
 
 
 def make_director(event: Event, username: str = "dana") -> User:
-    user = User.objects.create_user(username=username, password="pw-for-tests-123")
-    event.directors.add(user)
-    return user
+    return factories.make_director(event, username, password="pw-for-tests-123")
 
 
 def settle_round(rnd: Round, actor: User) -> None:

@@ -34,7 +34,7 @@ def watched(settings: Any) -> Any:
 
 
 def dashboard(client: Client, slug: str) -> str:
-    page = client.get(reverse("director-event", args=[slug]))
+    page = client.get(reverse("director:event", args=[slug]))
     assert page.status_code == 200
     return page.content.decode()
 

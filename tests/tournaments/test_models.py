@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from django.db import IntegrityError, transaction
 
+from tests import factories
 from tournaments.models import (
     AuditEntry,
     Entry,
@@ -24,17 +23,11 @@ pytestmark = pytest.mark.django_db
 
 
 def make_event(slug: str = "ev") -> Event:
-    day = datetime.date(2026, 12, 5)
-    return Event.objects.create(name="Ev", slug=slug, start_date=day, end_date=day)
+    return factories.make_event(slug, name="Ev", status=Event.Status.DRAFT)
 
 
 def make_entry(event: Event, a: str, b: str) -> Entry:
-    pa, pb = Player.objects.create(name=a), Player.objects.create(name=b)
-    partnership = Partnership.objects.create(player_a=pa, player_b=pb)
-    entry = Entry.objects.create(event=event, partnership=partnership, name=f"{a} & {b}")
-    EntryPlayer.objects.create(event=event, entry=entry, player=pa)
-    EntryPlayer.objects.create(event=event, entry=entry, player=pb)
-    return entry
+    return factories.make_entry(event, f"{a} & {b}", players=(a, b))
 
 
 def test_a_partnership_needs_two_different_players() -> None:

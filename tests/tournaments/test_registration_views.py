@@ -506,3 +506,22 @@ def test_a_nul_in_the_entry_search_is_a_400(client_for: Any, event: Event) -> No
     response = client_for().get(url, {"q": "An\x00n"})
     assert response.status_code == 400
     assert "Ann Lee" in client_for().get(url, {"q": "Ann"}).content.decode()
+
+
+def test_the_event_form_takes_scores_in_the_points_players_count(
+    client_for: Any, event: Event
+) -> None:
+    """Issue 11: a director types 61 for a Five Up target (305 raw pips), and reads 61 back."""
+    url = f"/director/events/{event.slug}/edit/"
+    form = event_form(name="Winter Open", rules="five-up", target="61", margin_bonus_at="8")
+    assert client_for().post(url, form).status_code == 302
+    event.refresh_from_db()
+    assert (event.target, event.margin_bonus_at) == (305, 40)
+    page = client_for().get(url).content.decode()
+    assert 'name="target" value="61"' in page
+    assert "Target (points)" in page
+    refused = client_for().post(url, {**form, "target": "60.3"})
+    assert refused.status_code == 200
+    assert "steps of 0.2" in refused.content.decode()
+    event.refresh_from_db()
+    assert event.target == 305

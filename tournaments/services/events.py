@@ -134,7 +134,7 @@ def _number_problems(values: dict[str, Any], bad: Any, problems: list[Any]) -> N
             bad(
                 "margin_bonus_at",
                 "margin_bonus_needs_margin",
-                "Say which winning margin (raw points) earns the bonus.",
+                "Say which winning margin (in points) earns the bonus.",
             )
 
 

@@ -3,13 +3,14 @@
 The design (issue 8)
 --------------------
 *Dirty marks.* Every confirmed or corrected result bumps ``StandingsState.results_generation`` and
-sets ``dirty`` inside the transaction that confirms it (``services.results.note_results_changed``)
-and, once the transaction commits, asks for a recompute (:func:`request_recompute`). Pages say
-"updating" while ``dirty`` is set. A recompute clears ``dirty`` only if the generation it read is
-still the latest (a conditional ``UPDATE``, in a statement of its own after the snapshot commits:
-holding the state row across that commit deadlocked with submissions, whose match lock also locks
-the event row that the snapshot's deferred foreign-key check waits on), and records that
-generation in ``StandingsRecompute.computed_generation``, a row only the recompute writes.
+sets ``dirty`` inside the transaction that confirms it (:func:`note_results_changed`, which the
+result writer calls) and, once the transaction commits, asks for a recompute
+(:func:`request_recompute`). Pages say "updating" while ``dirty`` is set. A recompute clears
+``dirty`` only if the generation it read is still the latest (a conditional ``UPDATE``, in a
+statement of its own after the snapshot commits: holding the state row across that commit deadlocked
+with submissions, whose match lock also locks the event row that the snapshot's deferred foreign-key
+check waits on), and records that generation in ``StandingsRecompute.computed_generation``, a row
+only the recompute writes.
 
 *One recompute at a time, per event.* :func:`recompute_standings` holds a PostgreSQL session
 advisory lock on ``(LOCK_CLASS, event_id)`` (``pg_try_advisory_lock``) for the whole recompute
@@ -123,9 +124,8 @@ def note_results_changed(*, event_id: int) -> None:
     """In the caller's transaction: bump the event's results generation and mark its standings
     dirty; ask for a recompute once the transaction commits (never failing the caller).
 
-    The results service has its own entry point with the same effect
-    (``services.results.note_results_changed``); this one is for other writers (a tiebreak round
-    approved, a test).
+    Every writer that changes what the standings count calls it: the result writer
+    (``services.results``), entries withdrawn or reinstated, a tiebreak round approved.
     """
     StandingsState.objects.get_or_create(event_id=event_id)
     StandingsState.objects.filter(pk=event_id).update(

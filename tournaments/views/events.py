@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
+from tournaments import game
 from tournaments.errors import SpinnerError
 from tournaments.models import Event
 from tournaments.permissions import can_create_events, director_required, organisers_only
@@ -90,10 +91,20 @@ class EventForm(forms.Form):
                 Event, fields=names, widgets={"start_date": _DATE, "end_date": _DATE}
             )
         )
-        self.fields[
-            "target"
-        ].help_text = (
-            "Raw points (Five Up: 305 raw = 61 shown). Empty: the rule set's usual target."
+        # Scores a person types are in the game's displayed points (Five Up: 61, not 305 pips);
+        # ``settings()`` converts them to the raw points the event keeps, by the chosen rules.
+        self.fields["target"] = forms.DecimalField(
+            required=False,
+            min_value=0,
+            label="Target (points)",
+            help_text="In the points players count (Five Up: 61). Empty: the rule set's usual "
+            "target.",
+        )
+        self.fields["margin_bonus_at"] = forms.DecimalField(
+            min_value=0,
+            initial=0,
+            label="Winning margin for the bonus (points)",
+            help_text="In the points players count; 0: no margin bonus.",
         )
         self.fields["hand_size"].help_text = "Tiles per player. Empty: the rule set's deal."
         self.fields["tiebreaks"] = forms.CharField(
@@ -113,8 +124,38 @@ class EventForm(forms.Form):
         raw = self.cleaned_data.get("tiebreaks") or ""
         return [part.strip().lower().replace(" ", "_") for part in raw.split(",") if part.strip()]
 
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        rules = data.get("rules")
+        if not rules:
+            return data
+        for field in ("target", "margin_bonus_at"):
+            points = data.get(field)
+            if points is None:
+                continue
+            raw = game.raw_from_displayed(points, rules)
+            if raw.denominator != 1:
+                self.add_error(
+                    field,
+                    f"{Event.Rules(rules).label} counts points in steps of "
+                    f"{game.format_displayed(1, rules)}: {points} is between two of them.",
+                )
+            else:
+                data[field] = int(raw)
+        return data
+
     def settings(self) -> dict[str, Any]:
         return {k: v for k, v in self.cleaned_data.items() if k != "slug"}
+
+    @staticmethod
+    def initial_of(event: Event) -> dict[str, Any]:
+        """The form's values for an event: scores in displayed points."""
+        initial = {f: getattr(event, f) for _, fs in FIELDSETS for f in fs}
+        initial["tiebreaks"] = ", ".join(event.tiebreaks)
+        for field in ("target", "margin_bonus_at"):
+            if initial[field] is not None:
+                initial[field] = game.format_displayed(initial[field], event)
+        return initial
 
     def fieldsets(self) -> list[tuple[str, list[forms.BoundField]]]:
         sets = [(title, [self[f] for f in fs]) for title, fs in FIELDSETS]
@@ -162,9 +203,7 @@ def event_create(request: HttpRequest) -> HttpResponse:
 @director_required
 def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
     """/director/events/<slug>/edit/: change the event's settings."""
-    initial = {f: getattr(event, f) for _, fs in FIELDSETS for f in fs}
-    initial["tiebreaks"] = ", ".join(event.tiebreaks)
-    form = EventForm(request.POST or None, initial=initial)
+    form = EventForm(request.POST or None, initial=EventForm.initial_of(event))
     if request.method == "POST" and form.is_valid():
         try:
             event_services.update_event(actor=user_of(request), event=event, **form.settings())
