@@ -36,7 +36,6 @@ def _round(event: Event, number: int) -> Round:
 def table_cards(request: HttpRequest, number: int, *, event: Event) -> HttpResponse:
     """Print-ready table cards of round ``number``: one per table."""
     round_ = _round(event, number)
-
     return render(
         request,
         "tournaments/cards/table_cards.html",
