@@ -303,7 +303,7 @@ REST_FRAMEWORK = {
         "tournaments.api.parsers.SafeJSONParser",
     ],
     # Every API view is throttled: per address for anonymous callers, per account for users
-    # (views for table links count per table instead: scope ``table_token``).
+    # (views for table links count per side link instead: scope ``table_token``).
     "DEFAULT_THROTTLE_CLASSES": [
         "rest_framework.throttling.AnonRateThrottle",
         "rest_framework.throttling.UserRateThrottle",

@@ -47,6 +47,7 @@ class ErrorCode(StrEnum):
     TABLE_LINK_INVALID = "table_link_invalid"
     TABLE_LINK_EXPIRED = "table_link_expired"
     TABLE_LINK_REQUIRED = "table_link_required"
+    NOT_YOUR_SIDE = "not_your_side"
     TABLE_NOT_FOUND = "table_not_found"
     NO_MATCH_AT_TABLE = "no_match_at_table"
     POSITION_INVALID = "position_invalid"

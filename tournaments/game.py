@@ -28,6 +28,23 @@ from tournaments.standings.serialise import format_number
 Number = int | Fraction
 
 
+SIDE_LETTERS = ("A", "B")
+"""A match's two sides as people read them: side 0 (``entry_a``) is A, side 1 (``entry_b``) B."""
+
+
+def side_letter(side: int) -> str:
+    """ "A" for side 0, "B" for side 1."""
+    return SIDE_LETTERS[side]
+
+
+def side_from_letter(letter: str) -> int:
+    """0 for "A", 1 for "B" (either case); ``ValueError`` for anything else."""
+    try:
+        return SIDE_LETTERS.index(letter.strip().upper())
+    except ValueError:
+        raise ValueError(f"a side is A or B, not {letter!r}") from None
+
+
 def ruleset(event_or_rules: Any) -> RuleSet:
     """The engine's rule set of an event (or of a rule-set name)."""
     name = getattr(event_or_rules, "rules", event_or_rules)

@@ -83,7 +83,8 @@ def setup(slug: str, tables: int, out: Path, rules: str) -> None:
             "match": m.pk,
             "table": m.table.number,
             "entries": [m.entry_a_id, m.entry_b_id],
-            "token": table_token(round_=rnd, table=m.table),
+            # Each side of a table has its own link: side A claims, side B confirms.
+            "tokens": [table_token(round_=rnd, table=m.table, side=side) for side in (0, 1)],
             "sheet": json.loads(line),
         }
         for m, line in zip(matches, sheets, strict=True)

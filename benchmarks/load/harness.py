@@ -277,18 +277,20 @@ class TableOutcome:
 def play_table(
     client: Client, row: dict[str, Any], start_at: float, deadline: float
 ) -> TableOutcome:
-    """One table: side 0 claims with its sheet, side 1 confirms; each retried with the same
-    Idempotency-Key while the server does not answer, answers 5xx or throttles (429)."""
+    """One table: side 0 claims with its sheet (its own link), side 1 confirms (its own link);
+    each retried with the same Idempotency-Key while the server does not answer, answers 5xx or
+    throttles (429)."""
     outcome = TableOutcome(row["match"])
     delay = start_at - time.monotonic()
     if delay > 0:
         time.sleep(delay)
-    auth = {"Authorization": f"Table {row['token']}"}
+    auths = [{"Authorization": f"Table {token}"} for token in row["tokens"]]
     match = row["match"]
 
     def send(kind: str, path: str, body: dict[str, Any], extra: dict[str, str]) -> Answer | None:
         key = uuid.uuid4().hex
         pause = 0.25
+        auth = auths[body["side"]]
         while time.monotonic() < deadline:
             answer = client.request(
                 kind, "POST", path, body=body, headers={**auth, **extra, "Idempotency-Key": key}
@@ -320,7 +322,7 @@ def play_table(
         outcome.confirmed_at = time.monotonic()
         return outcome
     # Refused: perhaps an earlier attempt landed; the match says what happened.
-    state = client.request("match", "GET", f"/api/matches/{match}/", headers=auth)
+    state = client.request("match", "GET", f"/api/matches/{match}/", headers=auths[1])
     if state is not None and state.status == 200 and json.loads(state.body)["state"] == "confirmed":
         outcome.confirmed_at = time.monotonic()
     else:
@@ -334,12 +336,12 @@ def calibrate(client: Client, rows: list[dict[str, Any]], server_pid: int | None
     cpu: dict[str, list[float]] = defaultdict(list)
     wall: dict[str, list[float]] = defaultdict(list)
     for row in rows:
-        auth = {"Authorization": f"Table {row['token']}"}
         etag = '"1"'
         for kind, path, body in (
             ("claim", f"/api/matches/{row['match']}/claims/", {"side": 0, "sheet": row["sheet"]}),
             ("confirm", f"/api/matches/{row['match']}/confirm/", {"side": 1}),
         ):
+            auth = {"Authorization": f"Table {row['tokens'][body['side']]}"}
             headers = {**auth, "Idempotency-Key": uuid.uuid4().hex}
             if kind == "confirm":
                 headers["If-Match"] = etag

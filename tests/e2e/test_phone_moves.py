@@ -33,7 +33,7 @@ def play(page: Any, seat: str, tile: str, where: str, scores: str) -> None:
     expect(page.locator("#move-score")).to_have_count(0)
 
 
-def test_one_hand_move_by_move_then_confirmed_on_the_same_phone(
+def test_one_hand_move_by_move_then_confirmed_with_the_other_link_on_the_same_phone(
     live_server: Any, phone: Any, artifacts: Path
 ) -> None:
     # Five Up with two tiles a seat and a 15-raw (3-point) game: one hand decides it.
@@ -76,7 +76,11 @@ def test_one_hand_move_by_move_then_confirmed_on_the_same_phone(
     tap(phone, "Submit as Team A")
     expect(phone.locator("#claim-pending-A")).to_be_visible()
 
-    # Handed across the table: side B checks the summary and confirms on the same phone.
+    # Side A's link cannot confirm its own claim: no Confirm button for it.
+    expect(phone.locator("#claim-pending-A")).to_contain_text("1 hand, checked by the rules engine")
+    expect(phone.get_by_role("button", name="Confirm for Team B")).to_have_count(0)
+    # Handed across the table: side B opens its own link on this phone, checks and confirms.
+    phone.goto(live_server.url + setup.path(0, side=1))
     expect(phone.locator("#claim-pending-A")).to_contain_text("1 hand, checked by the rules engine")
     tap(phone, "Confirm for Team B")
     expect(phone.locator("#claim-confirmed")).to_contain_text("Team A wins")

@@ -346,7 +346,7 @@ def test_the_other_team_checks_the_claim_hand_by_hand_then_disagrees(
     try:
         other = other_ctx.new_page()
         other.set_default_timeout(15_000)
-        other.goto(url)
+        other.goto(live_server.url + setup.path(0, side=1))  # side B's own link
         pending = other.locator("#claim-pending-A")
         expect(pending).to_be_visible()
         # Not 0-0 above the claim: the board shows the claim's score.
@@ -412,7 +412,7 @@ def test_confirmed_and_the_final_score_checked_before_it_is_sent(
     other_ctx = browser.new_context(viewport={"width": 390, "height": 844})
     try:
         other = other_ctx.new_page()
-        other.goto(live_server.url + setup.path())
+        other.goto(live_server.url + setup.path(0, side=1))  # side B's own link
         other.get_by_role("button", name="Confirm for Team B", exact=True).click()
         expect(other.locator("#claim-confirmed")).to_contain_text("Team A wins")
         shot(other, artifacts, "10-done.png")

@@ -119,11 +119,11 @@ def test_full_match_in_tally_form_then_the_other_side_confirms(
     assert claims[0].sheet["hands"][1]["tally"] == [{"entity": 0, "score": 10}]
     assert len(claims[0].sheet["hands"]) == 3  # the empty hand begun after the last is not sent
 
-    # The other side opens the same link on its own phone: the pending claim and Confirm.
+    # The other side opens its own link (side B's) on its own phone: the claim and Confirm.
     other_ctx = browser.new_context(viewport={"width": 390, "height": 844})
     try:
         other = other_ctx.new_page()
-        other.goto(url)
+        other.goto(live_server.url + setup.path(0, side=1))
         expect(other.locator("#claim-pending-A")).to_contain_text("Team A 5 – -6 Team B")
         other.screenshot(path=str(artifacts / "05-other-side-sees-claim.png"), full_page=True)
         tap(other, "Confirm for Team B")
@@ -142,8 +142,7 @@ def test_final_score_only_where_the_event_allows_it(
     live_server: Any, phone: Any, browser: Any, artifacts: Path
 ) -> None:
     setup = orm(make_setup, "final", rules="five-up", allow_final_score_only=True)
-    url = live_server.url + setup.path()
-    phone.goto(url)
+    phone.goto(live_server.url + setup.path(0, side=1))  # side B's link
     tap(phone, "Enter the final score only (unverified)")
     expect(phone.locator("#entry")).to_contain_text("Marked unverified")
     phone.get_by_label("Team A (points)").fill("61")
@@ -159,7 +158,7 @@ def test_final_score_only_where_the_event_allows_it(
     other_ctx = browser.new_context(viewport={"width": 390, "height": 844})
     try:
         other = other_ctx.new_page()
-        other.goto(url)
+        other.goto(live_server.url + setup.path(0, side=0))
         expect(other.locator("#claim-pending-B")).to_be_visible()
         expect(other.locator("#entry")).to_be_hidden()
         tap(other, "Confirm for Team A")

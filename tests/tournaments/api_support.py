@@ -15,10 +15,13 @@ from tournaments.services.api_tokens import create_api_token
 from tournaments.services.table_links import table_token
 
 
-def table_client(rnd: Round, number: int) -> APIClient:
+def table_client(rnd: Round, number: int, side: int = 0) -> APIClient:
+    """A client with one side's link of table ``number`` (side A's unless told): a side's link
+    claims only as that side and confirms only the other side's claim."""
     client = APIClient()
     table = Table.objects.get(event=rnd.event, number=number)
-    client.credentials(HTTP_AUTHORIZATION=f"Table {table_token(round_=rnd, table=table)}")
+    token = table_token(round_=rnd, table=table, side=side)
+    client.credentials(HTTP_AUTHORIZATION=f"Table {token}")
     return client
 
 

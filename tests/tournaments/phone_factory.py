@@ -29,11 +29,11 @@ class Setup:
     matches: list[Match]
     director: User
 
-    def path(self, i: int = 0) -> str:
-        """The entry path of match ``i``'s table."""
+    def path(self, i: int = 0, side: int = 0) -> str:
+        """The entry path of one side of match ``i``'s table (side A's unless told)."""
         table = self.matches[i].table
         assert table is not None
-        return table_link_path(round_=self.round, table=table)
+        return table_link_path(round_=self.round, table=table, side=side)
 
 
 def make_entry(event: Event, label: str) -> Entry:

@@ -44,7 +44,7 @@ def claims_url(match_id: int) -> str:
 def test_a_table_submits_and_the_other_side_confirms_over_http() -> None:
     rnd = make_round(make_event())
     match = match_at(rnd, 1)
-    table = table_client(rnd, 1)
+    table, other = table_client(rnd, 1, side=0), table_client(rnd, 1, side=1)
     first = post(table, claims_url(match.pk), {"side": 0, "sheet": sheet("tally")})
     assert first.status_code == 201, first.content
     assert first["ETag"] == '"1"'
@@ -54,7 +54,7 @@ def test_a_table_submits_and_the_other_side_confirms_over_http() -> None:
     assert body["claim"]["scores"] == expect("tally")["scores"]
     assert body["match"]["state"] == "pending"
     assert [s["side"] for s in body["match"]["sides"]] == [0, 1]
-    confirm = post(table, f"/api/matches/{match.pk}/confirm/", {"side": 1}, If_Match='"1"')
+    confirm = post(other, f"/api/matches/{match.pk}/confirm/", {"side": 1}, If_Match='"1"')
     assert confirm.status_code == 201, confirm.content
     state = confirm.json()["match"]
     assert state["state"] == "confirmed"
@@ -67,9 +67,9 @@ def test_a_table_submits_and_the_other_side_confirms_over_http() -> None:
 def test_both_sides_submitting_the_same_sheet_confirm() -> None:
     rnd = make_round(make_event())
     match = match_at(rnd, 1)
-    table = table_client(rnd, 1)
-    post(table, claims_url(match.pk), {"side": 0, "sheet": sheet("tally")})
-    second = post(table, claims_url(match.pk), {"side": 1, "sheet": sheet("tally")})
+    side_a, side_b = table_client(rnd, 1, side=0), table_client(rnd, 1, side=1)
+    post(side_a, claims_url(match.pk), {"side": 0, "sheet": sheet("tally")})
+    second = post(side_b, claims_url(match.pk), {"side": 1, "sheet": sheet("tally")})
     assert second.status_code == 201 and second.json()["match"]["state"] == "confirmed"
     assert MatchResult.objects.filter(match=match, is_current=True).count() == 1
 
@@ -79,9 +79,9 @@ def test_a_conflict_shows_where_the_sheets_diverge_and_the_director_resolves_it(
     director = make_director(event)
     rnd = make_round(event)
     match = match_at(rnd, 1)
-    table = table_client(rnd, 1)
-    post(table, claims_url(match.pk), {"side": 0, "sheet": sheet("tally")})
-    second = post(table, claims_url(match.pk), {"side": 1, "sheet": sheet("nodeal")})
+    side_a, side_b = table_client(rnd, 1, side=0), table_client(rnd, 1, side=1)
+    post(side_a, claims_url(match.pk), {"side": 0, "sheet": sheet("tally")})
+    second = post(side_b, claims_url(match.pk), {"side": 1, "sheet": sheet("nodeal")})
     state = second.json()["match"]
     assert state["state"] == "conflict" and state["result"] is None
     assert state["divergence"] is not None and "hand" in state["divergence"]
@@ -164,9 +164,9 @@ def test_final_scores_over_http_keep_halves_exactly() -> None:
     event = make_event(allow_final_score_only=True)
     rnd = make_round(event)
     match = match_at(rnd, 1)
-    table = table_client(rnd, 1)
-    post(table, claims_url(match.pk), {"side": 0, "final_score": {"scores": [100, 97.5]}})
-    second = post(table, claims_url(match.pk), {"side": 1, "final_score": {"scores": [100, 97.5]}})
+    side_a, side_b = table_client(rnd, 1, side=0), table_client(rnd, 1, side=1)
+    post(side_a, claims_url(match.pk), {"side": 0, "final_score": {"scores": [100, 97.5]}})
+    second = post(side_b, claims_url(match.pk), {"side": 1, "final_score": {"scores": [100, 97.5]}})
     result = second.json()["match"]["result"]
     assert result["scores"] == [100, 97.5] and result["verified"] is False
     assert result["kind"] == "final_score"
@@ -196,16 +196,20 @@ def test_the_same_key_for_another_request_is_refused() -> None:
     same = key()
     post(table, claims_url(match.pk), {"side": 0, "sheet": sheet("tally")}, Idempotency_Key=same)
     other = post(
-        table, claims_url(match.pk), {"side": 1, "sheet": sheet("tally")}, Idempotency_Key=same
+        table,
+        claims_url(match.pk),
+        {"side": 0, "sheet": sheet("nodeal")},
+        Idempotency_Key=same,
+        If_Match='"1"',
     )
     assert_error(other, 422, "idempotency_mismatch")
-    assert not Claim.objects.filter(match=match, side=1).exists()
+    assert list(Claim.objects.filter(match=match).values_list("side", "version")) == [(0, 1)]
 
 
 def test_an_error_answer_is_replayed_for_its_key_too() -> None:
     rnd = make_round(make_event())
     match = match_at(rnd, 1)
-    table = table_client(rnd, 1)
+    table = table_client(rnd, 1, side=1)
     same = key()
     url = f"/api/matches/{match.pk}/confirm/"
     first = post(table, url, {"side": 1}, If_Match='"1"', Idempotency_Key=same)
@@ -383,7 +387,7 @@ def test_malformed_json_and_fields_are_400_with_details() -> None:
     assert_error(nul, 400, "invalid")
 
 
-def test_table_tokens_are_throttled_per_table(settings: Any) -> None:
+def test_table_tokens_are_throttled_per_side_link(settings: Any) -> None:
     settings.REST_FRAMEWORK = {
         **settings.REST_FRAMEWORK,
         "DEFAULT_THROTTLE_RATES": {"table_token": "3/min"},
@@ -394,6 +398,8 @@ def test_table_tokens_are_throttled_per_table(settings: Any) -> None:
     body = assert_error(one.get("/api/table/"), 429, "throttled")
     assert body["details"]["wait"] > 0
     assert two.get("/api/table/").status_code == 200  # another table, its own allowance
+    other_side = table_client(rnd, 1, side=1)
+    assert other_side.get("/api/table/").status_code == 200  # the other side's link: its own
 
 
 def test_the_schema_and_its_docs_page_are_served_without_a_cdn(client: Any) -> None:
@@ -441,7 +447,8 @@ def test_an_if_match_that_is_not_ascii_digits_is_a_400_not_a_crash(header: str) 
     post(table, claims_url(match.pk), {"side": 0, "sheet": sheet("tally-mut")})
     edit = post(table, claims_url(match.pk), {"side": 0, "sheet": sheet("tally")}, If_Match=header)
     assert_error(edit, 400, "invalid_if_match")
-    confirm = post(table, f"/api/matches/{match.pk}/confirm/", {"side": 1}, If_Match=header)
+    other = table_client(rnd, 1, side=1)
+    confirm = post(other, f"/api/matches/{match.pk}/confirm/", {"side": 1}, If_Match=header)
     assert_error(confirm, 400, "invalid_if_match")
     assert Claim.objects.filter(match=match).count() == 1
 

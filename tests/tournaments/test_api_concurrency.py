@@ -101,7 +101,7 @@ def test_both_sides_at_once_give_one_confirmed_result(postgres: None) -> None:
     def submit(table: int, side: int, n: int) -> Callable[[], int]:
         def go() -> int:
             match_id = match_at(rnd, table).pk
-            response = table_client(rnd, table).post(
+            response = table_client(rnd, table, side=side).post(
                 url.format(match_id),
                 {"side": side, "sheet": sheet("tally")},
                 format="json",

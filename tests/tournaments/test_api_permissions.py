@@ -38,7 +38,8 @@ pytestmark = pytest.mark.django_db
 
 ROLES = (
     "anonymous",
-    "table_a",
+    "table_a",  # table 1's side A link (side A holds the match's first claim in the setups)
+    "table_a_side_b",  # table 1's side B link: the same match, the other partnership
     "table_b",
     "table_other_round",
     "table_other_event",
@@ -67,6 +68,8 @@ CODES = {
     ("table", "superuser"): TABLE_ONLY,
     ("claims_submit", "superuser"): TABLE_ONLY,
     ("confirm", "superuser"): TABLE_ONLY,
+    ("confirm", "table_a"): "not_your_side",  # side A cannot confirm side A's own claim
+    ("claims_submit", "table_a_side_b"): "not_your_side",  # side B cannot claim as side A
     ("verify", "staff"): READ_ONLY,
     ("resolve", "staff"): READ_ONLY,
     ("override", "staff"): READ_ONLY,
@@ -171,7 +174,7 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
         _claimed,
         lambda c, m, r: post(c, f"/api/matches/{m.pk}/confirm/", {"side": 1}, If_Match='"1"'),
         {
-            "table_a": 201,
+            "table_a": 403,
             "table_b": NOT_YOURS,
             "table_other_round": NOT_YOURS,
             "table_other_event": NOT_YOURS,
@@ -279,8 +282,11 @@ STAFF = {
     "round_claims": 200,
     "revoke_links": 403,
 }
+# Side B's link of table 1 reads what side A's reads; it writes only as side B.
+SIDE_B = {"claims_submit": 403, "confirm": 201}
 for _name, (_setup, _call, _expected) in ENDPOINTS.items():
     _expected["staff"] = STAFF[_name]
+    _expected["table_a_side_b"] = SIDE_B.get(_name, _expected["table_a"])
     _expected["superuser"] = _expected["director"]
 
 
@@ -288,7 +294,9 @@ def _client(role: str, rnd: Round, director: User, stranger: User) -> APIClient:
     if role == "anonymous":
         return APIClient()
     if role == "table_a":
-        return table_client(rnd, 1)
+        return table_client(rnd, 1, side=0)
+    if role == "table_a_side_b":
+        return table_client(rnd, 1, side=1)
     if role == "table_b":
         return table_client(rnd, 2)
     if role == "table_other_round":  # table 1 again, round 2 (in play too): a valid token

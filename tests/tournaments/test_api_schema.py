@@ -70,7 +70,7 @@ def world(db: None, settings: Any) -> Iterator[dict[str, Any]]:
     rnd = make_round(event)
     match = match_at(rnd, 1)
     claims.submit_claim(match=match, side=0, sheet=sheet("tally"))
-    token = table_token(round_=rnd, table=Table.objects.get(event=event, number=1))
+    token = table_token(round_=rnd, table=Table.objects.get(event=event, number=1), side=0)
     # The requests run in the test's transaction, as Django's test client runs them: the app
     # must not close the connection at the end of each request (PostgreSQL would lose the test).
     signals.request_started.disconnect(close_old_connections)

@@ -157,7 +157,7 @@ def test_a_sheet_with_unstorable_text_is_a_400_before_the_database(
     from tournaments.services.table_links import table_token
 
     setup = make_setup(f"sur{uuid.uuid4().hex[:6]}", rules="five-up", target=25)
-    token = table_token(round_=setup.round, table=setup.matches[0].table)
+    token = table_token(round_=setup.round, table=setup.matches[0].table, side=0)
     match = setup.matches[0]
     body = '{"side": 0, "sheet": {"format": "fives-scoresheet/1", "note": "' + bad + '"}}'
     response = Client().post(

@@ -53,7 +53,7 @@ def django_log() -> Iterator[io.StringIO]:
 def test_djangos_request_lines_carry_no_table_token(django_log: io.StringIO, settings: Any) -> None:
     with private_cache(settings):
         setup = make_setup(f"log{uuid.uuid4().hex[:6]}")
-        token = table_token(round_=setup.round, table=setup.matches[0].table)
+        token = table_token(round_=setup.round, table=setup.matches[0].table, side=0)
         client = Client()
         assert client.get(f"/t/{token}/position").status_code == 405  # a warning line
         assert client.get(f"/t/{FAKE_TOKEN}/").status_code in (401, 403, 404)
@@ -167,7 +167,7 @@ def test_pages_with_table_links_are_never_stored(settings: Any) -> None:
         assert response.status_code == 200, name
         assert "no-store" in response.get("Cache-Control", ""), name
     assert (
-        table_token(round_=setup.round, table=setup.matches[0].table)
+        table_token(round_=setup.round, table=setup.matches[0].table, side=0)
         in pages["cards"].content.decode()
         or "/t/" in pages["cards"].content.decode()
     )

@@ -46,7 +46,9 @@ def test_the_board_shows_every_state_and_polls_with_htmx() -> None:
     assert 'hx-trigger="every 3s"' in html and f'hx-get="{url}"' in html
     for state in ("missing", "pending", "conflict", "bye"):
         assert f'class="state-{state}"' in html, state
-    assert table_link_path(round_=rnd, table=Table.objects.get(event=event, number=1)) in html
+    table = Table.objects.get(event=event, number=1)
+    for side in (0, 1):  # the board lists both sides' links of each table
+        assert table_link_path(round_=rnd, table=table, side=side) in html
     partial = client.get(url, HTTP_HX_REQUEST="true")
     assert partial.status_code == 200
     assert "<html" not in partial.content.decode() and "state-conflict" in partial.content.decode()
@@ -108,25 +110,28 @@ def test_revoking_from_the_board_changes_the_links() -> None:
     director = make_director(event)
     rnd = make_round(event)
     table = Table.objects.get(event=event, number=1)
-    old = table_link_path(round_=rnd, table=table)
+    old = table_link_path(round_=rnd, table=table, side=1)
     response = director_client(director).post(
         f"/director/events/{event.slug}/rounds/1/results/revoke-links/", {"reason": "leaked"}
     )
     assert response.status_code == 302
-    assert table_link_path(round_=Round.objects.get(pk=rnd.pk), table=table) != old
+    assert table_link_path(round_=Round.objects.get(pk=rnd.pk), table=table, side=1) != old
     assert Client().get(old).status_code == 401
 
 
 def test_the_table_page_opens_with_the_link_and_only_with_it() -> None:
     event = make_event()
     rnd = make_round(event)
-    path = table_link_path(round_=rnd, table=Table.objects.get(event=event, number=2))
+    path = table_link_path(round_=rnd, table=Table.objects.get(event=event, number=2), side=1)
     page = Client().get(path)
     assert page.status_code == 200
     html = page.content.decode()
     assert "Table 2" in html and match_at(rnd, 2).entry_a.name in html
     assert page["Referrer-Policy"] == "no-referrer" and "no-store" in page["Cache-Control"]
     assert Client().get("/t/1.2.nonsense-token-of-some-length/").status_code == 401
+    table_wide = path.removeprefix("/t/").split(".")
+    del table_wide[2]  # the old table-wide format: refused, the card must be printed again
+    assert Client().get("/t/" + ".".join(table_wide)).status_code == 401
 
 
 @pytest.mark.parametrize("depth", [100_000, 900, 30])

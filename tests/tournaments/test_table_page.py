@@ -193,7 +193,7 @@ def test_the_page_verifies_through_the_results_api_with_its_token(client: Client
 def test_status_fragment_follows_the_claims(client: Client) -> None:
     setup = make_setup(rules="five-up", target=25)
     match = setup.matches[0]
-    url = setup.path() + "status"
+    url = setup.path(0, side=1) + "status"  # side B's link
     assert b"claim-pending" not in client.get(url).content
     submit_claim(match=match, side=0, sheet=tally_sheet())
     pending = client.get(url).content.decode()
@@ -203,6 +203,10 @@ def test_status_fragment_follows_the_claims(client: Client) -> None:
     assert 'data-a="1"' in pending
     # The sheet hand by hand is drawn by the page's script into the box the fragment leaves.
     assert 'data-claim-detail="' in pending and "Confirm for Team B" in pending
+    # Side A's own link sees its claim waiting, with no button to confirm it itself.
+    own = client.get(setup.path(0, side=0) + "status").content.decode()
+    assert 'id="claim-pending-A"' in own and 'id="waiting-for-other"' in own
+    assert "Confirm for" not in own and 'data-action="confirm"' not in own
     confirm_claim(match=match, side=1, expected_version=1)
     confirmed = client.get(url).content.decode()
     assert 'id="claim-confirmed"' in confirmed
@@ -214,7 +218,7 @@ def test_a_table_without_a_match_says_so_and_pages_keep_the_token_private(
 ) -> None:
     setup = make_setup()
     spare = Table.objects.create(event=setup.event, number=9)
-    response = client.get(table_link_path(round_=setup.round, table=spare))
+    response = client.get(table_link_path(round_=setup.round, table=spare, side=0))
     assert response.status_code == 404
     assert b"No match at table 9 in round 1" in response.content
     page = client.get(setup.path())

@@ -295,6 +295,10 @@ class TableMatchSerializer(serializers.Serializer[Any]):
     event_name = serializers.CharField()
     round = serializers.IntegerField()
     table = serializers.IntegerField()
+    side = serializers.IntegerField(help_text="The link's side: 0 (side A) or 1 (side B).")
+    side_names = serializers.ListField(
+        child=serializers.CharField(), help_text="The two sides' team (or player) names."
+    )
     game = GameSerializer(help_text="What every sheet of this event must say.")
     match = MatchStateSerializer(allow_null=True)
 
@@ -313,7 +317,13 @@ class SheetVerifyOutputSerializer(serializers.Serializer[Any]):
 
 
 class ClaimSubmitInputSerializer(StrictInput):
-    side = serializers.IntegerField(min_value=0, max_value=1, help_text="0: entry_a, 1: entry_b.")
+    side = serializers.IntegerField(
+        min_value=0,
+        max_value=1,
+        required=False,
+        help_text="0: entry_a (side A), 1: entry_b (side B). Defaults to the link's own side; "
+        "the other side is refused (403 not_your_side).",
+    )
     sheet = SheetField(required=False)
     final_score = FinalScoreSerializer(required=False)
 
@@ -329,7 +339,11 @@ def final_score_of(value: dict[str, Any] | None) -> dict[str, Any] | None:
 
 class ClaimConfirmInputSerializer(StrictInput):
     side = serializers.IntegerField(
-        min_value=0, max_value=1, help_text="The confirming side (the other side's claim)."
+        min_value=0,
+        max_value=1,
+        required=False,
+        help_text="The confirming side (it confirms the other side's claim). Defaults to the "
+        "link's own side; the other side is refused (403 not_your_side).",
     )
 
 

@@ -7,8 +7,8 @@ Endpoints (all under ``/api/``; errors are ``{code, message, details}``):
     GET  matches/<id>/                           MatchDetailApi       a match's state
     POST matches/<id>/verify/                    SheetVerifyApi       dry run: sheet in, verdict out
     GET  matches/<id>/claims/                    MatchClaimsApi       every claim version
-    POST matches/<id>/claims/                    MatchClaimsApi       table: submit a side's claim
-    POST matches/<id>/confirm/                   ClaimConfirmApi      table: confirm the other's
+    POST matches/<id>/claims/                    MatchClaimsApi       side link: submit its claim
+    POST matches/<id>/confirm/                   ClaimConfirmApi      side link: confirm the other's
     POST matches/<id>/resolve/                   ResultResolveApi     director: pick a side's claim
     POST matches/<id>/override/                  ResultOverrideApi    director: arbitral result
     POST matches/<id>/correct/                   ResultCorrectApi     director: correct a result
@@ -59,6 +59,15 @@ from tournaments.services import assessment, claims
 from tournaments.services import results as services
 
 
+def acting_side(request: Request, side: int | None) -> int:
+    """The side a table link writes as: its own (``not_your_side`` for the other one)."""
+    access = table_access(request)
+    assert access is not None  # TableOnlyToWrite let only table links this far
+    if side is not None:
+        access.check_side(side)
+    return access.side
+
+
 class TableMatchApi(ResultsApi):
     permission_classes = [TableOnly]
 
@@ -80,6 +89,8 @@ class TableMatchApi(ResultsApi):
                 "event_name": event.name,
                 "round": access.round.number,
                 "table": access.table.number,
+                "side": access.side,
+                "side_names": board.side_names if board is not None else [],
                 "game": {
                     **expected,
                     "time_policy": event.time_policy,
@@ -161,12 +172,13 @@ class MatchClaimsApi(ResultsApi):
         data = ClaimSubmitInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         values = data.validated_data
+        side = acting_side(request, values.get("side"))
         expected = parse_version(request)
 
         def submit() -> Response:
             out = claims.submit_claim(
                 match=match,
-                side=values["side"],
+                side=side,
                 sheet=values.get("sheet"),
                 final_score=final_score_of(values.get("final_score")),
                 expected_version=expected,
@@ -213,6 +225,7 @@ class ClaimConfirmApi(ResultsApi):
         match = self.get_match(request, match_id)
         data = ClaimConfirmInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        side = acting_side(request, data.validated_data.get("side"))
         expected = parse_version(request)
         if expected is None:
             raise services.VersionRequired(
@@ -222,7 +235,7 @@ class ClaimConfirmApi(ResultsApi):
         def confirm() -> Response:
             out = claims.confirm_claim(
                 match=match,
-                side=data.validated_data["side"],
+                side=side,
                 expected_version=expected,
             )
             return Response(

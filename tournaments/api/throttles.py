@@ -1,8 +1,9 @@
 """Throttles for the endpoints table tokens use (scope ``table_token``).
 
-A venue's phones often share one public address, so a table's requests are counted per table
-(its link), not per address; other clients per user or address as DRF does. Rates are read from
-``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` on each request (settings overrides apply).
+A venue's phones often share one public address, so a table's requests are counted per side
+link (each side of a table has its own), not per address; other clients per user or address as
+DRF does. Rates are read from ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` on each request
+(settings overrides apply).
 """
 
 from __future__ import annotations

@@ -2,8 +2,11 @@
 
 A *table card* is one sheet per table per round: the event, the round, the table, the match (side
 A against side B), the seats (seats 0 and 2 are side A's players, 1 and 3 side B's; head to head,
-seat 0 is side A, seat 1 side B), and the QR code of the table's private entry link, with the link
-in text beside it. The *pairings sheet* lists every match of the round (byes last).
+seat 0 is side A, seat 1 side B), and two QR codes, one per side, each named by its team ("Scan
+if you are <team>"): each side's private entry link, with the link in text under it. A side's
+link claims only for that side and confirms only the other side's claim, so each partnership
+scans its own. The *pairings sheet* lists every match of the round (byes last), with both links
+when the director asks for them.
 
 Reading only: nothing here writes. ``table_cards`` and ``pairings_rows`` run a fixed number of
 queries whatever the round's size. QR codes are SVG (the ``qrcode`` package's path factory), so
@@ -20,6 +23,7 @@ import qrcode
 import qrcode.constants
 import qrcode.image.svg
 
+from tournaments import game
 from tournaments.models import Entry, EntryPlayer, Event, Match, Round
 
 
@@ -39,9 +43,23 @@ Players = dict[int, list[tuple[int, str]]]
 
 
 @dataclass(frozen=True)
+class SideLink:
+    """One side's entry link: ``side`` is ``"A"`` or ``"B"``, ``team`` its entry's name, ``url``
+    the absolute link and ``qr_svg`` (on a card) the QR code of exactly that link."""
+
+    side: str
+    team: str
+    url: str
+    qr_svg: str = ""
+
+
+UrlFor = Callable[[Match, int], str]
+"""``url_for(match, side)``: the absolute entry link of that side of the match's table."""
+
+
+@dataclass(frozen=True)
 class TableCard:
-    """Everything printed on one table card. ``url`` is the absolute entry link of the table;
-    ``qr_svg`` the QR code of exactly that link, as an inline ``<svg>`` element."""
+    """Everything printed on one table card; ``links`` holds side A's link then side B's."""
 
     event: str
     round_number: int
@@ -49,8 +67,7 @@ class TableCard:
     side_a: str
     side_b: str
     seats: tuple[Seat, ...]
-    url: str
-    qr_svg: str
+    links: tuple[SideLink, SideLink]
     first_leader: Seat | None = None
 
 
@@ -63,6 +80,7 @@ class PairingRow:
     side_b: str
     seats: tuple[Seat, ...] = field(default=())
     is_bye: bool = False
+    links: tuple[SideLink, ...] = field(default=())
 
     @property
     def seats_a(self) -> tuple[Seat, ...]:
@@ -168,11 +186,23 @@ def _matches(round_: Round) -> list[Match]:
     )
 
 
-def table_cards(round_: Round, *, url_for: Callable[[Match], str]) -> list[TableCard]:
+def side_links(match: Match, url_for: UrlFor, *, with_qr: bool) -> tuple[SideLink, SideLink]:
+    """Side A's and side B's entry links of a match at a table (with their QR codes if asked)."""
+    assert match.entry_b is not None
+    found = []
+    for side, entry in ((0, match.entry_a), (1, match.entry_b)):
+        url = url_for(match, side)
+        found.append(
+            SideLink(game.side_letter(side), entry.name, url, qr_svg(url) if with_qr else "")
+        )
+    return found[0], found[1]
+
+
+def table_cards(round_: Round, *, url_for: UrlFor) -> list[TableCard]:
     """One card per table of the round, in table order (byes get no card).
 
-    ``url_for(match)`` gives the absolute entry link of the match's table (the results service
-    derives the token; the view makes it absolute for the request's host).
+    ``url_for(match, side)`` gives the absolute entry link of that side of the match's table (the
+    table links service derives the token; the view makes it absolute for the request's host).
     """
     event = round_.event
     matches = [m for m in _matches(round_) if not m.is_bye and m.table is not None]
@@ -182,7 +212,6 @@ def table_cards(round_: Round, *, url_for: Callable[[Match], str]) -> list[Table
     cards = []
     for match in matches:
         assert match.table is not None and match.entry_b is not None
-        url = url_for(match)
         seats = seats_for(match, players, head_to_head=h2h)
         cards.append(
             TableCard(
@@ -192,16 +221,16 @@ def table_cards(round_: Round, *, url_for: Callable[[Match], str]) -> list[Table
                 side_a=match.entry_a.name,
                 side_b=match.entry_b.name,
                 seats=seats,
-                url=url,
-                qr_svg=qr_svg(url),
+                links=side_links(match, url_for, with_qr=True),
                 first_leader=first_leader(match, seats),
             )
         )
     return cards
 
 
-def pairings_rows(round_: Round) -> list[PairingRow]:
-    """Every match of the round for the pairings sheet: tables in order, then the byes."""
+def pairings_rows(round_: Round, *, url_for: UrlFor | None = None) -> list[PairingRow]:
+    """Every match of the round for the pairings sheet: tables in order, then the byes; with
+    ``url_for`` each table's row carries both sides' links."""
     event = round_.event
     matches = _matches(round_)
     ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
@@ -218,6 +247,7 @@ def pairings_rows(round_: Round) -> list[PairingRow]:
                 match.entry_a.name,
                 match.entry_b.name,
                 seats_for(match, players, head_to_head=h2h),
+                links=side_links(match, url_for, with_qr=False) if url_for is not None else (),
             )
         )
     return rows

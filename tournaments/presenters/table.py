@@ -203,9 +203,10 @@ def _api(name: str, match: Match) -> str:
     return reverse(name, kwargs={"match_id": match.pk})
 
 
-def page_config(match: Match, token: str, *, csrf: str) -> dict[str, Any]:
+def page_config(match: Match, token: str, *, csrf: str, side: int | None = None) -> dict[str, Any]:
     """What the page's script needs: the sheet's header (the event's game, as the results
-    service expects it), how to show points, the seats and sides, and the endpoints."""
+    service expects it), how to show points, the seats and sides (``side``: the side this
+    phone's link acts for, 0 for A or 1 for B), and the endpoints."""
     event = match.round.event
     expected = game.expected_game(event)
     players = int(expected["players"])
@@ -235,8 +236,10 @@ def page_config(match: Match, token: str, *, csrf: str) -> dict[str, Any]:
             }
             for s in seats
         ],
-        # The side this phone acts for (a side-bound link); None: either side, chosen on submit.
-        "side": None,
+        # The side this phone's link acts for: 0 (side A) or 1 (side B); the script preselects
+        # it for "submit as" and shows only its actions (None: either, chosen on submit).
+        "side": side,
+        "side_names": [match.entry_a.name, match.entry_b.name],
         # Plausibility before the engine's tick: the most pips hands can hold at a hand's end.
         "max_pips_left": game.max_pips_left(event),
         "time_policy": event.time_policy,
@@ -260,11 +263,11 @@ def page_config(match: Match, token: str, *, csrf: str) -> dict[str, Any]:
     }
 
 
-def page_context(match: Match, token: str, *, csrf: str) -> dict[str, Any]:
-    """The table page's context: the match, its seats, the game's target in displayed points
-    with its unit, and the script's config."""
+def page_context(match: Match, token: str, *, csrf: str, side: int | None = None) -> dict[str, Any]:
+    """The table page's context: the match, its seats, the side the link acts for, the game's
+    target in displayed points with its unit, and the script's config."""
     event = match.round.event
-    config = page_config(match, token, csrf=csrf)
+    config = page_config(match, token, csrf=csrf, side=side)
     return {
         "token": token,
         "event": event,
@@ -275,13 +278,17 @@ def page_context(match: Match, token: str, *, csrf: str) -> dict[str, Any]:
         "unit_label": f"({game.unit_label(event).replace(' (', ': ').rstrip(')')})",
         "config": config,
         "urls": config["urls"],
+        "my_side": None if side is None else game.side_letter(side),
+        "my_team": None if side is None else config["side_names"][side],
     }
 
 
-def status_context(match: Match, board: MatchBoard) -> dict[str, Any]:
+def status_context(match: Match, board: MatchBoard, *, side: int | None = None) -> dict[str, Any]:
     """The claim status fragment's context: each side's claim (scores in displayed points, its
-    hands), the confirmed result, the versions the Confirm button sends."""
+    hands), the confirmed result, the versions the Confirm button sends. ``side``: the side the
+    viewing link acts for (its own claim gets no Confirm button: only the other side's does)."""
     event = match.round.event
+    my_side = None if side is None else game.side_letter(side)
     sides = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]
 
     def shown(halves: int | None) -> str:
@@ -289,14 +296,14 @@ def status_context(match: Match, board: MatchBoard) -> dict[str, Any]:
         return "—" if raw is None else game.format_displayed(raw, event)
 
     claims = []
-    for side, claim in enumerate(board.claims):
+    for index, claim in enumerate(board.claims):
         if claim is None:
             continue
         claims.append(
             {
-                "side": "AB"[side],
-                "side_index": side,
-                "name": sides[side],
+                "side": "AB"[index],
+                "side_index": index,
+                "name": sides[index],
                 "claim": claim,
                 "scores": [shown(claim.score_a_halves), shown(claim.score_b_halves)],
                 "hands": len(claim.sheet.get("hands", [])) if isinstance(claim.sheet, dict) else 0,
@@ -317,5 +324,6 @@ def status_context(match: Match, board: MatchBoard) -> dict[str, Any]:
         "result_winner": sides[result.winner_side]
         if result and result.winner_side is not None
         else None,
-        "versions": {"AB"[side]: claim.version for side, claim in enumerate(board.claims) if claim},
+        "versions": {"AB"[s]: claim.version for s, claim in enumerate(board.claims) if claim},
+        "my_side": my_side,
     }

@@ -31,6 +31,12 @@ class MatchBoard:
         return self.match.table.number if self.match.table_id and self.match.table else None
 
     @property
+    def side_names(self) -> list[str]:
+        """The two sides' names, side A first ("" for a bye's missing side)."""
+        a, b = self.match.entry_a, self.match.entry_b
+        return [a.name, b.name if b is not None else ""]
+
+    @property
     def score_text(self) -> str:
         """The confirmed score as people read it, side 0 first ("95 – 100"), or ""."""
         if self.result is None:

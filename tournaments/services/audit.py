@@ -37,8 +37,20 @@ def record(
     before: Any = None,
     after: Any = None,
     reason: str = "",
+    actor_label: str = "",
 ) -> AuditEntry:
-    """Append one audit entry. Call it inside the service's transaction, after the change."""
+    """Append one audit entry. Call it inside the service's transaction, after the change.
+
+    ``actor_label`` names an actor with no account (a table's side acting through its link:
+    "table 7, side A (Team)"); it is kept as ``after["by"]`` and the log shows it as the actor.
+    """
+    if actor_label:
+        if after is None:
+            after = {"by": actor_label}
+        elif isinstance(after, dict):
+            after = {"by": actor_label, **after}
+        else:
+            after = {"by": actor_label, "value": after}
     if obj is not None:
         object_type = object_type or obj._meta.model_name or ""
         object_id = object_id or str(obj.pk)

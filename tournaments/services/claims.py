@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from tournaments.errors import Conflict, SpinnerError, ValidationFailed
 from tournaments.models import Claim, Match, MatchResult
 from tournaments.results_math import state_of
+from tournaments.services import audit
 from tournaments.services.assessment import (
     Assessment,
     SheetMismatch,
@@ -34,6 +35,7 @@ from tournaments.services.results import (
     lock_match,
     write_result,
 )
+from tournaments.services.table_links import side_actor
 
 # Bounded storage per table: claims are kept for good (the database refuses their deletion), so a
 # side stores at most this many drafts (invalid or unfinished sheets) and this many versions in
@@ -112,8 +114,9 @@ def submit_claim(
     check_version(current, expected_version)
     check_claim_room(locked, side, current, draft=not found.complete)
     claim = _store_claim(locked, side, found, current)
+    _audit_claim(locked, claim, "claim.submit")
     claims[side] = claim
-    result = _confirm_if_agreed(locked, claims)
+    result = _confirm_if_agreed(locked, claims, side)
     return ClaimOutcome(claim, True, state_of(locked, claims, result), result, refusal)
 
 
@@ -179,7 +182,27 @@ def _store_claim(
         ) from exc
 
 
-def _confirm_if_agreed(match: Match, claims: list[Claim | None]) -> MatchResult | None:
+def _audit_claim(match: Match, claim: Claim, action: str) -> None:
+    """The audit entry of a side's act through its link, naming the side that acted."""
+    audit.record(
+        event=match.round.event,
+        actor=None,
+        action=action,
+        obj=claim,
+        after={
+            "match": match.pk,
+            "side": claim.side,
+            "version": claim.version,
+            "status": claim.status,
+            "confirms": claim.confirms_id,
+        },
+        actor_label=side_actor(match, claim.side),
+    )
+
+
+def _confirm_if_agreed(
+    match: Match, claims: list[Claim | None], acting_side: int
+) -> MatchResult | None:
     a, b = claims
     if (
         a is None
@@ -197,6 +220,7 @@ def _confirm_if_agreed(match: Match, claims: list[Claim | None]) -> MatchResult 
         reason="",
         actor=None,
         action="result.confirm",
+        actor_label=side_actor(match, acting_side),
     )
 
 
@@ -251,6 +275,7 @@ def confirm_claim(
     )
     check_claim_room(locked, side, mine, draft=False)
     claim = _store_claim(locked, side, found, mine, confirms=other)
+    _audit_claim(locked, claim, "claim.confirm")
     claims[side] = claim
-    result = _confirm_if_agreed(locked, claims)
+    result = _confirm_if_agreed(locked, claims, side)
     return ClaimOutcome(claim, True, state_of(locked, claims, result), result)

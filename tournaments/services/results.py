@@ -165,11 +165,13 @@ def write_result(
     reason: str,
     actor: Actor,
     action: str,
+    actor_label: str = "",
 ) -> MatchResult:
     """Make a new current result version (the previous one, if any, stops being current).
 
     Never on a draft round (``round_not_published``): every writer checks before, this is the
-    last line."""
+    last line. ``actor_label`` names a side that acted through its table link (see
+    ``audit.record``)."""
     check_not_draft(match.round)
     previous = current_result(match)
     if previous is not None:
@@ -210,6 +212,7 @@ def write_result(
         before=None if previous is None else result_summary(previous),
         after=result_summary(result),
         reason=reason,
+        actor_label=actor_label,
     )
     note_results_changed(event_id=match.round.event_id)
     return result

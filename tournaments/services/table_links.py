@@ -1,11 +1,23 @@
-"""Table links: the private link that lets a table enter its own match's result with no account.
+"""Table links: the private link that lets one side of a table enter its match's result with
+no account.
 
-A link is ``/t/<token>/`` with ``token = "<round id>.<table number>.<mac>"``. The two numbers only
-say where to look; the ``mac`` is the secret part: ``HMAC-SHA256`` (keyed with the project's
-``SECRET_KEY`` and the round's ``link_secret``) over the round and table ids, 256 bits in
-base64url. Nothing about a token is stored: it is derived again on every request and compared
-in constant time, so printing a table's card again gives the same link, and a database dump
+Each partnership (or player) at a table holds its own link, so that one phone can never both
+claim a result and confirm it for the other side. A link is ``/t/<token>/`` with::
+
+    token = "<round id>.<table number>.<side>.<mac>"
+
+``side`` is ``0`` (side A, the match's first entry) or ``1`` (side B, its second). The numbers
+only say where to look; the ``mac`` is the secret part: ``HMAC-SHA256`` (keyed with the project's
+``SECRET_KEY`` and the round's ``link_secret``) over the round id, the table id AND the side, 256
+bits in base64url. Changing the side digit of a link therefore gives an invalid link, not the
+other side's. Nothing about a token is stored: it is derived again on every request and compared
+in constant time, so printing a table's card again gives the same links, and a database dump
 alone (without ``SECRET_KEY``) gives no link.
+
+A side's link claims only as its side and confirms only the other side's claim
+(``not_your_side``, 403, otherwise); idempotency keys and throttles count per side link. The
+table-wide links of earlier versions (``<round id>.<table number>.<mac>``) are refused as
+invalid: cards printed before the upgrade for a round still open must be printed again.
 
 A link is revoked by rotating its round's ``link_secret`` (every link of that round dies at
 once), is valid only while the round is published or in play (it expires when the round
@@ -23,15 +35,17 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from tournaments import game
 from tournaments.errors import NotAllowed, NotFound, ValidationFailed
 from tournaments.models import Match, Round, Table, new_salt
 from tournaments.services import audit
 
 LINK_ACTIVE_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY)
-# "<round id>.<table number>.<mac>": ASCII digits only (``str.isdigit`` also takes "²", which
+# "<round id>.<table number>.<side>.<mac>": ASCII digits only (``str.isdigit`` also takes "²", which
 # ``int`` refuses, and an unbounded run of digits trips Python's int-from-string limit), and the
 # mac is exactly what ``_mac`` makes: 32 bytes in unpadded base64url, 43 characters.
-_TOKEN = re.compile(r"([0-9]{1,12})\.([0-9]{1,6})\.([A-Za-z0-9_-]{43})")
+_TOKEN = re.compile(r"([0-9]{1,12})\.([0-9]{1,6})\.([01])\.([A-Za-z0-9_-]{43})")
+SIDES = (0, 1)
 
 
 class TableLinkInvalid(NotAllowed):
@@ -48,56 +62,90 @@ class TableLinkExpired(NotAllowed):
     status = 401
 
 
+class NotYourSide(NotAllowed):
+    """A side's link tried to act as the other side (claim as it, or confirm its own claim)."""
+
+    code = "not_your_side"
+    status = 403
+
+
 @dataclass(frozen=True)
 class TableAccess:
-    """What a valid table link grants: entry for one table of one round.
+    """What a valid table link grants: entry for one side of one table of one round.
 
-    ``match_id`` is the table's match in that round (None if the round has none there).
+    ``side`` is 0 (side A) or 1 (side B); ``match_id`` is the table's match in that round (None
+    if the round has none there).
     """
 
     round: Round
     table: Table
+    side: int
     match_id: int | None
 
     @property
     def scope(self) -> str:
-        """A stable name for this client (idempotency keys and throttles are per client)."""
-        return f"table:{self.round.pk}:{self.table.pk}"
+        """A stable name for this client (idempotency keys and throttles are per side link)."""
+        return f"table:{self.round.pk}:{self.table.pk}:{self.side}"
+
+    @property
+    def side_letter(self) -> str:
+        return game.side_letter(self.side)
+
+    def check_side(self, side: int) -> None:
+        """Raise ``not_your_side`` unless ``side`` is this link's own side."""
+        if side != self.side:
+            raise NotYourSide(
+                f"This is side {self.side_letter}'s link: it acts only for side "
+                f"{self.side_letter}. The other side uses its own link.",
+                details={"link_side": self.side, "side": side},
+            )
 
     def may_act_on(self, match: Match) -> bool:
         """True only for the table's own match in the link's round."""
         return match.round_id == self.round.pk and match.table_id == self.table.pk
 
 
-def _mac(round_: Round, table: Table) -> str:
+def _mac(round_: Round, table: Table, side: int) -> str:
     digest = salted_hmac(
         f"spinner.table-link.{round_.link_secret}",
-        f"{round_.pk}:{table.pk}",
+        f"{round_.pk}:{table.pk}:side{side}",
         algorithm="sha256",
     ).digest()
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode("ascii")
 
 
-def table_token(*, round_: Round, table: Table) -> str:
-    """The table's token for this round (the same every time until the round's secret rotates)."""
+def table_token(*, round_: Round, table: Table, side: int) -> str:
+    """A side's token for this table and round (the same every time until the round's secret
+    rotates)."""
     if table.event_id != round_.event_id:
         raise ValueError("the table and the round belong to different events")
-    return f"{round_.pk}.{table.number}.{_mac(round_, table)}"
+    if side not in SIDES:
+        raise ValueError(f"a side is 0 or 1, not {side!r}")
+    return f"{round_.pk}.{table.number}.{side}.{_mac(round_, table, side)}"
 
 
-def table_link_path(*, round_: Round, table: Table) -> str:
-    """The entry page's path for the table: ``/t/<token>/``."""
-    return f"/t/{table_token(round_=round_, table=table)}/"
+def table_link_path(*, round_: Round, table: Table, side: int) -> str:
+    """A side's entry page path: ``/t/<token>/``."""
+    return f"/t/{table_token(round_=round_, table=table, side=side)}/"
 
 
-def table_link_url(*, round_: Round, table: Table) -> str:
-    """The full entry URL, on ``settings.SPINNER_BASE_URL`` (default http://127.0.0.1:8000)."""
+def table_link_url(*, round_: Round, table: Table, side: int) -> str:
+    """A side's full entry URL, on ``settings.SPINNER_BASE_URL`` (default
+    http://127.0.0.1:8000)."""
     base = getattr(settings, "SPINNER_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
-    return base + table_link_path(round_=round_, table=table)
+    return base + table_link_path(round_=round_, table=table, side=side)
+
+
+def side_actor(match: Match, side: int) -> str:
+    """How the audit log names a side that acted through its link: "table 7, side A (Team)"."""
+    entry = match.entry_a if side == 0 else match.entry_b
+    where = f"table {match.table.number}" if match.table is not None else "no table"
+    who = f" ({entry.name})" if entry is not None else ""
+    return f"{where}, side {game.side_letter(side)}{who}"
 
 
 def resolve_table_token(token: str) -> TableAccess:
-    """Check a token and say what it grants.
+    """Check a token and say what it grants (its round, table and side).
 
     Raises ``TableLinkInvalid`` (malformed, unknown round or table, wrong mac, revoked) or
     ``TableLinkExpired`` (the round is not published or in play). Runs in a fixed three queries
@@ -106,14 +154,15 @@ def resolve_table_token(token: str) -> TableAccess:
     parsed = _TOKEN.fullmatch(token) if isinstance(token, str) else None
     if parsed is None:
         raise TableLinkInvalid("This table link is not valid; ask the director for a new one.")
-    round_id, number, mac = parsed.groups()
+    round_id, number, side_digit, mac = parsed.groups()
+    side = int(side_digit)
     round_ = Round.objects.select_related("event").filter(pk=int(round_id)).first()
     table = (
         Table.objects.filter(event_id=round_.event_id, number=int(number)).first()
         if round_ is not None
         else None
     )
-    if round_ is None or table is None or not constant_time_compare(_mac(round_, table), mac):
+    if round_ is None or table is None or not constant_time_compare(_mac(round_, table, side), mac):
         raise TableLinkInvalid("This table link is not valid; ask the director for a new one.")
     if round_.status not in LINK_ACTIVE_STATUSES:
         raise TableLinkExpired(
@@ -121,7 +170,7 @@ def resolve_table_token(token: str) -> TableAccess:
             details={"round_status": round_.status},
         )
     match_id = Match.objects.filter(round=round_, table=table).values_list("pk", flat=True).first()
-    return TableAccess(round=round_, table=table, match_id=match_id)
+    return TableAccess(round=round_, table=table, side=side, match_id=match_id)
 
 
 @transaction.atomic

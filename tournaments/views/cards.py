@@ -9,9 +9,22 @@ from django.views.decorators.cache import never_cache
 
 from tournaments import game
 from tournaments.models import Event, Match, Round
-from tournaments.permissions import director_required, directors_only
+from tournaments.permissions import can_direct, director_required, directors_only
 from tournaments.presenters import cards
 from tournaments.services.table_links import table_link_path
+
+
+def _url_for(request: HttpRequest, round_: Round) -> cards.UrlFor:
+    """A side's link made absolute for the request's host (the host the director's laptop
+    reached: the phones on the venue's network reach the same one)."""
+
+    def url_for(match: Match, side: int) -> str:
+        assert match.table is not None
+        return request.build_absolute_uri(
+            table_link_path(round_=round_, table=match.table, side=side)
+        )
+
+    return url_for
 
 
 def _round(event: Event, number: int) -> Round:
@@ -23,29 +36,34 @@ def _round(event: Event, number: int) -> Round:
 def table_cards(request: HttpRequest, number: int, *, event: Event) -> HttpResponse:
     """Print-ready table cards of round ``number``: one per table."""
     round_ = _round(event, number)
-
-    def url_for(match: Match) -> str:
-        assert match.table is not None
-        return request.build_absolute_uri(table_link_path(round_=round_, table=match.table))
-
     return render(
         request,
         "tournaments/cards/table_cards.html",
         {
             "event": event,
             "round": round_,
-            "cards": cards.table_cards(round_, url_for=url_for),
+            "cards": cards.table_cards(round_, url_for=_url_for(request, round_)),
             "score_unit": game.unit_label(event),
         },
     )
 
 
+@never_cache  # a director's sheet lists the tables' links
 @director_required
 def pairings_sheet(request: HttpRequest, number: int, *, event: Event) -> HttpResponse:
-    """The printable pairings sheet of round ``number``."""
+    """The printable pairings sheet of round ``number``; a director (not staff who only oversee)
+    also gets both sides' links of each table (``?links=0`` leaves them off, for a sheet to pin
+    on the wall)."""
     round_ = _round(event, number)
+    with_links = can_direct(request.user, event) and request.GET.get("links") != "0"
+    url_for = _url_for(request, round_) if with_links else None
     return render(
         request,
         "tournaments/cards/pairings_sheet.html",
-        {"event": event, "round": round_, "rows": cards.pairings_rows(round_)},
+        {
+            "event": event,
+            "round": round_,
+            "rows": cards.pairings_rows(round_, url_for=url_for),
+            "with_links": with_links,
+        },
     )

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments import game
 from tournaments.errors import SpinnerError
-from tournaments.models import Event, Match, Round, Table
+from tournaments.models import Event, Match, Round
 from tournaments.permissions import can_direct, director_required
 from tournaments.selectors import results as selectors
 from tournaments.services import decisions, table_links
@@ -84,11 +84,25 @@ def _round(event: Event, number: int) -> Round:
     return get_object_or_404(Round, event=event, number=number)
 
 
-def _links(round_: Round) -> dict[int, str]:
-    return {
-        t.number: table_links.table_link_url(round_=round_, table=t)
-        for t in Table.objects.filter(matches__round=round_).distinct()
-    }
+def _links(round_: Round) -> dict[int, list[tuple[str, str, str]]]:
+    """Each table's two side links: ``(side letter, team, url)``, side A first."""
+    found: dict[int, list[tuple[str, str, str]]] = {}
+    matches = (
+        Match.objects.filter(round=round_, table__isnull=False, entry_b__isnull=False)
+        .select_related("table", "entry_a", "entry_b")
+        .order_by("table__number")
+    )
+    for match in matches:
+        assert match.table is not None and match.entry_b is not None
+        found[match.table.number] = [
+            (
+                game.side_letter(side),
+                entry.name,
+                table_links.table_link_url(round_=round_, table=match.table, side=side),
+            )
+            for side, entry in ((0, match.entry_a), (1, match.entry_b))
+        ]
+    return found
 
 
 @never_cache  # the board lists the tables' links: no cache keeps them

@@ -65,7 +65,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         access, match = _access(token)
     except SpinnerError as exc:
         return _refused(request, exc)
-    context = presenter.page_context(match, token, csrf=get_token(request))
+    context = presenter.page_context(match, token, csrf=get_token(request), side=access.side)
     context.update({"round": access.round, "table": access.table})
     return private(render(request, "tournaments/table/table.html", context))
 
@@ -84,16 +84,16 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 @require_GET
 def claim_status(request: HttpRequest, token: str) -> HttpResponse:
     """The claim status fragment (htmx polls it): nothing yet, a pending claim with its summary
-    and the other side's Confirm button, a conflict, or the confirmed result."""
+    (and, on the other side's link, its Confirm button), a conflict, or the confirmed result."""
     try:
-        _, match = _access(token)
+        access, match = _access(token)
     except SpinnerError as exc:
         return private(
             HttpResponse(format_html('<p class="error">{}</p>', exc.message), status=exc.status)
         )
     board = match_board(match.pk)
     assert board is not None
-    context = presenter.status_context(match, board)
+    context = presenter.status_context(match, board, side=access.side)
     return private(render(request, "tournaments/table/status.html", context))
 
 

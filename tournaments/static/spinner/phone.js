@@ -18,7 +18,8 @@
  *    points, the settlement, where it first differs from this phone's own sheet) above a dock
  *    with the Confirm and Disagree buttons.
  * People are named, never numbered: seats by player name and compass point, sides by team name.
- * cfg.side ("A"/"B", a side-bound link) preselects the side this phone acts for; null: either.
+ * cfg.side (0: side A, 1: side B; the page's link is bound to it) preselects the side this phone
+ * acts for and shows only its actions; null: either (older callers may send "A"/"B").
  * Plain JS, no build step.
  */
 (function () {
@@ -34,7 +35,8 @@
   var verdictEl = document.getElementById("verdict");
   var netEl = document.getElementById("net-status");
   var N = cfg.players;
-  var SIDE = cfg.side === "A" || cfg.side === "B" ? cfg.side : null;
+  var SIDE = cfg.side === 0 || cfg.side === 1 ? "AB".charAt(cfg.side)
+    : cfg.side === "A" || cfg.side === "B" ? cfg.side : null;
 
   // ---------------------------------------------------------------- state, kept in the browser
   function blank() {
