@@ -11,6 +11,7 @@ sticky scorebar and the dock), and no horizontal scroll of the page. The whole e
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ pytestmark = [
     pytest.mark.usefixtures("audit_flush"),
 ]
 
+SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
 MIN_TILE_PX = 20  # a tile's short side (phone.js ZOOM_MIN): its numbers (12 px) stay legible
 MIN_TAP_PX = 44
 
@@ -49,6 +51,14 @@ new PerformanceObserver(function (list) {
   });
 }).observe({ type: "layout-shift", buffered: true });
 """
+
+
+def shot(page: Any, artifacts: Path, name: str, screen: str | None = None) -> None:
+    """A screenshot in the test's artifacts; with SPINNER_UPDATE_SCREENS=1 also as ``screen``
+    in docs/screens/ (listed in its README)."""
+    page.screenshot(path=str(artifacts / name))
+    if screen and os.environ.get("SPINNER_UPDATE_SCREENS") == "1":
+        page.screenshot(path=str(SCREENS / screen))
 
 
 def pips(tiles: list[str]) -> int:
@@ -166,7 +176,9 @@ def assert_legible(m: dict[str, Any], *, what: str) -> bool:
     fits = union["r"] - union["l"] <= pane["w"] and union["b"] - union["t"] <= pane["h"]
     if fits:
         for target in targets:
-            assert inside(target, pane), f"{what}: a legal place is out of view: {target} {m['drawing']}"
+            assert inside(target, pane), (
+                f"{what}: a legal place is out of view: {target} {m['drawing']}"
+            )
         return False
     assert m["drawing"]["zoom"] == MIN_TILE_PX, f"{what}: spread places, not zoomed out: {m}"
     assert any(inside(t, pane) for t in targets), f"{what}: no legal place in view: {m['drawing']}"
@@ -174,7 +186,7 @@ def assert_legible(m: dict[str, Any], *, what: str) -> bool:
 
 
 def enter_hand(
-    page: Any, hand: dict[str, Any], seat_labels: list[str], shots: Path | None
+    page: Any, hand: dict[str, Any], seat_labels: list[str], shots: Path, rules: str
 ) -> tuple[int, int, int]:
     """Enter ``hand`` move by move, tapping the drawn table; returns the number of placements,
     of picks placed on the drawing, and of those whose places did not fit the pane at once."""
@@ -200,8 +212,9 @@ def enter_hand(
             measured = measure(page)
             spread += assert_legible(measured, what=f"{tile} picked")
             picks += 1
-            if shots is not None and placed + 1 in shot_at:
-                page.screenshot(path=str(shots / f"pick-{placed + 1:02d}.png"))
+            if placed + 1 in shot_at:
+                screen = f"11-moves-{rules}-pick.png" if placed + 1 == 16 else None
+                shot(page, shots, f"pick-{placed + 1:02d}.png", screen)
             target.click()
         score = m["score"]
         points = score // 5
@@ -216,8 +229,9 @@ def enter_hand(
         assert measured["last"] is not None and inside(measured["last"], measured["pane"]), (
             f"{tile} placed: the last tile is out of view: {measured['last']} in {measured['pane']}"
         )
-        if shots is not None and placed in shot_at:
-            page.screenshot(path=str(shots / f"placed-{placed:02d}.png"))
+        if placed in shot_at:
+            screen = f"12-moves-{rules}-placed.png" if placed == 16 else None
+            shot(page, shots, f"placed-{placed:02d}.png", screen)
     return placed, picks, spread
 
 
@@ -256,16 +270,17 @@ def test_a_long_hand_stays_legible_to_match_over_without_layout_shift(
         tap(page, labels[hand["leader"]])
         tap(page, "Move by move")
         expect(page.get_by_text("The table is empty")).to_be_visible()
-        placed, picks, spread = enter_hand(page, hand, labels, artifacts)
+        placed, picks, spread = enter_hand(page, hand, labels, artifacts, rules)
         assert placed >= 20
         measured = measure(page)
         assert measured["spinners"] >= 3, measured["spinners"]
-        page.screenshot(path=str(artifacts / "long-hand-entered.png"))
+        shot(page, artifacts, "long-hand-entered.png")
 
         # Zoom: the − button stops at the legible minimum; + brings the tiles back up.
         while page.get_by_role("button", name="Zoom out").is_enabled():
             tap(page, "Zoom out")
         smallest = measure(page)
+        shot(page, artifacts, "long-hand-zoomed-out.png", f"13-moves-{rules}-zoomed-out.png")
         assert_legible(smallest, what="zoomed out")
         assert min(min(t["w"], t["h"]) for t in smallest["tiles"]) < 32
         tap(page, "Zoom in")
@@ -281,10 +296,14 @@ def test_a_long_hand_stays_legible_to_match_over_without_layout_shift(
         before = page.evaluate("() => +document.querySelector('#layout svg').getAttribute('width')")
 
         def touch(kind: str, apart: float) -> None:
-            points = [] if kind == "touchEnd" else [
-                {"x": cx - apart, "y": cy, "id": 1},
-                {"x": cx + apart, "y": cy, "id": 2},
-            ]
+            points = (
+                []
+                if kind == "touchEnd"
+                else [
+                    {"x": cx - apart, "y": cy, "id": 1},
+                    {"x": cx + apart, "y": cy, "id": 2},
+                ]
+            )
             cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
 
         touch("touchStart", 30)
@@ -296,7 +315,7 @@ def test_a_long_hand_stays_legible_to_match_over_without_layout_shift(
         assert after > before
         assert page.evaluate("() => window.visualViewport.scale") == 1
         assert_legible(measure(page), what="pinched")
-        page.screenshot(path=str(artifacts / "long-hand-pinched.png"))
+        shot(page, artifacts, "long-hand-pinched.png")
 
         # The hand's end and its settlement on a slow connection (600 ms each way), so that the
         # engine's "match over" arrives well after the tap: the page must not jump then.
@@ -312,12 +331,14 @@ def test_a_long_hand_stays_legible_to_match_over_without_layout_shift(
                 page.locator(f"#pips-{seat}").fill(str(left))
         tap(page, "Settle hand 1")
         expect(page.get_by_role("heading", name="Match over")).to_be_visible()
-        page.screenshot(path=str(artifacts / "match-over.png"))
+        shot(page, artifacts, "match-over.png", f"14-moves-{rules}-match-over.png")
         tap(page, "Submit as Team A")
         expect(page.locator("#claim-pending-A")).to_be_visible()
 
         shifts = page.evaluate("() => window.__shifts")
-        print(f"{rules}: {placed} tiles placed, {picks} on the drawing, {spread} with places wider than the pane; layout shift {shifts}")
+        print(
+            f"{rules}: {placed} tiles placed, {picks} on the drawing, {spread} with places wider than the pane; layout shift {shifts}"
+        )
         assert shifts["unexpected"] < 0.1, shifts
     finally:
         context.close()
