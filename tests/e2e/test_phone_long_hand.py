@@ -130,11 +130,14 @@ def measure(page: Any) -> dict[str, Any]:
             pane: box(pane), bar: bar, floor: floor,
             tiles: svg ? [...svg.querySelectorAll("g.tile > rect")].map(box) : [],
             spinners: svg ? svg.querySelectorAll("g.tile.spinner").length : 0,
-            last: svg && svg.querySelector("g.tile.last") ? box(svg.querySelector("g.tile.last > rect")) : null,
+            last: svg && svg.querySelector("g.tile.last > rect")
+              ? box(svg.querySelector("g.tile.last > rect")) : null,
             targets: svg ? [...svg.querySelectorAll(".target")].map(box) : [],
-            pageScrollX: document.documentElement.scrollWidth - document.documentElement.clientWidth,
+            pageScrollX: document.documentElement.scrollWidth
+              - document.documentElement.clientWidth,
             scrollX: window.scrollX,
-            drawing: svg ? { scroll: [pane.scrollLeft, pane.scrollTop, pane.scrollWidth, pane.clientWidth],
+            drawing: svg ? {
+              scroll: [pane.scrollLeft, pane.scrollTop, pane.scrollWidth, pane.clientWidth],
               size: [svg.getAttribute("width"), svg.getAttribute("height")], box: box(svg),
               focus: svg.getAttribute("data-focus"), zoom: +svg.getAttribute("data-zoom") } : null,
           };
@@ -337,7 +340,8 @@ def test_a_long_hand_stays_legible_to_match_over_without_layout_shift(
 
         shifts = page.evaluate("() => window.__shifts")
         print(
-            f"{rules}: {placed} tiles placed, {picks} on the drawing, {spread} with places wider than the pane; layout shift {shifts}"
+            f"{rules}: {placed} tiles placed, {picks} on the drawing, {spread} with places"
+            f" wider than the pane; layout shift {shifts}"
         )
         assert shifts["unexpected"] < 0.1, shifts
     finally:
