@@ -289,7 +289,22 @@
 
   /** The dock's verdict: one line while all is well, the engine's explanation (and the button
    *  that fixes it) when not. It sits at the bottom of the screen, so it is always in view. */
+  // The dock is fixed at the bottom: when it shrinks its top moves down, and everything in it
+  // with it. A verdict that arrives on its own (not in answer to a tap: the network is slow)
+  // keeps the dock's height; the next tap lets it fit its content again.
+  var lastInput = 0;
+  function markInput() { lastInput = Date.now(); verdictEl.style.minHeight = ""; }
+  app.addEventListener("pointerdown", markInput, true);
+  app.addEventListener("keydown", markInput, true);
   function renderVerdict() {
+    if (Date.now() - lastInput > 400 && !verdictEl.classList.contains("hidden")) {
+      var had = verdictEl.getBoundingClientRect().height;
+      var reserved = parseFloat(verdictEl.style.minHeight) || 0;
+      if (had > reserved) verdictEl.style.minHeight = had + "px";
+    }
+    renderVerdictNow();
+  }
+  function renderVerdictNow() {
     var v = st.verdict;
     verdictEl.classList.remove("checking");
     if (st.finalOnly || !st.hands.length) { verdictEl.className = "verdict hidden"; verdictEl.innerHTML = ""; return; }
@@ -446,7 +461,15 @@
     if (st.hands.length || st.finalOnly) {
       html += "<p>" + btn("reset", "Start the sheet again", { "class": "secondary" }) + "</p>";
     }
-    if (html !== lastEntryHtml) { entry.innerHTML = html; lastEntryHtml = html; }
+    var replaced = html !== lastEntryHtml;
+    // "Match over" replaces a taller screen (the next hand's entry, or the last moves) when the
+    // engine's verdict arrives: the entry keeps the height it had, so that nothing below it
+    // moves (the space is reserved until the sheet is started again).
+    var over = finished() && !st.finalOnly;
+    if (replaced && over && !entry.style.minHeight) entry.style.minHeight = entry.getBoundingClientRect().height + "px";
+    if (!over && entry.style.minHeight) entry.style.minHeight = "";
+    if (replaced) { entry.innerHTML = html; lastEntryHtml = html; }
+    placePane(replaced);
     if (focusId) {
       var again = document.getElementById(focusId);
       if (again && again !== document.activeElement) {
@@ -782,8 +805,8 @@
     var seat = nextSeat(h);
     var last = h.moves[h.moves.length - 1];
     var afterDraw = last && last.draw !== undefined;
-    html += "<p><strong>" + esc(seatLabel(seat)) + "</strong> to play" + (afterDraw ? " (after drawing " + last.draw + ")" : "") + ".</p>";
-    html += "<div id=\"layout\" class=\"layout\">" + (st.pick && st.pick.svg ? st.pick.svg : (st.layoutSvg || "")) + "</div>";
+    html += tablePane(st.pick && st.pick.g ? st.pick.g : st.layoutG, !!(st.pick && st.pick.g),
+      "<p class=\"to-play\"><strong>" + esc(seatLabel(seat)) + "</strong> to play" + (afterDraw ? " (after drawing " + last.draw + ")" : "") + ".</p>");
     if (st.pick && st.pick.placements) {
       html += "<fieldset><legend>Where does " + esc(st.pick.tile.replace("-", "|")) + " go?</legend><div class=\"choices\">";
       st.pick.placements.forEach(function (p, k) {
@@ -835,11 +858,11 @@
         }
         return res.data;
       }).then(function (data) {
-        var svg = drawLayout(data);
         if (tile) {
-          st.pick = { tile: tile, placements: data.placements || [], chosen: null, svg: svg };
+          st.pick = { tile: tile, placements: data.placements || [], chosen: null, g: data };
+          st.pick.z = fitZoom(data);
         } else {
-          st.layoutSvg = svg;
+          st.layoutG = data;
         }
         save(); renderAll();
         return h;
@@ -849,31 +872,106 @@
       });
   }
 
+  // The drawn table keeps its size through a long hand: it is drawn at a fixed scale (CSS px per
+  // tile half, so a tile's short side is never under ZOOM_MIN px) in a pane of fixed height that
+  // pans (one finger, or scroll) and zooms (pinch, or the − and + buttons). After each render the
+  // pane shows the last tile placed and, while a tile is picked, every place it may go.
+  var ZOOM_MIN = 20, ZOOM_MAX = 64, ZOOM_STEP = 1.25, ZOOM_DEFAULT = 32;
+  var TARGET_PX = 48;  // a legal place's tap target, in CSS px at any zoom (at least 44)
+  function baseZoom() {
+    var z = typeof st.zoom === "number" ? st.zoom : ZOOM_DEFAULT;
+    return Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, z));
+  }
+  /** The zoom in use: while a tile is picked, the pick's own (see fitZoom), else the players'. */
+  function zoom() {
+    var z = st.pick && typeof st.pick.z === "number" ? st.pick.z : baseZoom();
+    return Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, z));
+  }
+  /** The zoom that shows every legal place of a picked tile in the pane at once: the players'
+   *  zoom, or less (never under ZOOM_MIN) when the places lie further apart than the pane. */
+  function fitZoom(g) {
+    var z = baseZoom();
+    var pts = (g.placements || []).filter(function (p) { return p.x !== undefined && p.x !== null; });
+    if (pts.length < 2) return z;
+    var pane = document.getElementById("layout");
+    var pw = (pane ? pane.clientWidth : entry.clientWidth) - 8;
+    var ph = (pane ? pane.clientHeight : 272) - 8;
+    var xs = pts.map(function (p) { return p.x; }), ys = pts.map(function (p) { return p.y; });
+    var sx = Math.max.apply(null, xs) - Math.min.apply(null, xs);
+    var sy = Math.max.apply(null, ys) - Math.min.apply(null, ys);
+    if (sx > 0) z = Math.min(z, (pw - TARGET_PX) / sx);
+    if (sy > 0) z = Math.min(z, (ph - TARGET_PX) / sy);
+    return Math.max(ZOOM_MIN, Math.floor(z));
+  }
+  function lastPlayed() {
+    var h = lastHand();
+    if (!h || !h.moves) return null;
+    for (var i = h.moves.length - 1; i >= 0; i--) if (h.moves[i].play) return h.moves[i].play;
+    return null;
+  }
+
+  /** The pane around the drawing: always the same height, so nothing below it moves. */
+  function tablePane(g, picking, head) {
+    var inner = drawLayout(g, picking);
+    // The zoom buttons sit beside the line above the pane (never over the drawing); the row has
+    // their height whether they are shown or not.
+    var tools = g && g.tiles && g.tiles.length
+      ? "<div class=\"zoom-tools\" role=\"group\" aria-label=\"Zoom the table\">" +
+        btn("zoom", "−", { "data-dir": "out", "aria-label": "Zoom out", "class": "secondary",
+          disabled: zoom() <= ZOOM_MIN ? "disabled" : null }) +
+        btn("zoom", "+", { "data-dir": "in", "aria-label": "Zoom in", "class": "secondary",
+          disabled: zoom() >= ZOOM_MAX ? "disabled" : null }) + "</div>"
+      : "";
+    return "<div class=\"table-frame\"><div class=\"pane-head\">" + head + tools + "</div><div id=\"layout\" class=\"layout table-pane\">" + inner + "</div></div>";
+  }
+
   /** The engine's geometry drawn as SVG: tiles on a grid (one unit per half), counted ends as
    *  filled numbers, open ports that are not counted as hollow dots (as seed 000 draws them), and
-   *  the chosen tile's legal places as tap targets. */
-  function drawLayout(g) {
+   *  the chosen tile's legal places as tap targets. The SVG's size in CSS px is the drawing's
+   *  size times the zoom; ``data-focus`` is the box the pane brings into view (the last tile
+   *  placed and the legal places), in the SVG's px. */
+  function drawLayout(g, picking) {
     if (!g || !g.tiles || !g.tiles.length) {
       var h = lastHand();
       var played = h ? h.moves.filter(function (m) { return m.play; }).length : 0;
-      if (!played) return "<p class=\"muted\">The table is empty: the first tile opens the hand.</p>";
-      return "<p class=\"muted\">" + played + " tile" + (played === 1 ? "" : "s") +
+      if (!played) return "<p class=\"muted pane-note\">The table is empty: the first tile opens the hand.</p>";
+      if (!g) return "<p class=\"muted pane-note\">Drawing the table…</p>";
+      return "<p class=\"muted pane-note\">" + played + " tile" + (played === 1 ? "" : "s") +
         " on the table, ends total " + esc(String(g ? g.total : "?")) + " (no drawing available).</p>";
     }
-    var pad = 1.2;
+    var z = zoom();
+    var half = Math.max(0.5, TARGET_PX / z / 2);  // half a target's side, in units
+    var pad = Math.max(1.2, half + 0.3);
     var minx = Infinity, miny = Infinity, maxx = -Infinity, maxy = -Infinity;
     function grow(x, y, w, hh) {
       minx = Math.min(minx, x - w / 2); maxx = Math.max(maxx, x + w / 2);
       miny = Math.min(miny, y - hh / 2); maxy = Math.max(maxy, y + hh / 2);
     }
     g.tiles.forEach(function (t) { grow(t.x, t.y, t.w, t.h); });
-    (g.placements || []).forEach(function (p) { if (p.x !== undefined && p.x !== null) grow(p.x, p.y, 1, 1); });
-    var vb = [minx - pad, miny - pad, maxx - minx + 2 * pad, maxy - miny + 2 * pad].map(function (n) { return n.toFixed(2); }).join(" ");
-    var out = "<svg class=\"table-svg\" viewBox=\"" + vb + "\" role=\"img\" aria-label=\"The table: " + g.tiles.length + " tiles, ends total " + esc(String(g.total)) + "\">";
+    var targets = picking ? (g.placements || []).filter(function (p) { return p.x !== undefined && p.x !== null; }) : [];
+    targets.forEach(function (p) { grow(p.x, p.y, 1, 1); });
+    var x0v = minx - pad, y0v = miny - pad, wv = maxx - minx + 2 * pad, hv = maxy - miny + 2 * pad;
+    // The focus: the legal places while a tile is picked, else the last tile placed.
+    var fb = null;
+    function focus(x, y, w, hh) {
+      if (!fb) fb = [x - w / 2, y - hh / 2, x + w / 2, y + hh / 2];
+      else fb = [Math.min(fb[0], x - w / 2), Math.min(fb[1], y - hh / 2), Math.max(fb[2], x + w / 2), Math.max(fb[3], y + hh / 2)];
+    }
+    var lastTile = lastPlayed();
+    if (!targets.length) g.tiles.forEach(function (t) { if (t.tile === lastTile) focus(t.x, t.y, t.w, t.h); });
+    targets.forEach(function (p) { focus(p.x, p.y, 2 * half, 2 * half); });
+    var first = targets.length ? targets[0] : null;
+    var px = function (v) { return (v * z).toFixed(1); };
+    var focusAttr = fb ? px(fb[0] - x0v) + " " + px(fb[1] - y0v) + " " + px(fb[2] - x0v) + " " + px(fb[3] - y0v) : "";
+    var firstAttr = first ? px(first.x - half - x0v) + " " + px(first.y - half - y0v) + " " + px(first.x + half - x0v) + " " + px(first.y + half - y0v) : "";
+    var vb = [x0v, y0v, wv, hv].map(function (n) { return n.toFixed(2); }).join(" ");
+    var out = "<svg class=\"table-svg\" viewBox=\"" + vb + "\" width=\"" + px(wv) + "\" height=\"" + px(hv) +
+      "\" data-zoom=\"" + z + "\" data-focus=\"" + focusAttr + "\" data-first=\"" + firstAttr + "\" role=\"img\" aria-label=\"The table: " + g.tiles.length +
+      " tiles, ends total " + esc(String(g.total)) + "\">";
     g.tiles.forEach(function (t) {
       var x0 = t.x - t.w / 2, y0 = t.y - t.h / 2;
       var horiz = t.w >= t.h;
-      out += "<g class=\"tile" + (t.spinner ? " spinner" : "") + "\"><rect x=\"" + x0 + "\" y=\"" + y0 + "\" width=\"" + t.w + "\" height=\"" + t.h + "\" rx=\".12\"/>";
+      out += "<g class=\"tile" + (t.spinner ? " spinner" : "") + (t.tile === lastTile ? " last" : "") + "\" data-tile=\"" + esc(t.tile) + "\"><rect x=\"" + x0 + "\" y=\"" + y0 + "\" width=\"" + t.w + "\" height=\"" + t.h + "\" rx=\".12\"/>";
       if (horiz) {
         out += "<line x1=\"" + t.x + "\" y1=\"" + (y0 + .1) + "\" x2=\"" + t.x + "\" y2=\"" + (y0 + t.h - .1) + "\"/>" +
           "<text x=\"" + (t.x - t.w / 4) + "\" y=\"" + t.y + "\">" + t.a + "</text><text x=\"" + (t.x + t.w / 4) + "\" y=\"" + t.y + "\">" + t.b + "</text>";
@@ -890,11 +988,96 @@
       out += "<circle class=\"end-count\" cx=\"" + c.x + "\" cy=\"" + c.y + "\" r=\".3\"/><text class=\"end-count-text\" x=\"" + c.x + "\" y=\"" + c.y + "\">" + c.value + "</text>";
     });
     (g.placements || []).forEach(function (p, k) {
-      if (p.x === undefined || p.x === null) return;
-      out += "<rect class=\"target\" tabindex=\"0\" role=\"button\" data-action=\"place\" data-k=\"" + k + "\" aria-label=\"Place on " + esc(p.on || "the table") + "\" x=\"" + (p.x - .5) + "\" y=\"" + (p.y - .5) + "\" width=\"1\" height=\"1\" rx=\".15\"/>";
+      if (!picking || p.x === undefined || p.x === null) return;
+      out += "<rect class=\"target\" tabindex=\"0\" role=\"button\" data-action=\"place\" data-k=\"" + k + "\" aria-label=\"Place on " + esc(p.on || "the table") + "\" x=\"" + (p.x - half).toFixed(3) + "\" y=\"" + (p.y - half).toFixed(3) + "\" width=\"" + (2 * half).toFixed(3) + "\" height=\"" + (2 * half).toFixed(3) + "\" rx=\".2\"/>";
     });
     return out + "</svg>";
   }
+
+  /** After a render: bring the focus (the last tile, the legal places) into the pane's view.
+   *  A drawing that did not change keeps where the players panned it. */
+  var paneKey = null, paneScroll = null;
+  function placePane(changed) {
+    var pane = document.getElementById("layout");
+    var svg = pane ? pane.querySelector("svg.table-svg") : null;
+    if (!svg) { paneKey = null; return; }
+    var key = svg.getAttribute("viewBox") + "|" + svg.getAttribute("data-focus") + "|" + svg.getAttribute("data-zoom");
+    if (!changed && paneKey === key) return;
+    if (paneKey === key && paneScroll) { pane.scrollLeft = paneScroll[0]; pane.scrollTop = paneScroll[1]; return; }
+    paneKey = key;
+    // The pane and the line above it (who plays) in the page's view, between the scorebar and
+    // the dock (the page's scroll-padding keeps clear of both).
+    var frame = pane.closest(".table-frame") || pane;
+    var r = frame.getBoundingClientRect();
+    var bar = document.querySelector(".scorebar");
+    var dock = document.getElementById("dock");
+    var top = bar ? bar.getBoundingClientRect().bottom : 0;
+    var bottom = dock && dock.offsetHeight ? dock.getBoundingClientRect().top : window.innerHeight;
+    if (r.top < top || r.bottom > bottom) frame.scrollIntoView({ block: "nearest" });
+    var f = (svg.getAttribute("data-focus") || "").split(" ").map(parseFloat);
+    var w = svg.width.baseVal.value, hh = svg.height.baseVal.value;
+    var cx = w / 2, cy = hh / 2;
+    // Places further apart than the pane (even zoomed out): the first of them, the others a
+    // scroll away (and each has its button below the table).
+    if (f.length === 4 && (f[2] - f[0] > pane.clientWidth || f[3] - f[1] > pane.clientHeight)) {
+      var one = (svg.getAttribute("data-first") || "").split(" ").map(parseFloat);
+      if (one.length === 4) f = one;
+    }
+    if (f.length === 4 && !f.some(isNaN)) { cx = (f[0] + f[2]) / 2; cy = (f[1] + f[3]) / 2; }
+    // The SVG is centred in the pane when smaller than it (see .table-pane in phone.css).
+    var offX = Math.max(0, (pane.clientWidth - w) / 2), offY = Math.max(0, (pane.clientHeight - hh) / 2);
+    pane.scrollLeft = Math.max(0, cx + offX - pane.clientWidth / 2);
+    pane.scrollTop = Math.max(0, cy + offY - pane.clientHeight / 2);
+    paneScroll = [pane.scrollLeft, pane.scrollTop];
+  }
+  /** Zoom to ``z`` px a unit, keeping the point at the pane's centre where it is. */
+  function setZoom(z) {
+    var pane = document.getElementById("layout");
+    var svg = pane ? pane.querySelector("svg.table-svg") : null;
+    var old = zoom();
+    z = Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, z));
+    var centre = null;
+    if (svg) centre = [(pane.scrollLeft + pane.clientWidth / 2) / old, (pane.scrollTop + pane.clientHeight / 2) / old];
+    if (st.pick && typeof st.pick.z === "number") st.pick.z = z; else st.zoom = z;
+    save(); renderAll();
+    pane = document.getElementById("layout");
+    if (centre && pane) {
+      pane.scrollLeft = Math.max(0, centre[0] * z - pane.clientWidth / 2);
+      pane.scrollTop = Math.max(0, centre[1] * z - pane.clientHeight / 2);
+      paneScroll = [pane.scrollLeft, pane.scrollTop];
+    }
+  }
+  app.addEventListener("scroll", function (ev) {
+    if (ev.target && ev.target.id === "layout") paneScroll = [ev.target.scrollLeft, ev.target.scrollTop];
+  }, true);
+  // Pinch: two fingers on the pane zoom the drawing (the browser's own pinch would zoom the page).
+  var pinch = null;
+  function spread(t) { return Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY); }
+  app.addEventListener("touchstart", function (ev) {
+    var pane = ev.target.closest && ev.target.closest("#layout");
+    if (!pane || ev.touches.length !== 2) return;
+    pinch = { d: spread(ev.touches), z: zoom() };
+  }, { passive: true });
+  app.addEventListener("touchmove", function (ev) {
+    if (!pinch || ev.touches.length !== 2) return;
+    ev.preventDefault();
+    var svg = document.querySelector("#layout svg.table-svg");
+    var z = Math.max(ZOOM_MIN, Math.min(ZOOM_MAX, pinch.z * spread(ev.touches) / pinch.d));
+    pinch.now = z;
+    if (svg) {  // live, without a re-render: the drawing's size follows the fingers
+      var vb = svg.viewBox.baseVal;
+      svg.setAttribute("width", (vb.width * z).toFixed(1));
+      svg.setAttribute("height", (vb.height * z).toFixed(1));
+    }
+  }, { passive: false });
+  function endPinch(ev) {
+    if (!pinch || (ev.touches && ev.touches.length >= 2)) return;
+    var z = pinch.now;
+    pinch = null;
+    if (z) setZoom(Math.round(z));
+  }
+  app.addEventListener("touchend", endPinch);
+  app.addEventListener("touchcancel", endPinch);
 
   // ---------------------------------------------------------------- the outbox (exactly once)
   function outbox() {
@@ -976,7 +1159,7 @@
   // ---------------------------------------------------------------- actions
   function newHand(leader) {
     st.hands.push({ leader: leader, form: "tally", tally: [], moves: [], end: null, finisher: null, remaining: null });
-    st.ending = null; st.pick = null; st.layoutSvg = ""; st.notice = ""; st.other = false;
+    st.ending = null; st.pick = null; st.layoutG = null; st.notice = ""; st.other = false;
   }
   function changed() { save(); renderAll(); verifySoon(); }
   /** Undo and reopen work on the sheet's last hand: an empty hand started after it goes first. */
@@ -1125,6 +1308,7 @@
         st.submitted = null; changed();
         break;
       case "pick": fetchPosition(el.getAttribute("data-tile")); break;
+      case "zoom": setZoom(el.getAttribute("data-dir") === "in" ? zoom() * ZOOM_STEP : zoom() / ZOOM_STEP); break;
       case "pick-cancel": st.pick = null; save(); renderAll(); break;
       case "place": st.pick.chosen = parseInt(el.getAttribute("data-k"), 10); save(); renderAll(); break;
       case "confirm-move": {
