@@ -13,6 +13,7 @@ from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -84,11 +85,36 @@ def _round(event: Event, number: int) -> Round:
     return get_object_or_404(Round, event=event, number=number)
 
 
-def _links(round_: Round) -> dict[int, str]:
+def _links(request: HttpRequest, round_: Round) -> dict[int, str]:
+    """Each table's entry link on the host the director reached this page by (a phone on the
+    venue Wi-Fi opens the same address); printed cards use ``SPINNER_BASE_URL`` instead."""
     return {
-        t.number: table_links.table_link_url(round_=round_, table=t)
+        t.number: request.build_absolute_uri(table_links.table_link_path(round_=round_, table=t))
         for t in Table.objects.filter(matches__round=round_).distinct()
     }
+
+
+def _state_filter(request: HttpRequest) -> str:
+    state = request.GET.get("state", "")
+    return state if state in selectors.STATES else ""
+
+
+@director_required
+def current_results(request: HttpRequest, *, event: Event) -> HttpResponse:
+    """/director/events/<slug>/results/: the board of the latest round that is out (the one in
+    play), keeping a ``?state=`` filter; the rounds page when no round is out yet."""
+    rnd = (
+        Round.objects.filter(event=event)
+        .exclude(status=Round.Status.DRAFT)
+        .order_by("-number")
+        .first()
+    )
+    if rnd is None:
+        messages.info(request, "No round is out yet: generate and publish one first.")
+        return redirect("director:rounds", slug=event.slug)
+    target = reverse("director:results", args=[event.slug, rnd.number])
+    state = _state_filter(request)
+    return redirect(f"{target}?state={state}" if state else target)
 
 
 @never_cache  # the board lists the tables' links: no cache keeps them
@@ -97,18 +123,23 @@ def round_results(request: HttpRequest, number: int, *, event: Event) -> HttpRes
     """The round's entry board: missing, pending, conflict, confirmed per table (live)."""
     round_ = _round(event, number)
     boards = selectors.round_board(round_)
+    state = _state_filter(request)
+    # The links let a table enter results: only for those who may change the event.
+    links = _links(request, round_) if can_direct(request.user, event) else None
     context = {
         "event": event,
         "round": round_,
-        "boards": boards,
+        "rows": [
+            (b, (links or {}).get(b.table_number or 0)) for b in selectors.by_urgency(boards, state)
+        ],
         "counts": selectors.count_states(boards),
+        "state": state,
         "complete": services.round_results_complete(round_),
         "poll_seconds": POLL_SECONDS,
+        "links": links,
     }
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/results/_board.html", context)
-    # The links let a table enter results: only for those who may change the event.
-    context["links"] = _links(round_) if can_direct(request.user, event) else None
     context["revoke_form"] = ReasonForm()
     return render(request, "tournaments/results/round.html", context)
 
