@@ -11,11 +11,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from tests.tournaments.desk_support import states_round as _states_round
 from tests.tournaments.rounds_factory import make_director, make_event, make_field, settle_round
-from tournaments.models import AuditEntry, Entry, Event, Match, Round
+from tournaments.models import AuditEntry, Entry, Event, Round
 from tournaments.presenters import audit as audit_presenters
 from tournaments.presenters import projector
-from tournaments.services import claims, decisions, entries, round_generation, round_status
+from tournaments.services import entries, round_generation, round_status
 from tournaments.services.table_links import table_link_path
 
 pytestmark = pytest.mark.django_db
@@ -38,30 +39,6 @@ def _published(teams: int = 8) -> tuple[Event, User, Round]:
 
 def _text(html: str) -> str:
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
-
-
-def _states_round() -> tuple[Event, User, Round, dict[str, Match]]:
-    """A round in play with one table of each state: conflict, missing, pending, confirmed."""
-    event = make_event(allow_final_score_only=True, round_minutes=50)
-    boss = make_director(event)
-    make_field(event, 8)
-    rnd = round_generation.generate_round(event=event, actor=boss)
-    round_status.publish_round(round=rnd, actor=boss)
-    round_status.start_round(round=rnd, actor=boss)
-    tables = list(Match.objects.filter(round=rnd, is_bye=False).order_by("table__number"))
-    confirmed, conflict, missing, pending = tables
-    claims.submit_claim(match=conflict, side=0, final_score={"scores": [305, 200]})
-    claims.submit_claim(match=conflict, side=1, final_score={"scores": [200, 305]})
-    claims.submit_claim(match=pending, side=0, final_score={"scores": [305, 100]})
-    decisions.override_result(
-        match=confirmed, reason="board count", actor=boss, final_score={"scores": [305, 200]}
-    )
-    return (
-        event,
-        boss,
-        rnd,
-        {"conflict": conflict, "missing": missing, "pending": pending, "confirmed": confirmed},
-    )
 
 
 def test_the_desk_leads_with_the_round_in_play_its_clock_and_linked_counts() -> None:
