@@ -225,11 +225,12 @@ def test_the_projector_pages_through_26_teams_at_1920x1080(
         assert seen["standings"] == names, names - seen["standings"]
         assert seen["pairings"] == names, names - seen["pairings"]
         assert seen["seats"] == names, names - seen["seats"]
-        assert labels["standings"] == "Standings round 2 in play"
-        assert labels["pairings"] == "Round 2 pairings"
+        assert labels["standings"] == "Standings after round 1, round 2 in play"
+        assert labels["pairings"] == "Round 2 in play: pairings"
+        assert labels["seats"] == "Where do I sit? Round 2 in play"
         # The screens turn by themselves (a meta refresh, no script): wait for one turn.
         wall.goto(start)
         wall.wait_for_url(re.compile(r"view=standings&page=2"), timeout=30_000)
     finally:
         context.close()
-    assert screens >= 5  # 26 teams: three standings screens, four of pairings, two of seats
+    assert screens >= 5  # 26 teams: three standings screens, two of pairings, three of seats

@@ -209,7 +209,7 @@ def test_the_projector_pages_through_every_team_with_the_round_label() -> None:
             if f">{name}<" in html:
                 seen[view.group(1)].add(name)
         if view.group(1) == "pairings":
-            assert "Round 1 pairings" in html
+            assert "Round 1 in play: pairings" in html
         if view.group(1) == "standings":
             assert "Standings round 1 in play" in html
         url = unescape(refresh.group(2))
@@ -251,3 +251,5 @@ def test_the_projector_screens_turn_in_order() -> None:
     assert projector.screen(rows, "seats", 2).next_view == "standings"
     assert projector.screen(rows, "nonsense", 99).view == "standings"
     assert projector.round_label(None, None) == "before round 1"
+    assert projector.round_label(4, 3) == "after round 3, round 4 in play"
+    assert projector.round_label(None, 3) == "after round 3"

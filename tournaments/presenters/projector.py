@@ -85,9 +85,11 @@ def seat_list(matches: list[tuple[int | None, list[tuple[str, list[str]]]]]) -> 
 
 
 def round_label(in_play: int | None, closed: int | None) -> str:
-    """ "round 4 in play", "after round 3" or "before round 1"."""
-    if in_play is not None:
-        return f"round {in_play} in play"
+    """What the standings include: "after round 3", "after round 3, round 4 in play", "round 1
+    in play" or "before round 1"."""
+    parts = []
     if closed is not None:
-        return f"after round {closed}"
-    return "before round 1"
+        parts.append(f"after round {closed}")
+    if in_play is not None:
+        parts.append(f"round {in_play} in play")
+    return ", ".join(parts) or "before round 1"
