@@ -133,8 +133,8 @@ def test_pairings_sheet_lists_tables_then_byes(client: Client) -> None:
     page = client.get(f"/director/events/{setup.event.slug}/rounds/1/pairings-sheet/").content
     text = page.decode()
     assert text.index("Team A") < text.index("Team C") < text.index("Team Bye")
-    assert "Seat 0: Team A One · Seat 2: Team A Two</div>" in text
-    assert "Seat 1: Team B One · Seat 3: Team B Two</div>" in text
+    assert "North: Team A One · South: Team A Two</div>" in text
+    assert "East: Team B One · West: Team B Two</div>" in text
 
 
 def test_cards_read_in_fixed_queries(django_assert_num_queries: Any) -> None:

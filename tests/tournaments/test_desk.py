@@ -253,3 +253,21 @@ def test_the_projector_screens_turn_in_order() -> None:
     assert projector.round_label(None, None) == "before round 1"
     assert projector.round_label(4, 3) == "after round 3, round 4 in play"
     assert projector.round_label(None, 3) == "after round 3"
+
+
+def test_seats_are_compass_points_and_the_match_page_names_the_teams() -> None:
+    from tournaments import game
+
+    assert [game.compass_point(s, 4) for s in range(4)] == ["North", "East", "South", "West"]
+    assert [game.compass_point(s, 2) for s in range(2)] == ["North", "South"]
+    event, boss, _rnd, matches = _states_round()
+    conflict = matches["conflict"]
+    assert conflict.entry_b is not None
+    html = (
+        _client(boss)
+        .get(f"/director/events/{event.slug}/rounds/1/results/{conflict.pk}/")
+        .content.decode()
+    )
+    text = _text(html)
+    assert f"{conflict.entry_a.name}'s claim" in text and f"{conflict.entry_b.name}'s claim" in text
+    assert "side 0" not in text and "side 1" not in text and "First side" not in text

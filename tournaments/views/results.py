@@ -40,6 +40,12 @@ class ReasonForm(forms.Form):
 class ResolveForm(ReasonForm):
     side = forms.TypedChoiceField(choices=[(0, "First side"), (1, "Second side")], coerce=int)
 
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if match is not None:  # the teams by name, never "side 0/1"
+            names = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]
+            self.fields["side"].choices = [(i, f"{n}'s claim") for i, n in enumerate(names)]
+
 
 class ResultEntryForm(ReasonForm):
     """A final score (two numbers) or a whole sheet (JSON)."""
@@ -172,7 +178,7 @@ def _match_page(
             "round": round_,
             "board": board,
             "divergence": board.divergence(),
-            "resolve_form": resolve_form or ResolveForm(),
+            "resolve_form": resolve_form or ResolveForm(match=match),
             "entry_form": entry_form or ResultEntryForm(initial={"version": version}),
             "score_unit": game.unit_label(event),
         },
@@ -199,7 +205,7 @@ def resolve(request: HttpRequest, number: int, match_id: int, *, event: Event) -
     """Accept a side's claim (with a reason). Refused: the page again, the form kept, 400."""
     round_ = _round(event, number)
     match = _match(round_, match_id)
-    form = ResolveForm(request.POST)
+    form = ResolveForm(request.POST, match=match)
     if form.is_valid():
         try:
             decisions.resolve_conflict(
