@@ -44,7 +44,9 @@ class ResolveForm(ReasonForm):
         super().__init__(*args, **kwargs)
         if match is not None:  # the teams by name, never "side 0/1"
             names = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]
-            self.fields["side"].choices = [(i, f"{n}'s claim") for i, n in enumerate(names)]
+            side = self.fields["side"]
+            assert isinstance(side, forms.TypedChoiceField)
+            side.choices = [(i, f"{n}'s claim") for i, n in enumerate(names)]
 
 
 class ResultEntryForm(ReasonForm):
