@@ -91,7 +91,9 @@ def test_a_director_registers_and_checks_in_on_a_phone(
     # Search as you type, then check in with one tap (htmx swaps the row).
     phone.get_by_label("Find a team or player").press_sequentially("okaf", delay=30)
     rows = phone.locator("#entry-rows > li.entry-row")
-    phone.wait_for_function("document.querySelectorAll('#entry-rows > li.entry-row').length === 1")
+    phone.wait_for_function(
+        "() => document.querySelectorAll('#entry-rows > li.entry-row').length === 1"
+    )
     assert "Paulette Okafor" in rows.first.inner_text()
     phone.get_by_role("button", name="Check in Paulette Okafor & Clive Persaud").click()
     phone.locator("#entry-rows li.entry-row.checked_in").wait_for()
@@ -99,7 +101,9 @@ def test_a_director_registers_and_checks_in_on_a_phone(
     assert "/entries/?q=okaf" in phone.url
 
     phone.get_by_label("Find a team or player").fill("")
-    phone.wait_for_function("document.querySelectorAll('#entry-rows > li.entry-row').length === 4")
+    phone.wait_for_function(
+        "() => document.querySelectorAll('#entry-rows > li.entry-row').length === 4"
+    )
     phone.get_by_role("button", name="Check in Double Six").click()
     phone.locator("#entry-rows li.entry-row.checked_in").nth(1).wait_for()
     assert phone.locator("#checked-count").inner_text() == "2 of 4 checked in"

@@ -86,7 +86,7 @@ def test_director_publishes_round_one_and_a_player_finds_their_table(
     no_sideways_scroll(phone)
     phone.screenshot(path=str(artifacts / "3-public-round.png"), full_page=True)
     phone.get_by_label("Find my table").press_sequentially("marisol", delay=30)
-    phone.wait_for_function("document.querySelectorAll('ol.pairings > li').length === 1")
+    phone.wait_for_function("() => document.querySelectorAll('ol.pairings > li').length === 1")
     seat = RoundSeat.objects.select_related("match__table").get(
         round=rnd, entry__name="Bones Brothers"
     )
