@@ -56,6 +56,17 @@ def seats_per_table(entry_kind: str) -> int:
     return 4 if entry_kind == Event.EntryKind.PARTNERSHIP else 2
 
 
+COMPASS = ("North", "East", "South", "West")
+"""Where a seat sits, clockwise from seat 0, when a position is needed (never "seat 0")."""
+
+
+def compass_point(seat: int, seats: int) -> str:
+    """Seat ``seat`` of a table of ``seats`` as a compass point: North, East, South, West at four
+    (and three); North and South head to head."""
+    points = ("North", "South") if seats == 2 else COMPASS[:seats]
+    return points[seat] if 0 <= seat < len(points) else f"place {seat + 1}"
+
+
 def plays_in_partnerships(entry_kind: str) -> bool:
     """Whether the players at a table play as two partnerships (a partnership event)."""
     return entry_kind == Event.EntryKind.PARTNERSHIP

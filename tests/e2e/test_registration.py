@@ -113,7 +113,7 @@ def test_a_director_registers_and_checks_in_on_a_phone(
     assert AuditEntry.objects.filter(event=event, action="entry.check_in").count() == 2
 
     # The dashboard counts them; the public page shows the event without contact details.
-    phone.get_by_role("link", name="Dashboard").click()
+    phone.get_by_role("link", name="Desk").click()
     assert phone.locator("#count-checked-in").inner_text() == "2"
     snap("dashboard")
     phone.goto(live_server.url + "/events/brixton-friday-fives/")

@@ -73,6 +73,8 @@ def test_director_publishes_round_one_and_a_player_finds_their_table(
     assert phone.locator("#table-1 .why").inner_text().startswith(reason)
 
     phone.get_by_role("button", name="Publish round 1").click()
+    # Publishing asks first (issue 14): the confirm page, then the real publish.
+    phone.get_by_role("button", name="Yes, publish round 1").click()
     phone.get_by_text("Round 1 is published.").wait_for()
     phone.screenshot(path=str(artifacts / "2-published.png"), full_page=True)
     rnd.refresh_from_db()

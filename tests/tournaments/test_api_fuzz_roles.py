@@ -45,7 +45,7 @@ def world(settings: Any, live_server: Any) -> Iterator[dict[str, str]]:
         yield {
             "url": live_server.url,
             "director": f"Token {create_api_token(user=director)[1]}",
-            "table": f"Table {table_token(round_=rnd, table=table)}",
+            "table": f"Table {table_token(round_=rnd, table=table, side=0)}",
         }
 
 

@@ -154,14 +154,14 @@ def test_pairings_sheet_lists_tables_then_byes(client: Client) -> None:
     url = f"/director/events/{setup.event.slug}/rounds/1/pairings-sheet/"
     text = client.get(url).content.decode()
     assert text.index("Team A") < text.index("Team C") < text.index("Team Bye")
-    assert "Seat 0: Team A One · Seat 2: Team A Two</div>" in text
-    assert "Seat 1: Team B One · Seat 3: Team B Two</div>" in text
+    assert "North: Team A One · South: Team A Two</div>" in text
+    assert "East: Team B One · West: Team B Two</div>" in text
     # The director's sheet lists both sides' links of each table; "links=0" leaves them off.
     for i in (0, 1):
         for side in (0, 1):
             assert f'<div class="link">http://testserver{setup.path(i, side)}</div>' in text
     bare = client.get(url + "?links=0").content.decode()
-    assert "/t/" not in bare and "Seat 0: Team A One" in bare
+    assert "/t/" not in bare and "North: Team A One" in bare
 
 
 def test_cards_read_in_fixed_queries(django_assert_num_queries: Any) -> None:

@@ -262,7 +262,7 @@ def test_one_tap_check_in_with_htmx_and_without(client_for: Any, event: Event) -
     again = client.post(f"{base}/check-in/", HTTP_HX_REQUEST="true").content.decode()
     assert "already checked in" in again
     back = f"/director/events/{event.slug}/entries/?q=ann"
-    response = client.post(f"{base}/undo-check-in/", {"next": back})
+    response = client.post(f"{base}/undo-check-in/", {"next": back, "confirm": "yes"})
     assert response.status_code == 302 and response["Location"] == back
     assert Entry.objects.get(pk=entry.pk).status == Entry.Status.REGISTERED
     response = client.post(f"{base}/withdraw/", {"next": "https://evil.example/"})

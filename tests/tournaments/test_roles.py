@@ -97,7 +97,7 @@ def _changes(event: Event) -> list[tuple[str, dict[str, Any]]]:
     return [
         (f"{base}/entries/{late.pk}/check-in/", {}),
         (f"{base}/rounds/generate/", {}),
-        (f"{base}/rounds/2/publish/", {}),
+        (f"{base}/rounds/2/publish/", {"confirm": "yes"}),
         (f"{base}/import/", {"action": "confirm", "text": csv}),
         (f"{base}/rounds/1/results/{match.pk}/resolve/", {"side": "0", "reason": "Signed"}),
         (

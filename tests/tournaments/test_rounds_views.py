@@ -124,19 +124,19 @@ def test_edit_the_draft_with_a_reason_preview_conflicts_then_publish_and_close()
         url + "swap-tables/", {"table_x": 1, "table_y": 2, "reason": "near the door"}, follow=True
     )
     assert "Tables 1 and 2 swapped." in tables.content.decode()
-    client.post(url + "publish/")
+    client.post(url + "publish/", {"confirm": "yes"})
     second.refresh_from_db()
     assert second.status == Round.Status.PUBLISHED
     client.post(url + "start/")
-    refused = client.post(url + "close/", follow=True).content.decode()
+    refused = client.post(url + "close/", {"confirm": "yes"}, follow=True).content.decode()
     assert "without a confirmed result" in refused
     second.refresh_from_db()
     assert second.status == Round.Status.IN_PLAY
     settle_round(second, boss)
-    client.post(url + "close/")
+    client.post(url + "close/", {"confirm": "yes"})
     second.refresh_from_db()
     assert second.status == Round.Status.CLOSED
-    again = client.post(url + "publish/", follow=True)
+    again = client.post(url + "publish/", {"confirm": "yes"}, follow=True)
     assert "only a draft can change" in again.content.decode()
 
 
@@ -175,7 +175,7 @@ def test_director_pages_by_role(who: str) -> None:
         assert response.status_code == expected, url
         if who == "anonymous":
             assert response["Location"].startswith("/accounts/login/")
-    posted = client.post(f"{base(event)}1/publish/")
+    posted = client.post(f"{base(event)}1/publish/", {"confirm": "yes"})
     # Staff see every event's rounds but only its directors (and superusers) change them.
     posted_status = {"other_director": 404, "staff": 403}.get(who, 302)
     assert posted.status_code == posted_status

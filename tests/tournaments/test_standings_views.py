@@ -262,6 +262,15 @@ def test_a_match_page_draws_each_hand_from_the_engine_geometry(
     for index in range(len(hands)):
         tiles = picture(position_after(played, index, None)).tiles
         assert f"after hand {index + 1}: {len(tiles)} tiles" in body
+    # Seats by player name and compass point, never "seat 0" (issue 14).
+    from tournaments import game
+    from tournaments.presenters.table import seat_records
+
+    seats = {s.number: s.player for s in seat_records(match)}
+    leader = hands[0]["leader"]
+    point = game.compass_point(leader, game.seats_per_table(event.entry_kind))
+    assert f"Led by {seats[leader]} ({point})" in body
+    assert "seat 0" not in body and "seat 1" not in body and "side 0" not in body
     # The team page links this match, and the standings reflect it.
     team = client.get(url(event, f"teams/{teams[0].pk}/")).content.decode()
     assert f"/events/{event.slug}/matches/{match.pk}/" in team

@@ -7,7 +7,7 @@ import io
 from fractions import Fraction
 from typing import Any
 
-from tournaments import csv_safety
+from tournaments import csv_safety, game
 from tournaments.models import Entry, Event
 from tournaments.selectors import standings as selectors
 
@@ -92,3 +92,53 @@ def standings_csv(data: selectors.LiveStandings) -> str:
     writer.writerow(selectors.csv_header(data))
     writer.writerows(selectors.csv_rows(data))
     return buffer.getvalue()
+
+
+def seat_names(seats: Any, seats_per_table: int) -> dict[int, str]:
+    """Each seat number as people say it: the player's name and, for the position, the compass
+    point ("Ann Lee (North)"); the compass point alone where the seat has no name."""
+    names: dict[int, str] = {}
+    for seat in seats:
+        point = game.compass_point(seat.number, seats_per_table)
+        names[seat.number] = f"{seat.player} ({point})" if seat.player else point
+    return names
+
+
+def named_hands(
+    hands: list[dict[str, Any]], seats: dict[int, str], entities: list[str]
+) -> list[dict[str, Any]]:
+    """The match page's hands with names: who led, who dominoed and who scored, by player (seat)
+    or by team (entity), never "seat 0" or "side 1"."""
+
+    def seat(value: Any) -> str:
+        return (
+            seats.get(value, f"the player at {game.compass_point(value, len(seats) or 4)}")
+            if isinstance(value, int)
+            else ""
+        )
+
+    def entity(value: Any) -> str:
+        if isinstance(value, int) and 0 <= value < len(entities):
+            return entities[value]
+        return "a team"
+
+    named = []
+    for hand in hands:
+        scores = [
+            {
+                **s,
+                "who": seat(s.get("seat"))
+                if s.get("seat") is not None
+                else entity(s.get("entity")),
+            }
+            for s in hand.get("scores", [])
+        ]
+        named.append(
+            {
+                **hand,
+                "leader_name": seat(hand.get("leader")),
+                "finisher_name": seat(hand.get("finisher")),
+                "scores": scores,
+            }
+        )
+    return named

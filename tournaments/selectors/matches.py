@@ -123,12 +123,25 @@ def hands_of(sheet: dict[str, Any]) -> list[dict[str, Any]]:
         if isinstance(moves, list):
             for move in moves:
                 if isinstance(move, dict) and move.get("play") and move.get("score"):
-                    scores.append({"who": f"seat {move.get('seat')}", "score": move["score"]})
+                    scores.append(
+                        {
+                            "who": f"seat {move.get('seat')}",
+                            "seat": move.get("seat"),
+                            "score": move["score"],
+                        }
+                    )
         elif isinstance(tally, list):
             for item in tally:
                 if isinstance(item, dict):
                     who = f"seat {item['seat']}" if "seat" in item else f"side {item.get('entity')}"
-                    scores.append({"who": who, "score": item.get("score")})
+                    scores.append(
+                        {
+                            "who": who,
+                            "seat": item.get("seat"),
+                            "entity": item.get("entity"),
+                            "score": item.get("score"),
+                        }
+                    )
         hands.append(
             {
                 "number": index + 1,

@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from tournaments import game
 from tournaments.errors import NotFound
-from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Round
+from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Match, Round
 from tournaments.permissions import can_oversee, can_see, is_staff
 from tournaments.standings import tiebreak_label
 
@@ -87,6 +87,26 @@ def list_audit(*, event: Event, limit: int = 500) -> list[AuditEntry]:
         .select_related("actor")
         .order_by("-at", "-pk")[:limit]
     )
+
+
+def audit_names(
+    event: Event,
+) -> tuple[dict[int, str], dict[int, tuple[int | None, str, str]], dict[int, int]]:
+    """What the audit log's sentences name: entries by id, matches by id (table number, first
+    side's name, second side's name) and round numbers by round id. Three queries."""
+    entries = dict(Entry.objects.filter(event=event).values_list("pk", "name"))
+    matches = {
+        m.pk: (
+            m.table.number if m.table else None,
+            m.entry_a.name,
+            m.entry_b.name if m.entry_b else "",
+        )
+        for m in Match.objects.filter(round__event=event).select_related(
+            "table", "entry_a", "entry_b"
+        )
+    }
+    rounds = dict(Round.objects.filter(event=event).values_list("pk", "number"))
+    return entries, matches, rounds
 
 
 # --- Public pages ------------------------------------------------------------------------------

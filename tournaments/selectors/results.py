@@ -123,6 +123,17 @@ def match_board(match_id: int) -> MatchBoard | None:
     return _board(match) if match is not None else None
 
 
+URGENCY = ("conflict", "missing", "pending", "confirmed", "bye")
+"""The board's order: what needs the director first."""
+
+
+def by_urgency(boards: list[MatchBoard], state: str = "") -> list[MatchBoard]:
+    """The boards sorted by urgency (conflicts, missing, pending, confirmed, byes), then by table;
+    only those in ``state`` when one is given."""
+    shown = [b for b in boards if not state or b.state == state]
+    return sorted(shown, key=lambda b: (URGENCY.index(b.state), b.table_number or 0, b.match.pk))
+
+
 def count_states(boards: list[MatchBoard]) -> dict[str, int]:
     counts = dict.fromkeys(STATES, 0)
     for board in boards:

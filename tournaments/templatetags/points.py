@@ -51,3 +51,10 @@ def result_of(results: dict[int, Any] | None, match_id: int) -> Any:
     if not results:
         return None
     return results.get(match_id)
+
+
+@register.filter(name="compass")
+def compass_filter(seat: Any, event: Any) -> str:
+    """``{{ seat.number|compass:event }}``: a seat as a compass point (North, East, South, West;
+    North and South head to head), never "seat 0" (:func:`tournaments.game.compass_point`)."""
+    return game.compass_point(int(seat), game.seats_per_table(event.entry_kind))

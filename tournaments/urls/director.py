@@ -47,6 +47,7 @@ urlpatterns = [
     path(ROUND + "cards/", cards.table_cards, name="table-cards"),
     path(ROUND + "pairings-sheet/", cards.pairings_sheet, name="pairings-sheet"),
     # Results.
+    path(EVENT + "results/", results.current_results, name="results-now"),
     path(ROUND + "results/", results.round_results, name="results"),
     path(ROUND + "results/revoke-links/", results.revoke_links, name="results-revoke-links"),
     path(ROUND + "results/<int:match_id>/", results.match_results, name="result"),

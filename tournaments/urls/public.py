@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import home, public, rounds, standings
+from tournaments.views import home, projector, public, rounds, standings
 
 app_name = "public"
 
@@ -13,6 +13,7 @@ urlpatterns = [
     path("events/<slug:slug>/rounds/<int:number>/", rounds.public_round, name="round"),
     path("events/<slug:slug>/standings/", standings.standings, name="standings"),
     path("events/<slug:slug>/standings/live/", standings.standings_live, name="standings-live"),
+    path("events/<slug:slug>/projector/", projector.projector_page, name="projector"),
     path("events/<slug:slug>/standings.csv", standings.standings_csv, name="standings-csv"),
     path("events/<slug:slug>/teams/<int:entry_id>/", standings.team, name="team"),
     path("events/<slug:slug>/matches/<int:match_id>/", standings.match, name="match"),

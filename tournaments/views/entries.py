@@ -24,6 +24,7 @@ from tournaments.permissions import director_required
 from tournaments.selectors import registration as selectors
 from tournaments.services import entries as entry_services
 from tournaments.services.entries import PlayerSpec
+from tournaments.views.confirm import confirm_page, confirmed
 from tournaments.views.errors import show_error
 from tournaments.views.events import user_of
 
@@ -119,11 +120,14 @@ def entries(request: HttpRequest, event: Event) -> HttpResponse:
     return render(request, "tournaments/registration/entries.html", context)
 
 
-def _back(request: HttpRequest, event: Event) -> HttpResponseRedirect:
-    target = request.POST.get("next", "")
+def _safe_back(request: HttpRequest, event: Event, target: str) -> str:
     if not url_has_allowed_host_and_scheme(target, allowed_hosts={request.get_host()}):
         target = ""
-    return HttpResponseRedirect(target or reverse("director:entries", args=[event.slug]))
+    return target or reverse("director:entries", args=[event.slug])
+
+
+def _back(request: HttpRequest, event: Event) -> HttpResponseRedirect:
+    return HttpResponseRedirect(_safe_back(request, event, request.POST.get("next", "")))
 
 
 @require_POST
@@ -132,6 +136,8 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str)
     """POST check-in / undo-check-in / withdraw / reinstate: the row (htmx, with the checked-in
     count swapped out of band) or a redirect back (``next``) without JavaScript."""
     service = ENTRY_ACTIONS.get(action)
+    if action == "undo-check-in" and not confirmed(request):
+        return _confirm_undo(request, event, entry_id)
     try:
         entry = selectors.get_entry(event=event, entry_id=entry_id)
         if service is None:
@@ -162,6 +168,30 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str)
     if error:
         messages.error(request, error)
     return _back(request, event)
+
+
+def _confirm_undo(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
+    """Undo check-in asks first: inline in the row (htmx) or on its own page."""
+    try:
+        entry = selectors.get_entry(event=event, entry_id=entry_id)
+    except SpinnerError:
+        return HttpResponse(status=404)
+    back = _safe_back(request, event, request.POST.get("next", ""))
+    if _is_htmx(request):
+        return render(
+            request,
+            "tournaments/registration/_entry_confirm_undo.html",
+            {"event": event, "entry": entry, "back": back},
+        )
+    return confirm_page(
+        request,
+        event=event,
+        question=f"Undo the check-in of {entry.name}?",
+        consequence="They will not be paired in the next round until checked in again.",
+        button=f"Yes, undo the check-in of {entry.name}",
+        cancel_url=back,
+        keep={"next": back},
+    )
 
 
 @director_required

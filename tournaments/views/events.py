@@ -17,6 +17,8 @@ from tournaments import game
 from tournaments.errors import SpinnerError
 from tournaments.models import Event
 from tournaments.permissions import can_create_events, director_required, organisers_only
+from tournaments.presenters import audit as audit_presenters
+from tournaments.selectors import desk as desk_selectors
 from tournaments.selectors import registration as selectors
 from tournaments.services import events as event_services
 from tournaments.views.errors import show_error
@@ -230,6 +232,7 @@ def event_dashboard(request: HttpRequest, event: Event) -> HttpResponse:
             "directors": list(event.directors.order_by("username")),
             "director_form": DirectorForm(),
             "has_rounds": event.rounds.exists(),
+            "desk": desk_selectors.desk(event),
         },
     )
 
@@ -253,8 +256,7 @@ def event_add_director(request: HttpRequest, event: Event) -> HttpResponse:
 @director_required
 def audit_log(request: HttpRequest, event: Event) -> HttpResponse:
     """/director/events/<slug>/audit/: every change, newest first."""
-    return render(
-        request,
-        "tournaments/registration/audit.html",
-        {"event": event, "log": selectors.list_audit(event=event)},
-    )
+    entries, matches, rounds = selectors.audit_names(event)
+    names = audit_presenters.AuditNames(entries=entries, matches=matches)
+    log = audit_presenters.audit_lines(selectors.list_audit(event=event), event, names, rounds)
+    return render(request, "tournaments/registration/audit.html", {"event": event, "log": log})

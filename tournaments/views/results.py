@@ -13,6 +13,7 @@ from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -38,6 +39,14 @@ class ReasonForm(forms.Form):
 
 class ResolveForm(ReasonForm):
     side = forms.TypedChoiceField(choices=[(0, "First side"), (1, "Second side")], coerce=int)
+
+    def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if match is not None:  # the teams by name, never "side 0/1"
+            names = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]
+            side = self.fields["side"]
+            assert isinstance(side, forms.TypedChoiceField)
+            side.choices = [(i, f"{n}'s claim") for i, n in enumerate(names)]
 
 
 class ResultEntryForm(ReasonForm):
@@ -84,8 +93,10 @@ def _round(event: Event, number: int) -> Round:
     return get_object_or_404(Round, event=event, number=number)
 
 
-def _links(round_: Round) -> dict[int, list[tuple[str, str, str]]]:
-    """Each table's two side links: ``(side letter, team, url)``, side A first."""
+def _links(request: HttpRequest, round_: Round) -> dict[int, list[tuple[str, str, str]]]:
+    """Each table's two side links, ``(side letter, team, url)``, side A first, on the host the
+    director reached this page by (a phone on the venue Wi-Fi opens the same address); printed
+    cards use ``SPINNER_BASE_URL`` instead."""
     found: dict[int, list[tuple[str, str, str]]] = {}
     matches = (
         Match.objects.filter(round=round_, table__isnull=False, entry_b__isnull=False)
@@ -98,11 +109,36 @@ def _links(round_: Round) -> dict[int, list[tuple[str, str, str]]]:
             (
                 game.side_letter(side),
                 entry.name,
-                table_links.table_link_url(round_=round_, table=match.table, side=side),
+                request.build_absolute_uri(
+                    table_links.table_link_path(round_=round_, table=match.table, side=side)
+                ),
             )
             for side, entry in ((0, match.entry_a), (1, match.entry_b))
         ]
     return found
+
+
+def _state_filter(request: HttpRequest) -> str:
+    state = request.GET.get("state", "")
+    return state if state in selectors.STATES else ""
+
+
+@director_required
+def current_results(request: HttpRequest, *, event: Event) -> HttpResponse:
+    """/director/events/<slug>/results/: the board of the latest round that is out (the one in
+    play), keeping a ``?state=`` filter; the rounds page when no round is out yet."""
+    rnd = (
+        Round.objects.filter(event=event)
+        .exclude(status=Round.Status.DRAFT)
+        .order_by("-number")
+        .first()
+    )
+    if rnd is None:
+        messages.info(request, "No round is out yet: generate and publish one first.")
+        return redirect("director:rounds", slug=event.slug)
+    target = reverse("director:results", args=[event.slug, rnd.number])
+    state = _state_filter(request)
+    return redirect(f"{target}?state={state}" if state else target)
 
 
 @never_cache  # the board lists the tables' links: no cache keeps them
@@ -111,18 +147,23 @@ def round_results(request: HttpRequest, number: int, *, event: Event) -> HttpRes
     """The round's entry board: missing, pending, conflict, confirmed per table (live)."""
     round_ = _round(event, number)
     boards = selectors.round_board(round_)
+    state = _state_filter(request)
+    # The links let a table enter results: only for those who may change the event.
+    links = _links(request, round_) if can_direct(request.user, event) else None
     context = {
         "event": event,
         "round": round_,
-        "boards": boards,
+        "rows": [
+            (b, (links or {}).get(b.table_number or 0)) for b in selectors.by_urgency(boards, state)
+        ],
         "counts": selectors.count_states(boards),
+        "state": state,
         "complete": services.round_results_complete(round_),
         "poll_seconds": POLL_SECONDS,
+        "links": links,
     }
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/results/_board.html", context)
-    # The links let a table enter results: only for those who may change the event.
-    context["links"] = _links(round_) if can_direct(request.user, event) else None
     context["revoke_form"] = ReasonForm()
     return render(request, "tournaments/results/round.html", context)
 
@@ -155,7 +196,7 @@ def _match_page(
             "round": round_,
             "board": board,
             "divergence": board.divergence(),
-            "resolve_form": resolve_form or ResolveForm(),
+            "resolve_form": resolve_form or ResolveForm(match=match),
             "entry_form": entry_form or ResultEntryForm(initial={"version": version}),
             "score_unit": game.unit_label(event),
         },
@@ -182,7 +223,7 @@ def resolve(request: HttpRequest, number: int, match_id: int, *, event: Event) -
     """Accept a side's claim (with a reason). Refused: the page again, the form kept, 400."""
     round_ = _round(event, number)
     match = _match(round_, match_id)
-    form = ResolveForm(request.POST)
+    form = ResolveForm(request.POST, match=match)
     if form.is_valid():
         try:
             decisions.resolve_conflict(

@@ -19,6 +19,7 @@ from tournaments.permissions import can_oversee, can_see, director_required
 from tournaments.selectors import matches
 from tournaments.selectors import rounds as selectors
 from tournaments.services import round_edits, round_generation, round_status
+from tournaments.views.confirm import confirm_page, confirmed
 from tournaments.views.errors import show_error
 
 ACTIONS = ("swap_entries", "swap_tables", "publish", "start", "close", "discard")
@@ -157,9 +158,36 @@ def swap_preview(request: HttpRequest, number: int, *, event: Event) -> HttpResp
     )
 
 
+CONFIRM = {
+    "publish": (
+        "Publish round {n}?",
+        "Its pairings go to the players (and the public pages, where the event shows them); "
+        "the draft can no longer be edited.",
+        "Yes, publish round {n}",
+    ),
+    "close": (
+        "Close round {n}?",
+        "Its results count in the standings and the next round can be generated; the tables' "
+        "links stop working.",
+        "Yes, close round {n}",
+    ),
+}
+"""The actions that ask first: (question, what follows, the confirming button)."""
+
+
 def _act(request: HttpRequest, event: Event, number: int, action: str) -> HttpResponse:
     rnd = _round_or_404(event, number)
     data = request.POST
+    if action in CONFIRM and not confirmed(request):
+        question, consequence, button = (t.format(n=rnd.number) for t in CONFIRM[action])
+        return confirm_page(
+            request,
+            event=event,
+            question=question,
+            consequence=consequence,
+            button=button,
+            cancel_url=_review_url(event, number),
+        )
     reason = data.get("reason", "")
     try:
         if action == "swap_entries":

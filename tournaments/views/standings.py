@@ -15,10 +15,12 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_http_methods
 
+from tournaments import game
 from tournaments.errors import SpinnerError
 from tournaments.models import Entry, Event
 from tournaments.permissions import can_oversee, can_see, director_required
 from tournaments.presenters import standings as presenter
+from tournaments.presenters import table as table_presenter
 from tournaments.selectors import director_standings as director_standings_reads
 from tournaments.selectors import matches, result_privacy, standings_records
 from tournaments.selectors import standings as standings_reads
@@ -192,6 +194,13 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     detail = matches.match_detail(event, match_id)
     if detail is None:
         raise Http404("No such match in this event.")
+    m = detail["match"]
+    seats = table_presenter.seat_records(m)
+    detail["hands"] = presenter.named_hands(
+        detail["hands"],
+        presenter.seat_names(seats, game.seats_per_table(event.entry_kind)),
+        [m.entry_a.name, m.entry_b.name if m.entry_b else ""],
+    )
     return render(request, "tournaments/standings/match.html", {"event": event, **detail})
 
 

@@ -1,0 +1,245 @@
+"""The audit log in sentences: one function per action kind, from an entry's action, before,
+after and reason ("the director overrode table 7: 61-40, reason: board count").
+
+Scores are shown in displayed points (:func:`tournaments.game.format_displayed`); nothing here
+prints raw Python data. An action this module does not know still reads as a sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from tournaments import game
+from tournaments.models import AuditEntry, Event
+
+
+@dataclass(frozen=True)
+class AuditNames:
+    """What a sentence needs to name things: entries and matches of the event by id."""
+
+    entries: dict[int, str] = field(default_factory=dict)
+    # match id -> (table number or None, first side's name, second side's name or "")
+    matches: dict[int, tuple[int | None, str, str]] = field(default_factory=dict)
+
+    def entry(self, entry_id: Any) -> str:
+        try:
+            return self.entries.get(int(entry_id), f"entry {entry_id}")
+        except (TypeError, ValueError):
+            return "an entry"
+
+    def match(self, match_id: Any) -> str:
+        """``"table 7 (Aces v Blanks)"``, ``"the bye of Aces"`` or ``"a match"``."""
+        try:
+            table, a, b = self.matches[int(match_id)]
+        except (KeyError, TypeError, ValueError):
+            return "a match"
+        if table is None:
+            return f"the bye of {a}"
+        return f"table {table} ({a} v {b})" if b else f"table {table}"
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    """One audit entry as the log shows it."""
+
+    entry: AuditEntry
+    sentence: str
+    reason: str
+
+
+Presenter = Callable[[AuditEntry, Event, AuditNames], str]
+
+
+def _who(entry: AuditEntry) -> str:
+    if entry.actor is None:
+        return "A table" if entry.action.startswith("result.") else "The system"
+    user = entry.actor
+    full = user.get_full_name() if hasattr(user, "get_full_name") else ""
+    return full or user.username
+
+
+def _scores(summary: Any, event: Event, names: AuditNames) -> str:
+    """A result summary's score: ``"Aces 61 – 40 Blanks"`` in displayed points."""
+    if not isinstance(summary, dict):
+        return ""
+    scores = summary.get("scores")
+    if not isinstance(scores, list) or len(scores) != 2 or None in scores:
+        return ""
+    a, b = (game.format_displayed(s, event) for s in scores)
+    table = names.matches.get(_int(summary.get("match")) or -1)
+    if table is None:
+        return f"{a}–{b}"
+    return f"{table[1]} {a}–{b} {table[2]}".strip()
+
+
+def _int(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _result(verb: str) -> Presenter:
+    def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+        after = entry.after if isinstance(entry.after, dict) else {}
+        where = names.match(after.get("match"))
+        score = _scores(after, event, names)
+        text = f"{_who(entry)} {verb} {where}"
+        if score:
+            text += f": {score}"
+        before = _scores(entry.before, event, names)
+        if before and before != score:
+            text += f" (was {before})"
+        return text
+
+    return sentence
+
+
+def _entry_name(entry: AuditEntry, names: AuditNames) -> str:
+    after = entry.after if isinstance(entry.after, dict) else {}
+    return after.get("name") or names.entry(entry.object_id)
+
+
+def _entry(verb: str) -> Presenter:
+    def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+        return f"{_who(entry)} {verb} {_entry_name(entry, names)}"
+
+    return sentence
+
+
+def _round(verb: str) -> Presenter:
+    def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+        data = entry.after if isinstance(entry.after, dict) else {}
+        if not data and isinstance(entry.before, dict):
+            data = entry.before
+        number = data.get("number")
+        what = f"round {number}" if number else "a round"
+        return f"{_who(entry)} {verb} {what}"
+
+    return sentence
+
+
+def _round_status(verb: str) -> Presenter:
+    def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+        return f"{_who(entry)} {verb}"
+
+    return sentence
+
+
+def _generate(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    after = entry.after if isinstance(entry.after, dict) else {}
+    text = f"{_who(entry)} generated round {after.get('number', '?')}"
+    if after.get("matches"):
+        text += f" ({after['matches']} matches)"
+    return text
+
+
+def _seed(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    after = entry.after if isinstance(entry.after, dict) else {}
+    seed = after.get("seed")
+    target = names.entry(entry.object_id)
+    if seed is None:
+        return f"{_who(entry)} removed the seed of {target}"
+    return f"{_who(entry)} seeded {target} {seed}"
+
+
+def _pin(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    after = entry.after if isinstance(entry.after, dict) else {}
+    table = after.get("pinned_table")
+    target = names.entry(entry.object_id)
+    if table is None:
+        return f"{_who(entry)} unpinned {target} from its table"
+    return f"{_who(entry)} pinned {target} to table {table}"
+
+
+def _update(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    after = entry.after if isinstance(entry.after, dict) else {}
+    fields = ", ".join(k.replace("_", " ") for k in after) or "nothing"
+    return f"{_who(entry)} changed the event's settings: {fields}"
+
+
+def _director(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    after = entry.after if isinstance(entry.after, dict) else {}
+    return f"{_who(entry)} made {after.get('director', 'someone')} a director of this event"
+
+
+def _import(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    after = entry.after if isinstance(entry.after, dict) else {}
+    count = len(after.get("entries") or [])
+    return f"{_who(entry)} imported {count} entr{'y' if count == 1 else 'ies'}"
+
+
+def _swap(kind: str) -> Presenter:
+    def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+        return f"{_who(entry)} swapped {kind} in a draft round"
+
+    return sentence
+
+
+def _fixed(text: str) -> Presenter:
+    def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+        return f"{_who(entry)} {text}"
+
+    return sentence
+
+
+PRESENTERS: dict[str, Presenter] = {
+    "result.confirm": _result("confirmed"),
+    "result.override": _result("overrode"),
+    "result.resolve": _result("resolved the conflict at"),
+    "result.correct": _result("corrected"),
+    "entry.register": _entry("registered"),
+    "entry.register_late": _entry("registered late"),
+    "entry.check_in": _entry("checked in"),
+    "entry.undo_check_in": _entry("undid the check-in of"),
+    "entry.withdraw": _entry("withdrew"),
+    "entry.reinstate": _entry("reinstated"),
+    "entry.set_seed": _seed,
+    "entry.pin_table": _pin,
+    "entries.import": _import,
+    "event.create": _fixed("created the event"),
+    "event.update": _update,
+    "event.add_director": _director,
+    "round.generate": _generate,
+    "round.generate_requested": _fixed("asked for the next round"),
+    "round.discard": _round("discarded the draft of"),
+    "round.swap_entries": _swap("two entries"),
+    "round.swap_tables": _swap("two tables"),
+    "round.publish": _round_status("published a round"),
+    "round.start": _round_status("started a round's clock"),
+    "round.close": _round_status("closed a round"),
+    "round.playoff_bracket": _fixed("drew the play-off bracket"),
+    "playoff.seed": _fixed("seeded the play-off"),
+    "table_links.revoke": _fixed("revoked every table link of a round"),
+    "tiebreak_round.propose": _fixed("proposed a tiebreak round"),
+    "tiebreak_round.approve": _fixed("approved a tiebreak round"),
+}
+
+
+def fallback(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    """An action without its own sentence: ``"Ann recorded "match.frobnicate" on a match"``."""
+    what = entry.object_type.replace("_", " ") or "the event"
+    verb = entry.action.replace("_", " ").replace(".", ": ")
+    return f"{_who(entry)} recorded “{verb}” on a {what}"
+
+
+def describe(entry: AuditEntry, event: Event, names: AuditNames, rounds: dict[int, int]) -> str:
+    """One audit entry as a sentence."""
+    presenter = PRESENTERS.get(entry.action, fallback)
+    text = presenter(entry, event, names)
+    if entry.action in ("round.publish", "round.start", "round.close", "table_links.revoke"):
+        number = rounds.get(_int(entry.object_id) or -1)
+        if number is not None:
+            text = text.replace("a round's", f"round {number}'s").replace(
+                "a round", f"round {number}"
+            )
+    return text
+
+
+def audit_lines(
+    entries: list[AuditEntry], event: Event, names: AuditNames, rounds: dict[int, int]
+) -> list[AuditLine]:
+    """The log's lines, newest first as given."""
+    return [AuditLine(e, describe(e, event, names, rounds), e.reason) for e in entries]
