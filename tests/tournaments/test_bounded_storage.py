@@ -66,7 +66,7 @@ def test_a_side_keeps_at_most_the_capped_drafts_and_loses_nothing() -> None:
     assert done.json()["claim"]["status"] == "submitted"
     version = done.json()["claim"]["version"]
     confirmed = post(
-        table_client(rnd, 1),
+        table_client(rnd, 1, side=1),
         f"/api/matches/{match.pk}/confirm/",
         {"side": 1},
         **{"If-Match": f'"{version}"'},
