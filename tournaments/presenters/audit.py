@@ -54,6 +54,9 @@ Presenter = Callable[[AuditEntry, Event, AuditNames], str]
 
 def _who(entry: AuditEntry) -> str:
     if entry.actor is None:
+        by = entry.after.get("by") if isinstance(entry.after, dict) else None
+        if by:  # a side that acted through its table link (``audit.record(actor_label=...)``)
+            return str(by)
         return "A table" if entry.action.startswith("result.") else "The system"
     user = entry.actor
     full = user.get_full_name() if hasattr(user, "get_full_name") else ""
