@@ -418,7 +418,7 @@ def test_a_broker_outage_never_fails_a_confirmation(
         attempts.append(kwargs.get("args", ()))
         raise ConnectionError("broker down")
 
-    monkeypatch.setattr(tasks.recompute_event_standings, "apply_async", broken)
+    monkeypatch.setattr(tasks.request_standings_recompute, "apply_async", broken)
     event = make_event()
     match = match_at(make_round(event), 1)
     claims.submit_claim(match=match, side=0, sheet=sheet("tally"))

@@ -33,8 +33,8 @@ from django.utils import timezone
 
 from tournaments.errors import Conflict, ValidationFailed
 from tournaments.models import Entry, EntryPlayer, Event, Partnership, Player
+from tournaments.services import results as results_service
 from tournaments.services.audit import record, snapshot
-from tournaments.services.standings import note_results_changed
 
 ENTRY_FIELDS = ["status", "seed", "late", "pinned_table", "checked_in_at", "withdrawn_at"]
 
@@ -276,8 +276,8 @@ def register_late_entry(
 def _standings_changed(event_id: int) -> None:
     """The entries the standings list changed (a withdrawal, a reinstatement, a late entry):
     mark the event's standings dirty and ask for a coalesced recompute after commit, exactly as
-    a confirmed result does (``standings.note_results_changed``)."""
-    note_results_changed(event_id=event_id)
+    a confirmed result does (``results.note_results_changed``)."""
+    results_service.note_results_changed(event_id=event_id)
 
 
 def _lock_entry(entry: Entry) -> Entry:

@@ -30,11 +30,11 @@ from django.db.models.functions import Coalesce, Now
 
 from tournaments.errors import Conflict, NotAllowed, ValidationFailed
 from tournaments.models import Claim, Match, MatchResult, Round, StandingsState
+from tournaments.queueing import enqueue_after_commit
 from tournaments.results_math import from_halves
 from tournaments.services import audit
 from tournaments.services.assessment import SIDES, Assessment
 from tournaments.services.audit import Actor
-from tournaments.services.standings import note_results_changed
 
 
 class StaleVersion(Conflict):
@@ -241,6 +241,18 @@ def check_result_version(current: MatchResult | None, expected_version: int | No
         required=f"This match has result version {version}: say which version you change.",
         changed=f"The result has changed (now version {version}): reload it.",
     )
+
+
+def note_results_changed(*, event_id: int) -> None:
+    """In the caller's transaction: bump the event's results generation, mark standings dirty,
+    and ask for a recompute once the transaction commits (never failing the caller)."""
+    StandingsState.objects.get_or_create(event_id=event_id)
+    StandingsState.objects.filter(pk=event_id).update(
+        results_generation=F("results_generation") + 1,
+        dirty=True,
+        dirty_since=Coalesce(F("dirty_since"), Now()),
+    )
+    enqueue_after_commit("tournaments.request_standings_recompute", event_id)
 
 
 @transaction.atomic
