@@ -88,6 +88,11 @@ class Event(models.Model):
         FINISH_HAND = "finish-hand", "Finish the hand in play"
         ONE_MORE_HAND = "one-more-hand", "Finish the hand, then one more"
 
+    class Consolation(models.TextChoices):
+        NONE = "", "None"
+        THIRD_PLACE = "third_place", "A match for third place"
+        FIRST_ROUND_LOSERS = "first_round_losers", "A bracket for the first round's losers"
+
     class Status(models.TextChoices):
         DRAFT = "draft", "Draft"
         REGISTRATION = "registration", "Registration open"
@@ -122,7 +127,16 @@ class Event(models.Model):
     swiss_rounds = models.PositiveSmallIntegerField(default=5)
     playoff = models.CharField(max_length=16, choices=Playoff.choices, default=Playoff.NONE)
     playoff_qualifiers = models.PositiveSmallIntegerField(default=8)
-    playoff_consolation = models.BooleanField(default=False)
+    playoff_consolation = models.CharField(
+        max_length=24, choices=Consolation.choices, default=Consolation.NONE, blank=True
+    )
+    # Double elimination: play a second grand final when the losers' bracket champion wins the
+    # first (only then has everyone lost once).
+    playoff_reset = models.BooleanField(default=True)
+    # Per play-off stage (``final``, ``semi_final``, ``quarter_final``, ``third_place``,
+    # ``earlier``): ``{"best_of": 1|3|5, "target": raw points or null}``; a stage not listed is
+    # best of 1 to the event's target. Read it through ``tournaments.game``.
+    playoff_formats = models.JSONField(default=dict, blank=True)
     first_round = models.CharField(
         max_length=16,
         choices=[("random", "Random draw"), ("rating", "By rating"), ("seed", "By seed")],
@@ -141,6 +155,14 @@ class Event(models.Model):
     tiebreaks = models.JSONField(
         default=list, blank=True, help_text="Ordered tiebreak names, after match points."
     )
+    # Forfeits: the score the side that turned up wins by (raw points; null: the target, to 0),
+    # the match points of a forfeit (null: as a played win / loss), and whether a forfeit's
+    # scores count in points for, against and spread.
+    forfeit_score = models.PositiveIntegerField(null=True, blank=True, help_text="Raw points.")
+    points_forfeit_win = models.SmallIntegerField(null=True, blank=True)
+    points_forfeit_loss = models.SmallIntegerField(null=True, blank=True)
+    points_double_forfeit = models.SmallIntegerField(null=True, blank=True)
+    forfeit_spread = models.BooleanField(default=True)
 
     # Which pages the public may see.
     public_listing = models.BooleanField(default=False)
@@ -153,6 +175,10 @@ class Event(models.Model):
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed_events", blank=True
     )
+    # A finished event: when, and its final placings frozen then (``[{"place", "entry_id",
+    # "name", "eliminated_in", "shared"}]``, best first); a director's correction recomputes them.
+    finished_at = models.DateTimeField(null=True, blank=True)
+    placings = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -294,6 +320,13 @@ class Round(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     published_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
+    # The round clock (``services/round_clock.py``): not started while ``clock_started_at`` is
+    # null; running until ``clock_ends_at``; paused while ``clock_paused_left`` (seconds) is set;
+    # ended early by the director at ``clock_ended_at``.
+    clock_started_at = models.DateTimeField(null=True, blank=True)
+    clock_ends_at = models.DateTimeField(null=True, blank=True)
+    clock_paused_left = models.PositiveIntegerField(null=True, blank=True)
+    clock_ended_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["event", "number"]
@@ -327,15 +360,25 @@ class Match(models.Model):
     # Why this pairing: score group, float, bye reason, director override and its reason.
     explanation = models.JSONField(default=dict, blank=True)
     bracket_slot = models.CharField(max_length=32, blank=True)
+    # A play-off match of several games: one Match row per game (``game_no`` 1, 2, ...), same
+    # round, table, entries and bracket slot; game 1 holds the round's seats. ``target``
+    # overrides the event's target for this game (raw points; null: the event's).
+    game_no = models.PositiveSmallIntegerField(default=1)
+    best_of = models.PositiveSmallIntegerField(default=1)
+    target = models.PositiveIntegerField(null=True, blank=True, help_text="Raw points.")
 
     class Meta:
-        ordering = ["round", "table__number", "pk"]
+        ordering = ["round", "table__number", "game_no", "pk"]
         verbose_name_plural = "matches"
         constraints = [
             models.UniqueConstraint(
-                fields=["round", "table"],
+                fields=["round", "table", "game_no"],
                 condition=Q(table__isnull=False),
-                name="table_once_per_round",
+                name="table_once_per_round_and_game",
+            ),
+            models.CheckConstraint(
+                condition=Q(game_no__gte=1) & Q(game_no__lte=F("best_of")),
+                name="match_game_within_best_of",
             ),
             models.CheckConstraint(
                 condition=(Q(is_bye=True) & Q(entry_b__isnull=True) & Q(table__isnull=True))
@@ -404,134 +447,7 @@ class AuditEntry(models.Model):
 # --- Results (issue 6): claims, confirmed results, idempotent submissions -------------------
 
 
-class Claim(models.Model):
-    """One version of one side's account of a match: a ``fives-scoresheet/1`` sheet, or (where the
-    event allows it) a final score only, which is marked unverified.
-
-    Every submission is a new row, never an overwrite: ``version`` counts a side's submissions
-    (1, 2, ...) and the side's current claim is its highest version. A sheet the engine finds
-    invalid, or one whose match is not over, is kept as a ``draft`` with its verdict, so nothing
-    a table entered is lost. ``side`` 0 is the match's ``entry_a``, 1 its ``entry_b``.
-
-    Scores are raw points per entity in seat order (entity 0 = side 0), stored exactly as
-    integers of half-points (halves occur in ``all-fives`` with three players).
-    """
-
-    class Kind(models.TextChoices):
-        SHEET = "sheet", "Scoresheet"
-        FINAL_SCORE = "final_score", "Final score only (unverified)"
-
-    class Status(models.TextChoices):
-        DRAFT = "draft", "Draft (invalid or unfinished)"
-        SUBMITTED = "submitted", "Submitted"
-
-    class Origin(models.TextChoices):
-        TABLE = "table", "Table link"
-        DIRECTOR = "director", "Director"
-
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="claims")
-    side = models.PositiveSmallIntegerField()
-    version = models.PositiveIntegerField()
-    kind = models.CharField(max_length=16, choices=Kind.choices)
-    status = models.CharField(max_length=16, choices=Status.choices)
-    sheet = models.JSONField(null=True, blank=True)
-    # sha256 of the canonical sheet (or final score): equal digests from both sides confirm.
-    digest = models.CharField(max_length=64)
-    verdict = models.JSONField(null=True, blank=True)
-    verified = models.BooleanField(default=False)
-    score_a_halves = models.IntegerField(null=True, blank=True)
-    score_b_halves = models.IntegerField(null=True, blank=True)
-    winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
-    finished = models.BooleanField(default=False)
-    # Set when this claim was made by confirming the other side's claim as it stood.
-    confirms = models.ForeignKey(
-        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    origin = models.CharField(max_length=16, choices=Origin.choices, default=Origin.TABLE)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["match", "side", "version"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["match", "side", "version"], name="claim_version_once_per_side"
-            ),
-            models.CheckConstraint(condition=Q(side__lte=1), name="claim_side_is_0_or_1"),
-            models.CheckConstraint(condition=Q(version__gte=1), name="claim_version_positive"),
-            models.CheckConstraint(
-                condition=Q(winner_side__isnull=True) | Q(winner_side__lte=1),
-                name="claim_winner_is_a_side",
-            ),
-            models.CheckConstraint(
-                condition=Q(kind="final_score") | Q(sheet__isnull=False),
-                name="claim_sheet_kind_has_a_sheet",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"claim {self.match_id}/{self.side} v{self.version} ({self.status})"
-
-
-class MatchResult(models.Model):
-    """A confirmed result of a match, versioned: a correction adds a version, never overwrites.
-
-    Exactly one version per match is current (``is_current``); the database refuses a second
-    (``one_confirmed_result_per_match``). ``source`` says how it was reached: both sides agreed,
-    the director resolved a conflict by picking a claim, entered an arbitral result, or corrected
-    a confirmed one. Scores as in ``Claim``: raw points, half-points as integers, seat order.
-    """
-
-    class Source(models.TextChoices):
-        AGREED = "agreed", "Both sides agreed"
-        RESOLVED = "resolved", "Conflict resolved by the director"
-        ARBITRAL = "arbitral", "Arbitral result entered by the director"
-        CORRECTION = "correction", "Correction by the director"
-
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="results")
-    version = models.PositiveIntegerField()
-    is_current = models.BooleanField(default=True)
-    source = models.CharField(max_length=16, choices=Source.choices)
-    claim = models.ForeignKey(
-        Claim, null=True, blank=True, on_delete=models.PROTECT, related_name="results"
-    )
-    kind = models.CharField(max_length=16, choices=Claim.Kind.choices)
-    sheet = models.JSONField(null=True, blank=True)
-    verdict = models.JSONField(null=True, blank=True)
-    verified = models.BooleanField(default=False)
-    score_a_halves = models.IntegerField()
-    score_b_halves = models.IntegerField()
-    winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
-    reason = models.TextField(blank=True)
-    actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
-    )
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["match", "version"]
-        constraints = [
-            models.UniqueConstraint(
-                fields=["match", "version"], name="result_version_once_per_match"
-            ),
-            models.UniqueConstraint(
-                fields=["match"],
-                condition=Q(is_current=True),
-                name="one_confirmed_result_per_match",
-            ),
-            models.CheckConstraint(condition=Q(version__gte=1), name="result_version_positive"),
-            models.CheckConstraint(
-                condition=Q(winner_side__isnull=True) | Q(winner_side__lte=1),
-                name="result_winner_is_a_side",
-            ),
-        ]
-
-    def __str__(self) -> str:
-        return f"result {self.match_id} v{self.version} ({self.source})"
-
-
+# A match's claims and confirmed results live in ``tournaments/result_records.py``.
 # The bookkeeping rows (background jobs, idempotency records, standings state and snapshots,
 # API keys, the workers' heartbeat) live in
 # ``tournaments/bookkeeping.py``; they are the app's models all the same.
@@ -544,6 +460,7 @@ from tournaments.bookkeeping import (  # noqa: E402
     StandingsState,
     WorkerHeartbeat,
 )
+from tournaments.result_records import Claim, MatchResult  # noqa: E402
 
 __all__ = [
     "ApiToken",

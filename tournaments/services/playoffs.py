@@ -94,7 +94,7 @@ def create_playoff_bracket(
         bracket = single_elimination(
             seeds,
             qualifiers=len(seeds),
-            consolation="third_place" if event.playoff_consolation else None,
+            consolation=event.playoff_consolation or None,  # type: ignore[arg-type]
         )
     result, slots = bracket_first_round(bracket, inputs, round_no=number)
     rnd = write_round(
