@@ -126,3 +126,10 @@ def test_without_redis_the_task_runs_in_process_after_commit() -> None:
     job.refresh_from_db()
     assert job.status == BackgroundJob.Status.DONE
     assert job.message == "pong"
+
+
+def test_the_favicon_is_served_for_pages_that_name_none(client: Client) -> None:
+    """Browsers ask for /favicon.ico: it leads to the static icon instead of a 404 page."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301
+    assert response["Location"].endswith("spinner/favicon.svg")
