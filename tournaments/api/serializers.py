@@ -208,9 +208,16 @@ class ResultOutputSerializer(serializers.ModelSerializer[MatchResult]):
             "verified",
             "scores",
             "winner_side",
+            "forfeit",
             "reason",
             "created_at",
         ]
+        extra_kwargs = {
+            "forfeit": {
+                "help_text": "Who forfeited: empty for a played match, a or b (that side "
+                "forfeited or did not show up), both (a double forfeit)."
+            }
+        }
 
     @extend_schema_field(serializers.ListField(child=serializers.FloatField()))
     def get_scores(self, obj: MatchResult) -> list[int | float] | None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import gc
 import hashlib
 import json
-from collections import defaultdict
 from dataclasses import dataclass
 from datetime import timedelta
 from fractions import Fraction
@@ -32,7 +31,7 @@ from tournaments.standings import (
     RoundKind,
     Standings,
     compute_standings,
-    result_points,
+    progression,
     unbroken_ties,
 )
 from tournaments.standings import Result as StandingsResult
@@ -51,7 +50,8 @@ PLAYED_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.CL
 
 
 def points_config(event: Event) -> PointsConfig:
-    """The event's match points as the standings package takes them."""
+    """The event's match points as the standings package takes them, forfeits included (their
+    points: ``None`` is "as a played win / loss"; whether their scores count in the spread)."""
     return PointsConfig(
         win=event.points_win,
         draw=event.points_draw,
@@ -59,6 +59,10 @@ def points_config(event: Event) -> PointsConfig:
         bye=event.points_bye,
         margin_bonus=event.margin_bonus_points,
         margin_threshold=event.margin_bonus_at or None,
+        forfeit_win=event.points_forfeit_win,
+        forfeit_loss=event.points_forfeit_loss,
+        double_forfeit=event.points_double_forfeit,
+        forfeit_spread=event.forfeit_spread,
     )
 
 
@@ -104,9 +108,12 @@ def standings_result(
     score_a_halves: int | None,
     score_b_halves: int | None,
     winner_side: int | None,
+    forfeit: str = "",
 ) -> StandingsResult:
-    """A played match's confirmed result as the standings package's record (scores exact, from
-    the stored half-points; ``winner_side`` 0 or 1 as the seat order has it, None for a draw)."""
+    """A match's confirmed result as the standings package's record (scores exact, from the
+    stored half-points; ``winner_side`` 0 or 1 as the seat order has it, None for a draw or a
+    double forfeit; ``forfeit`` the result's ``MatchResult.forfeit``: any forfeit, by one side or
+    both, is the record's ``forfeit=True``)."""
     winner = entry_a if winner_side == 0 else entry_b if winner_side == 1 else None
     return StandingsResult(
         match_id,
@@ -117,6 +124,7 @@ def standings_result(
         _exact(score_a_halves),
         _exact(score_b_halves),
         winner,
+        bool(forfeit),
     )
 
 
@@ -149,14 +157,17 @@ def load_standings_input(*, event_id: int) -> StandingsInput:
             "current__score_a_halves",
             "current__score_b_halves",
             "current__winner_side",
+            "current__forfeit",
         )
     )
     results: list[StandingsResult] = []
-    for pk, number, kind, a, b, is_bye, score_a, score_b, winner_side in rows:
+    for pk, number, kind, a, b, is_bye, score_a, score_b, winner_side, forfeit in rows:
         if is_bye:
             results.append(StandingsResult(pk, number, RoundKind(kind), a, None, 0, 0, None))
             continue
-        results.append(standings_result(pk, number, kind, a, b, score_a, score_b, winner_side))
+        results.append(
+            standings_result(pk, number, kind, a, b, score_a, score_b, winner_side, forfeit or "")
+        )
     return StandingsInput(
         event=event, entries=entries, withdrawn=frozenset(withdrawn), results=results
     )
@@ -166,40 +177,28 @@ def _progress(
     data: StandingsInput, points: PointsConfig
 ) -> tuple[dict[int, list[list[Any]]], dict[int, tuple[Number, Number]]]:
     """Per entry: cumulative match points after each counted round ``[[round, points], ...]``,
-    and raw points for and against (byes count nothing). One pass, match points as the
-    standings package awards them (margin bonus, forfeits)."""
-    per_round: dict[int, dict[int, Number]] = defaultdict(dict)
-    points_for: dict[int, Number] = defaultdict(int)
-    points_against: dict[int, Number] = defaultdict(int)
-    counted = (RoundKind.SWISS, RoundKind.ROUND_ROBIN)
-    for r in data.results:
-        if r.kind not in counted:
-            continue
-        a, number = int(r.entry_a), r.round_number
-        earned_a = result_points(r, r.entry_a, points)
-        if r.entry_b is None:
-            line = per_round[a]
-            line[number] = line.get(number, 0) + earned_a
-            continue
-        b = int(r.entry_b)
-        earned_b = result_points(r, r.entry_b, points)
-        line = per_round[a]
-        line[number] = line.get(number, 0) + earned_a
-        line = per_round[b]
-        line[number] = line.get(number, 0) + earned_b
-        points_for[a] += r.score_a
-        points_against[a] += r.score_b
-        points_for[b] += r.score_b
-        points_against[b] += r.score_a
+    and raw points for and against. Read from the standings package's own per-round lines
+    (:func:`~tournaments.standings.progression`): match points as it awards them (margin bonus,
+    forfeits) and scores as it counts them (byes nothing; a forfeit's only with
+    ``forfeit_spread``)."""
+    lines = progression(data.entries, data.results, points)
     progress: dict[int, list[list[Any]]] = {}
-    for entry_id, rounds in per_round.items():
-        total: Number = 0
-        cumulative: list[list[Any]] = []
-        for number in sorted(rounds):
-            total = total + rounds[number]
-            cumulative.append([number, total if type(total) is int else encode_number(total)])
-        progress[entry_id] = cumulative
-    scored = {e: (points_for[e], points_against[e]) for e in points_for}
+    scored: dict[int, tuple[Number, Number]] = {}
+    for entry_id, entry_lines in lines.items():
+        if not entry_lines:
+            continue
+        after: dict[int, Number] = {}
+        pf: Number = 0
+        pa: Number = 0
+        for line in entry_lines:
+            after[line.round_number] = line.total
+            pf += line.points_for
+            pa += line.points_against
+        progress[int(entry_id)] = [
+            [number, total if type(total) is int else encode_number(total)]
+            for number, total in sorted(after.items())
+        ]
+        scored[int(entry_id)] = (normalise(pf), normalise(pa))
     return progress, scored
 
 

@@ -1,0 +1,89 @@
+"""Reads for forfeits: how a page names a forfeited result, and which results were no-shows.
+
+A forfeit is a result the director recorded (``services.forfeits``): ``MatchResult.forfeit``
+says who forfeited ("a", "b" or "both": a double forfeit). A **no-show** is a forfeit by a side
+that did not turn up, which also withdrew that entry from later rounds; the result row does not
+carry it (no column for it), the audit log does: the ``entry.no_show`` entry names the result
+(``after["result"]``). The audit log is append-only, so the mark cannot drift from the record.
+
+Marks, as every page, the CSV and the export word them: ``"forfeit"``, ``"no-show"`` and
+``"double forfeit"`` (:func:`forfeit_mark`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tournaments.models import AuditEntry, MatchResult
+
+NO_SHOW_ACTION = "entry.no_show"
+"""The audit action of a no-show (written by ``services.forfeits.record_no_show``)."""
+
+FORFEIT_ACTION = "result.forfeit"
+"""The audit action of every forfeit result version (a forfeit, a double forfeit, a no-show)."""
+
+
+def forfeit_mark(forfeit: str, *, no_show: bool = False) -> str:
+    """How a result is marked: ``""`` for a played match, ``"forfeit"``, ``"no-show"`` or
+    ``"double forfeit"``.
+
+    >>> forfeit_mark(""), forfeit_mark("a"), forfeit_mark("b", no_show=True), forfeit_mark("both")
+    ('', 'forfeit', 'no-show', 'double forfeit')
+    """
+    if forfeit == MatchResult.Forfeit.BOTH:
+        return "double forfeit"
+    if forfeit in (MatchResult.Forfeit.A, MatchResult.Forfeit.B):
+        return "no-show" if no_show else "forfeit"
+    return ""
+
+
+def forfeit_side(forfeit: str) -> int | None:
+    """The side (0 or 1) that forfeited alone, else ``None`` (played, or a double forfeit)."""
+    return {"a": 0, "b": 1}.get(forfeit)
+
+
+def no_show_results(event_id: int, result_ids: Iterable[int] | None = None) -> frozenset[int]:
+    """The ids of the event's result versions recorded as no-shows (one query; an event has few).
+
+    ``result_ids`` narrows the answer to those ids (the results a page shows)."""
+    found = set()
+    rows = AuditEntry.objects.filter(event_id=event_id, action=NO_SHOW_ACTION).values_list(
+        "after", flat=True
+    )
+    for after in rows:
+        if isinstance(after, dict) and isinstance(after.get("result"), int):
+            found.add(after["result"])
+    if result_ids is not None:
+        found &= set(result_ids)
+    return frozenset(found)
+
+
+def result_mark(result: MatchResult | None, no_shows: frozenset[int] = frozenset()) -> str:
+    """A result version's mark (:func:`forfeit_mark`), ``no_shows`` from :func:`no_show_results`."""
+    if result is None or not result.forfeit:
+        return ""
+    return forfeit_mark(result.forfeit, no_show=result.pk in no_shows)
+
+
+def marks_of(event_id: int, results: Iterable[tuple[int, str]]) -> dict[int, str]:
+    """The marks of results given as ``(result id, forfeit)``, by result id, forfeits only (one
+    query when one of them is a one-sided forfeit, none otherwise)."""
+    forfeited = [(pk, forfeit) for pk, forfeit in results if forfeit]
+    if not forfeited:
+        return {}
+    sided = [pk for pk, forfeit in forfeited if forfeit != MatchResult.Forfeit.BOTH]
+    no_shows = no_show_results(event_id, sided) if sided else frozenset()
+    return {pk: forfeit_mark(forfeit, no_show=pk in no_shows) for pk, forfeit in forfeited}
+
+
+def board_marks(current: Iterable[MatchResult | None], event_id: int) -> dict[int, str]:
+    """The marks of a board's forfeited results (its matches' current results, ``None`` where a
+    match has none), by match id: one query, none without a forfeit."""
+    results = [r for r in current if r is not None and r.forfeit]
+    marks = marks_of(event_id, [(r.pk, r.forfeit) for r in results])
+    return {r.match_id: marks[r.pk] for r in results}
+
+
+def count_forfeits(current: Iterable[MatchResult | None]) -> int:
+    """How many of a board's current results are forfeits (of any kind)."""
+    return sum(1 for r in current if r is not None and r.forfeit)
