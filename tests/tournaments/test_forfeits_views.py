@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from tests.tournaments.api_support import assert_error, post, private_cache, user_client
 from tests.tournaments.results_support import (
     make_director,
     make_entry,
@@ -264,3 +265,29 @@ def test_the_settings_service_checks_the_forfeit_settings_field_by_field() -> No
         )
     assert info.value.code == "invalid_number"
     assert set(info.value.details["errors"]) == {"forfeit_score", "points_forfeit_win"}
+
+
+def test_the_api_records_forfeits_with_if_match_like_the_other_director_results(
+    settings: Any,
+) -> None:
+    event = make_event()
+    director = make_director(event)
+    rnd = make_round(event, tables=2)
+    match, other = match_at(rnd, 1), match_at(rnd, 2)
+    with private_cache(settings):
+        boss = user_client(director)
+        url = f"/api/matches/{match.pk}/forfeit/"
+        assert_error(post(boss, url, {"forfeited": "a"}), 400, "invalid")  # no reason
+        both_no_show = post(boss, url, {"forfeited": "both", "no_show": True, "reason": "x"})
+        assert_error(both_no_show, 400, "invalid")
+        first = post(boss, url, {"forfeited": "a", "reason": "late"})
+        assert first.status_code == 201 and first["ETag"] == '"1"'
+        body = first.json()
+        assert body["result"]["forfeit"] == "a" and body["match"]["result"]["winner_side"] == 1
+        assert_error(post(boss, url, {"forfeited": "b", "reason": "x"}), 428, "version_required")
+        again = post(boss, url, {"forfeited": "b", "no_show": True, "reason": "x"}, If_Match='"1"')
+        assert again.status_code == 201 and again.json()["result"]["version"] == 2
+        assert Entry.objects.get(pk=match.entry_b_id).status == Entry.Status.WITHDRAWN
+        double_url = f"/api/matches/{other.pk}/forfeit/"
+        double = post(boss, double_url, {"forfeited": "both", "reason": "x"})
+        assert double.status_code == 201 and double.json()["result"]["winner_side"] is None

@@ -383,6 +383,25 @@ class ResultEntryInputSerializer(StrictInput):
         return sheet_or_final_score(attrs)
 
 
+class ResultForfeitInputSerializer(StrictInput):
+    forfeited = serializers.ChoiceField(
+        choices=["a", "b", "both"],
+        help_text="Who forfeited: a (entry_a), b (entry_b) or both (a double forfeit: 0-0, no "
+        "winner; refused in a play-off match, 400 bracket_needs_winner).",
+    )
+    no_show = serializers.BooleanField(
+        default=False,
+        help_text="The side that forfeited did not show up: its entry is also withdrawn from "
+        "later rounds (a or b only).",
+    )
+    reason = reason_field()
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("no_show") and attrs["forfeited"] == "both":
+            raise serializers.ValidationError({"no_show": ["A no-show is one side's: say a or b."]})
+        return attrs
+
+
 class RoundLinksRevokeInputSerializer(StrictInput):
     reason = reason_field("Why the links are replaced (goes in the audit log).")
 
