@@ -291,3 +291,11 @@ def test_the_api_records_forfeits_with_if_match_like_the_other_director_results(
         double_url = f"/api/matches/{other.pk}/forfeit/"
         double = post(boss, double_url, {"forfeited": "both", "reason": "x"})
         assert double.status_code == 201 and double.json()["result"]["winner_side"] is None
+
+
+def test_the_rules_summary_says_how_forfeits_count() -> None:
+    event = make_event("fives", rules=Event.Rules.FIVE_UP, target=None, points_forfeit_loss=-1)
+    director = make_director(event)
+    line = "Forfeits: the side that turns up wins 61–0 and earns 2 match point(s), the side that "
+    page = director_client(director).get(f"/director/events/{event.slug}/").content.decode()
+    assert line + "forfeits -1, each side of a double forfeit 0; forfeit scores count" in page

@@ -14,13 +14,40 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from tournaments.models import AuditEntry, MatchResult
+from tournaments import game
+from tournaments.models import AuditEntry, Event, Match, MatchResult
+from tournaments.selectors.standings_records import points_config
 
 NO_SHOW_ACTION = "entry.no_show"
 """The audit action of a no-show (written by ``services.forfeits.record_no_show``)."""
 
 FORFEIT_ACTION = "result.forfeit"
 """The audit action of every forfeit result version (a forfeit, a double forfeit, a no-show)."""
+
+
+def forfeit_score(event: Event, match: Match | None = None) -> int:
+    """The raw score a side wins by when the other forfeits: the event's ``forfeit_score``, else
+    the target of the match (a play-off game's own target) or of the event (the engine's default
+    when the event sets none)."""
+    if event.forfeit_score is not None:
+        return int(event.forfeit_score)
+    if match is not None and match.target is not None:
+        return int(match.target)
+    return int(game.match_options(event).target)
+
+
+def forfeit_rules(event: Event) -> str:
+    """The event's forfeit settings in a sentence (the rules summary)."""
+    score = game.format_displayed(forfeit_score(event), event)
+    points = points_config(event)  # the standings' own reading of "empty: as played"
+    win, loss = points.forfeit_win_points, points.forfeit_loss_points
+    both = points.double_forfeit_points
+    spread = "count" if points.forfeit_spread else "do not count"
+    return (
+        f"Forfeits: the side that turns up wins {score}–0 and earns {win} match point(s), the "
+        f"side that forfeits {loss}, each side of a double forfeit {both}; forfeit scores "
+        f"{spread} in points for and spread."
+    )
 
 
 def forfeit_mark(forfeit: str, *, no_show: bool = False) -> str:

@@ -25,11 +25,10 @@ from __future__ import annotations
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from tournaments import game
 from tournaments.errors import NotAllowed, ValidationFailed
-from tournaments.models import Claim, Entry, Event, Match, MatchResult, Round
+from tournaments.models import Claim, Entry, Match, MatchResult, Round
 from tournaments.results_math import to_halves
-from tournaments.selectors.forfeits import FORFEIT_ACTION, NO_SHOW_ACTION
+from tournaments.selectors.forfeits import FORFEIT_ACTION, NO_SHOW_ACTION, forfeit_score
 from tournaments.services import audit
 from tournaments.services.assessment import Assessment
 from tournaments.services.audit import Actor
@@ -47,17 +46,6 @@ from tournaments.services.results import (
 
 SIDE_FORFEITS = (MatchResult.Forfeit.A, MatchResult.Forfeit.B)
 """Who forfeited, by side: side 0 (A) and side 1 (B)."""
-
-
-def forfeit_score(event: Event, match: Match | None = None) -> int:
-    """The raw score a side wins by when the other forfeits: the event's ``forfeit_score``, else
-    the target of the match (a play-off game's own target) or of the event (the engine's default
-    when the event sets none)."""
-    if event.forfeit_score is not None:
-        return int(event.forfeit_score)
-    if match is not None and match.target is not None:
-        return int(match.target)
-    return int(game.match_options(event).target)
 
 
 def _assessment(score_a: int, score_b: int, winner_side: int | None) -> Assessment:

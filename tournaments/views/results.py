@@ -248,10 +248,10 @@ def _match_page(
             "resolve_form": resolve_form or ResolveForm(match=match),
             "entry_form": entry_form or ResultEntryForm(initial={"version": version}),
             "forfeit_form": forfeit_form or ForfeitForm(match=match, initial={"version": version}),
-            "forfeit_mark": forfeit_reads.result_mark(
-                board.result, forfeit_reads.no_show_results(event.pk)
+            "forfeit_mark": forfeit_reads.board_marks([board.result], event.pk).get(match.pk, ""),
+            "forfeit_score": game.format_displayed(
+                forfeit_reads.forfeit_score(event, match), event
             ),
-            "forfeit_score": game.format_displayed(forfeits.forfeit_score(event, match), event),
             "score_unit": game.unit_label(event),
         },
         status=status,
