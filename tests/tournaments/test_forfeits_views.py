@@ -151,6 +151,8 @@ def test_a_no_show_through_the_page_withdraws_the_team_and_is_marked_everywhere(
     assert status_context(no_show, board)["result_forfeit"] == "no-show"
     director_page = client.get(match_url(event, no_show)).content.decode()
     assert 'data-forfeit="a">no-show</span>' in director_page
+    log = client.get(f"/director/events/{event.slug}/audit/").content.decode()
+    assert f"recorded {no_show.entry_a.name} as a no-show at table 1" in log
 
 
 def test_the_export_and_the_api_carry_the_forfeit() -> None:
