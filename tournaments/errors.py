@@ -130,6 +130,7 @@ class ErrorCode(StrEnum):
     NOT_CONFIRMED = "not_confirmed"
     STALE_VERSION = "stale_version"
     VERSION_REQUIRED = "version_required"
+    BRACKET_NEEDS_WINNER = "bracket_needs_winner"
 
     # Standings, tiebreak rounds and the play-off.
     STANDINGS_UPDATING = "standings_updating"

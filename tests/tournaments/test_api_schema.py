@@ -27,7 +27,7 @@ from tournaments.services import claims
 from tournaments.services.table_links import table_token
 
 ROOT = Path(__file__).resolve().parents[2]
-DIRECTOR_PATHS = ("/resolve/", "/override/", "/correct/", "/api/events/")
+DIRECTOR_PATHS = ("/resolve/", "/override/", "/correct/", "/forfeit/", "/api/events/")
 EXAMPLES = 20
 
 

@@ -1,6 +1,6 @@
 """The director's endpoints of the results API: resolve a conflict, override or correct a
-result (a sheet, or a final score in RAW points as the scoresheet keeps them), list a round's
-matches and claims, revoke its table links."""
+result (a sheet, or a final score in RAW points as the scoresheet keeps them), record a forfeit,
+list a round's matches and claims, revoke its table links."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ from tournaments.api.serializers import (
     MatchStateSerializer,
     ResultAnswerSerializer,
     ResultEntryInputSerializer,
+    ResultForfeitInputSerializer,
     ResultOutputSerializer,
     ResultResolveInputSerializer,
     RoundLinksRevokeInputSerializer,
@@ -33,7 +34,7 @@ from tournaments.api.serializers import (
 )
 from tournaments.models import Match, MatchResult, Round
 from tournaments.selectors import results as selectors
-from tournaments.services import decisions, table_links
+from tournaments.services import decisions, forfeits, table_links
 from tournaments.services import results as services
 
 
@@ -121,6 +122,43 @@ class ResultCorrectApi(ResultOverrideApi):
     )
     def post(self, request: Request, match_id: int) -> Response:
         return self.enter(request, match_id, decisions.correct_result, version_required=True)
+
+
+class ResultForfeitApi(ResultResolveApi):
+    @extend_schema(
+        operation_id="result_forfeit",
+        summary="Director: record a forfeit, a double forfeit or a no-show (with a reason)",
+        description="The side that turned up wins by the event's forfeit score to 0; a double "
+        "forfeit is 0-0 with no winner; a no-show also withdraws the absent entry. If-Match: "
+        "the current result's version when the match has one (the forfeit corrects it).",
+        request=ResultForfeitInputSerializer,
+        parameters=[IDEMPOTENCY_OPTIONAL, if_match("the match's current result")],
+        responses={201: ResultAnswerSerializer, **errors(400, 401, 403, 404, 409, 412, 422, 428)},
+        tags=["director"],
+    )
+    def post(self, request: Request, match_id: int) -> Response:
+        match = self.get_match(request, match_id)
+        data = ResultForfeitInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = data.validated_data
+        expected = parse_version(request)
+
+        def write() -> Response:
+            common = {
+                "match": match,
+                "reason": values["reason"],
+                "actor": request.user,
+                "expected_version": expected,
+            }
+            if values["forfeited"] == "both":
+                result = forfeits.record_double_forfeit(**common)
+            elif values["no_show"]:
+                result = forfeits.record_no_show(side="ab".index(values["forfeited"]), **common)
+            else:
+                result = forfeits.record_forfeit(side="ab".index(values["forfeited"]), **common)
+            return self.answer(match, result)
+
+        return run_idempotent(request, write, required=False)
 
 
 class RoundApi(DirectorApi):

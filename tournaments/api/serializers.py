@@ -208,9 +208,16 @@ class ResultOutputSerializer(serializers.ModelSerializer[MatchResult]):
             "verified",
             "scores",
             "winner_side",
+            "forfeit",
             "reason",
             "created_at",
         ]
+        extra_kwargs = {
+            "forfeit": {
+                "help_text": "Who forfeited: empty for a played match, a or b (that side "
+                "forfeited or did not show up), both (a double forfeit)."
+            }
+        }
 
     @extend_schema_field(serializers.ListField(child=serializers.FloatField()))
     def get_scores(self, obj: MatchResult) -> list[int | float] | None:
@@ -374,6 +381,25 @@ class ResultEntryInputSerializer(StrictInput):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         return sheet_or_final_score(attrs)
+
+
+class ResultForfeitInputSerializer(StrictInput):
+    forfeited = serializers.ChoiceField(
+        choices=["a", "b", "both"],
+        help_text="Who forfeited: a (entry_a), b (entry_b) or both (a double forfeit: 0-0, no "
+        "winner; refused in a play-off match, 400 bracket_needs_winner).",
+    )
+    no_show = serializers.BooleanField(
+        default=False,
+        help_text="The side that forfeited did not show up: its entry is also withdrawn from "
+        "later rounds (a or b only).",
+    )
+    reason = reason_field()
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs.get("no_show") and attrs["forfeited"] == "both":
+            raise serializers.ValidationError({"no_show": ["A no-show is one side's: say a or b."]})
+        return attrs
 
 
 class RoundLinksRevokeInputSerializer(StrictInput):

@@ -30,6 +30,7 @@ urlpatterns = [
     path(MATCH + "resolve/", director.ResultResolveApi.as_view(), name="result-resolve"),
     path(MATCH + "override/", director.ResultOverrideApi.as_view(), name="result-override"),
     path(MATCH + "correct/", director.ResultCorrectApi.as_view(), name="result-correct"),
+    path(MATCH + "forfeit/", director.ResultForfeitApi.as_view(), name="result-forfeit"),
     path(ROUND + "matches/", director.RoundMatchListApi.as_view(), name="round-matches"),
     path(ROUND + "claims/", director.RoundClaimListApi.as_view(), name="round-claims"),
     path(

@@ -100,6 +100,29 @@ def _result(verb: str) -> Presenter:
     return sentence
 
 
+def _forfeit(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    """``"Dana recorded a forfeit at table 7 (Aces v Blanks): Aces 0–61 Blanks (Aces
+    forfeited)"``."""
+    after = entry.after if isinstance(entry.after, dict) else {}
+    text = _result("recorded a forfeit at")(entry, event, names)
+    who = after.get("forfeit")
+    table = names.matches.get(_int(after.get("match")) or -1)
+    if who in ("a", "b") and table is not None:
+        text += f" ({table[1] if who == 'a' else table[2]} forfeited)"
+    elif who == "both":
+        text += " (a double forfeit)"
+    return text
+
+
+def _no_show(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    after = entry.after if isinstance(entry.after, dict) else {}
+    where = names.match(after.get("match"))
+    return (
+        f"{_who(entry)} recorded {_entry_name(entry, names)} as a no-show at {where}, "
+        "withdrawn from later rounds"
+    )
+
+
 def _entry_name(entry: AuditEntry, names: AuditNames) -> str:
     after = entry.after if isinstance(entry.after, dict) else {}
     return after.get("name") or names.entry(entry.object_id)
@@ -193,6 +216,8 @@ PRESENTERS: dict[str, Presenter] = {
     "result.override": _result("overrode"),
     "result.resolve": _result("resolved the conflict at"),
     "result.correct": _result("corrected"),
+    "result.forfeit": _forfeit,
+    "entry.no_show": _no_show,
     "entry.register": _entry("registered"),
     "entry.register_late": _entry("registered late"),
     "entry.check_in": _entry("checked in"),

@@ -20,6 +20,7 @@ from tournaments.errors import ValidationFailed
 from tournaments.models import Event, Match
 from tournaments.presenters import cards
 from tournaments.presenters.scores import raw_from_halves
+from tournaments.selectors import forfeits as forfeit_reads
 from tournaments.selectors.results import MatchBoard
 
 RULES_LABEL = dict(Event.Rules.choices)
@@ -324,6 +325,12 @@ def status_context(match: Match, board: MatchBoard, *, side: int | None = None) 
         "result_winner": sides[result.winner_side]
         if result and result.winner_side is not None
         else None,
+        # "forfeit", "no-show" or "double forfeit" when the director recorded one, else "".
+        "result_forfeit": forfeit_reads.marks_of(event.pk, [(result.pk, result.forfeit)]).get(
+            result.pk, ""
+        )
+        if result
+        else "",
         "versions": {"AB"[s]: claim.version for s, claim in enumerate(board.claims) if claim},
         "my_side": my_side,
     }

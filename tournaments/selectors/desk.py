@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from tournaments.models import AuditEntry, Event, Round
+from tournaments.selectors.forfeits import count_forfeits
 from tournaments.selectors.results import count_states, round_board
 
 
@@ -24,6 +25,7 @@ class Desk:
     minutes: int | None = None
     counts: dict[str, int] = field(default_factory=dict)
     now: datetime.datetime | None = None
+    forfeits: int = 0  # results of the round recorded as forfeits (marked on the desk)
 
     @property
     def ends_at(self) -> datetime.datetime | None:
@@ -65,11 +67,13 @@ def desk(event: Event) -> Desk:
         return Desk(round=rnd, step="generate")
     if rnd.status == Round.Status.DRAFT:
         return Desk(round=rnd, step="publish")
-    counts = count_states(round_board(rnd))
+    boards = round_board(rnd)
+    counts = count_states(boards)
+    forfeits = count_forfeits(b.result for b in boards)
     minutes = rnd.time_limit_minutes or event.round_minutes
     if rnd.status == Round.Status.PUBLISHED:
         step = "close" if _all_in(counts) else "start"
-        return Desk(round=rnd, step=step, minutes=minutes, counts=counts)
+        return Desk(round=rnd, step=step, minutes=minutes, counts=counts, forfeits=forfeits)
     started = round_started_at(rnd)
     step = "close" if _all_in(counts) else "results"
     return Desk(
@@ -79,6 +83,7 @@ def desk(event: Event) -> Desk:
         minutes=minutes,
         counts=counts,
         now=timezone.now(),
+        forfeits=forfeits,
     )
 
 

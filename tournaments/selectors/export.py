@@ -115,6 +115,13 @@ def _event_json(event: Event) -> dict[str, Any]:
                 "margin_bonus_points": event.margin_bonus_points,
                 "margin_bonus_at": event.margin_bonus_at,
             },
+            "forfeits": {
+                "score": event.forfeit_score,
+                "points_win": event.points_forfeit_win,
+                "points_loss": event.points_forfeit_loss,
+                "points_double": event.points_double_forfeit,
+                "spread": event.forfeit_spread,
+            },
             "tiebreaks": list(event.tiebreaks or []),
             "public": {
                 "listing": event.public_listing,

@@ -17,6 +17,7 @@ from tournaments.models import (
     MatchResult,
     Round,
 )
+from tournaments.selectors.forfeits import marks_of
 from tournaments.standings.records import normalise
 from tournaments.standings.serialise import format_number
 
@@ -33,7 +34,8 @@ def _score_text(halves: int | None) -> str:
 
 def team_history(event: Event, entry_id: int) -> list[dict[str, Any]]:
     """Every match of an entry in the event, in round order, with its confirmed result from the
-    entry's side (one query). Draft rounds are left out (not public yet)."""
+    entry's side (one query; two when a result is a forfeit, marked ``forfeit``). Draft rounds
+    are left out (not public yet)."""
     rows = (
         Match.objects.filter(round__event_id=event.pk)
         .exclude(round__status=Round.Status.DRAFT)
@@ -54,10 +56,15 @@ def team_history(event: Event, entry_id: int) -> list[dict[str, Any]]:
             "current__score_b_halves",
             "current__winner_side",
             "current__verified",
+            "current__pk",
+            "current__forfeit",
         )
     )
+    listed = list(rows)
+    marks = marks_of(event.pk, [(row[-2], row[-1]) for row in listed if row[-1]])
     history = []
-    for pk, number, kind, table, is_bye, a, a_name, b, b_name, sa, sb, winner, verified in rows:
+    for row in listed:
+        pk, number, kind, table, is_bye, a, a_name, b, b_name, sa, sb, winner, verified = row[:13]
         side = 0 if a == entry_id else 1
         item: dict[str, Any] = {
             "match_id": pk,
@@ -72,6 +79,7 @@ def team_history(event: Event, entry_id: int) -> list[dict[str, Any]]:
             "own": _score_text(sa if side == 0 else sb),
             "other": _score_text(sb if side == 0 else sa),
             "outcome": "",
+            "forfeit": marks.get(row[-2], ""),  # "forfeit", "no-show", "double forfeit" or ""
         }
         if is_bye:
             item["outcome"] = "bye"
@@ -83,7 +91,8 @@ def team_history(event: Event, entry_id: int) -> list[dict[str, Any]]:
 
 def match_detail(event: Event, match_id: int) -> dict[str, Any] | None:
     """A match of the event with its round, table, entries and current confirmed result (two
-    queries), and its hands summarised from the result's scoresheet."""
+    queries; three for a forfeit, marked ``forfeit``), and its hands summarised from the
+    result's scoresheet."""
     match = (
         Match.objects.filter(round__event_id=event.pk, pk=match_id)
         .exclude(round__status=Round.Status.DRAFT)
@@ -93,6 +102,7 @@ def match_detail(event: Event, match_id: int) -> dict[str, Any] | None:
     if match is None:
         return None
     result = MatchResult.objects.filter(match_id=match.pk, is_current=True).first()
+    marks = marks_of(event.pk, [(result.pk, result.forfeit)] if result is not None else [])
     sheet = result.sheet if result is not None and isinstance(result.sheet, dict) else None
     return {
         "match": match,
@@ -106,6 +116,7 @@ def match_detail(event: Event, match_id: int) -> dict[str, Any] | None:
         ),
         "hands": hands_of(sheet) if sheet is not None else [],
         "sheet": sheet,
+        "forfeit": marks.get(result.pk, "") if result is not None else "",
     }
 
 
@@ -210,15 +221,29 @@ def hand_drawing(sheet: dict[str, Any], index: int) -> dict[str, Any] | None:
 
 def round_results(round_id: int) -> dict[int, dict[str, Any]]:
     """The confirmed result of each match of a round, by match id (one query), for the public
-    round page: scores in seat order as exact text, the winning side, verified or not."""
+    round page: scores in seat order as exact text, the winning side, verified or not, and the
+    forfeit mark ("forfeit", "no-show", "double forfeit"; a second query only for forfeits)."""
+    rows = list(
+        MatchResult.objects.filter(match__round_id=round_id, is_current=True).values_list(
+            "match_id",
+            "score_a_halves",
+            "score_b_halves",
+            "winner_side",
+            "verified",
+            "pk",
+            "forfeit",
+            "match__round__event_id",
+        )
+    )
+    forfeited = [(row[5], row[6]) for row in rows if row[6]]
+    marks = marks_of(rows[0][7], forfeited) if forfeited else {}
     return {
         match_id: {
             "score_a": _score_text(a),
             "score_b": _score_text(b),
             "winner_side": winner,
             "verified": verified,
+            "forfeit": marks.get(pk, ""),
         }
-        for match_id, a, b, winner, verified in MatchResult.objects.filter(
-            match__round_id=round_id, is_current=True
-        ).values_list("match_id", "score_a_halves", "score_b_halves", "winner_side", "verified")
+        for match_id, a, b, winner, verified, pk, _, _ in rows
     }

@@ -6,6 +6,11 @@ with the event's ``points_config``), margin bonus included: the pairing's record
 published standings agree. Every read has a fixed number of queries (pinned in the tests).
 
 Terms: an *active* entry is checked in and not withdrawn (only those are paired).
+
+Forfeits and pairing (decided for issue 12): a forfeited match, by one side or both, counts as
+**met** in the history, like any match that was paired: the two entries are not paired again
+(no rematch), as the pairing of that round already spent the meeting. A no-show's entry is
+withdrawn, so it is not active and never paired again anyway.
 """
 
 from __future__ import annotations
@@ -44,7 +49,9 @@ def results_for_pairing(event: Event) -> dict[int, PairingResult]:
     records agree with the published standings. A bye is worth the bye points and no spread; a
     played match counts once its result is confirmed (the current ``MatchResult``), and each
     side's spread moves by the raw score difference (exact: halves occur in ``all-fives`` with
-    three players). Entries without a result are absent (read them as zero). Two queries.
+    three players). A forfeit is worth what the event's forfeit settings say, and its score
+    moves the spread only when ``forfeit_spread`` is set, as in the standings. Entries without a
+    result are absent (read them as zero). Two queries.
     """
     points = points_config(event)
     earned: dict[int, Number] = defaultdict(int)
@@ -71,16 +78,19 @@ def results_for_pairing(event: Event) -> dict[int, PairingResult]:
             "score_a_halves",
             "score_b_halves",
             "winner_side",
+            "forfeit",
         )
     )
-    for match_id, number, kind, entry_a, entry_b, halves_a, halves_b, winner in played:
+    for match_id, number, kind, entry_a, entry_b, halves_a, halves_b, winner, forfeit in played:
         if entry_b is None:
             continue
         result = standings_result(
-            match_id, number, kind, entry_a, entry_b, halves_a, halves_b, winner
+            match_id, number, kind, entry_a, entry_b, halves_a, halves_b, winner, forfeit
         )
         earned[entry_a] += result_points(result, entry_a, points)
         earned[entry_b] += result_points(result, entry_b, points)
+        if not points.scores_count(forfeit=result.forfeit):
+            continue  # as in the standings: this forfeit's score adds nothing to the spread
         diff = normalise(result.score_a - result.score_b)
         spread[entry_a] += diff
         spread[entry_b] -= diff

@@ -17,6 +17,7 @@ from tournaments import game
 from tournaments.errors import NotFound
 from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Match, Round
 from tournaments.permissions import can_oversee, can_see, is_staff
+from tournaments.selectors.forfeits import forfeit_rules
 from tournaments.standings import tiebreak_label
 
 
@@ -247,6 +248,7 @@ def describe_rules(event: Event) -> RulesSummary:
             f"Winning by {event.margin_bonus_at} raw points or more earns "
             f"{event.margin_bonus_points} bonus match point(s)."
         )
+    lines.append(forfeit_rules(event))
     if event.tiebreaks:
         names = ", ".join(_in_a_sentence(tiebreak_label(t)) for t in event.tiebreaks)
         lines.append(f"Ties are broken by: {names}.")

@@ -12,6 +12,7 @@ from django.db.models import Exists, OuterRef, Prefetch
 
 from tournaments.models import Claim, Event, Match, MatchResult, Round
 from tournaments.results_math import divergence, from_halves, state_of
+from tournaments.selectors import forfeits as forfeit_reads
 
 STATES = ("missing", "pending", "conflict", "confirmed", "bye")
 
@@ -146,11 +147,14 @@ def results_for_export(event: Event) -> dict[int, dict[str, Any]]:
 
     ``{"version", "source", "kind", "verified", "scores": [side 0, side 1] (raw; halves as
     x.5), "winner_side" (0, 1 or None: drawn), "sheet" (None for a final score only),
-    "confirmed_at"}``.
+    "confirmed_at", "forfeit"}``: ``forfeit`` is None for a played match, else ``{"by": "a",
+    "b" or "both", "no_show": bool, "mark": "forfeit", "no-show" or "double forfeit"}`` (a
+    second query, for the no-shows, only when the event has a forfeit).
     """
-    rows = MatchResult.objects.filter(match__round__event=event, is_current=True).order_by(
-        "match_id"
+    rows = list(
+        MatchResult.objects.filter(match__round__event=event, is_current=True).order_by("match_id")
     )
+    marks = forfeit_reads.marks_of(event.pk, [(r.pk, r.forfeit) for r in rows if r.forfeit])
     return {
         r.match_id: {
             "version": r.version,
@@ -161,6 +165,9 @@ def results_for_export(event: Event) -> dict[int, dict[str, Any]]:
             "winner_side": r.winner_side,
             "sheet": r.sheet,
             "confirmed_at": r.created_at.isoformat(),
+            "forfeit": {"by": r.forfeit, "no_show": marks[r.pk] == "no-show", "mark": marks[r.pk]}
+            if r.forfeit
+            else None,
         }
         for r in rows
     }

@@ -56,6 +56,11 @@ SETTINGS_FIELDS: tuple[str, ...] = (
     "margin_bonus_points",
     "margin_bonus_at",
     "tiebreaks",
+    "forfeit_score",
+    "points_forfeit_win",
+    "points_forfeit_loss",
+    "points_double_forfeit",
+    "forfeit_spread",
     "public_listing",
     "public_entries",
     "public_pairings",
@@ -138,6 +143,38 @@ def _number_problems(values: dict[str, Any], bad: Any, problems: list[Any]) -> N
             )
 
 
+FORFEIT_POINTS = ("points_forfeit_win", "points_forfeit_loss", "points_double_forfeit")
+"""The match points of a forfeit: empty (None) is "as a played win / loss"."""
+
+FORFEIT_POINTS_LIMIT = 1000
+"""The most (and, negated, the least) match points a forfeit may be worth."""
+
+
+def _forfeit_problems(values: dict[str, Any], bad: Any) -> None:
+    """The forfeit settings: a score (raw, positive, or None for the target), match points
+    (whole, may be negative, or None for "as played") and whether the spread counts them."""
+    score = values["forfeit_score"]
+    if score is not None and (type(score) is not int or score < 1):
+        bad(
+            "forfeit_score",
+            "invalid_number",
+            "Give the forfeit score in points, more than zero, or leave it empty for the target.",
+        )
+    for field in FORFEIT_POINTS:
+        points = values[field]
+        if points is None:
+            continue
+        if type(points) is not int or abs(points) > FORFEIT_POINTS_LIMIT:
+            bad(
+                field,
+                "invalid_number",
+                f"Use a whole number from -{FORFEIT_POINTS_LIMIT} to {FORFEIT_POINTS_LIMIT} "
+                "(negative is a penalty), or leave it empty to count it as a played match.",
+            )
+    if not isinstance(values["forfeit_spread"], bool):
+        bad("forfeit_spread", "invalid_choice", "Say yes or no.")
+
+
 def validate_event_settings(values: dict[str, Any]) -> None:
     """Check a complete set of event settings; raise ``ValidationFailed`` listing every problem.
 
@@ -162,6 +199,7 @@ def validate_event_settings(values: dict[str, Any]) -> None:
         bad("end_date", "dates_out_of_order", "The last day cannot be before the first day.")
     _game_problems(values, bad)
     _number_problems(values, bad, problems)
+    _forfeit_problems(values, bad)
     tiebreaks = values["tiebreaks"]
     if not isinstance(tiebreaks, list) or not all(isinstance(t, str) for t in tiebreaks):
         bad("tiebreaks", "invalid_tiebreaks", "List the tiebreaks by name.")

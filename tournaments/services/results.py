@@ -166,12 +166,14 @@ def write_result(
     actor: Actor,
     action: str,
     actor_label: str = "",
+    forfeit: str = "",
 ) -> MatchResult:
     """Make a new current result version (the previous one, if any, stops being current).
 
     Never on a draft round (``round_not_published``): every writer checks before, this is the
     last line. ``actor_label`` names a side that acted through its table link (see
-    ``audit.record``)."""
+    ``audit.record``). ``forfeit`` (``MatchResult.Forfeit``: "a", "b" or "both") marks a
+    result the director recorded as a forfeit (``services.forfeits``); empty for a played one."""
     check_not_draft(match.round)
     previous = current_result(match)
     if previous is not None:
@@ -199,6 +201,7 @@ def write_result(
                 score_a_halves=origin.score_a_halves,
                 score_b_halves=origin.score_b_halves,
                 winner_side=origin.winner_side,
+                forfeit=forfeit,
                 reason=reason,
                 actor=actor if isinstance(actor, User) else None,
             )
@@ -219,8 +222,9 @@ def write_result(
 
 
 def result_summary(result: MatchResult) -> dict[str, Any]:
-    """A small JSON picture of a result version (for the audit log and the API)."""
-    return {
+    """A small JSON picture of a result version (for the audit log and the API); ``forfeit``
+    only for a forfeit (who forfeited: "a", "b" or "both")."""
+    summary: dict[str, Any] = {
         "match": result.match_id,
         "version": result.version,
         "source": result.source,
@@ -230,6 +234,9 @@ def result_summary(result: MatchResult) -> dict[str, Any]:
         "verified": result.verified,
         "claim": result.claim_id,
     }
+    if result.forfeit:
+        summary["forfeit"] = result.forfeit
+    return summary
 
 
 def check_result_version(current: MatchResult | None, expected_version: int | None) -> None:

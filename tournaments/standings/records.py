@@ -246,6 +246,15 @@ class PointsConfig:
             and self.forfeit_spread is True
         )
 
+    def scores_count(self, *, forfeit: bool) -> bool:
+        """Whether a played match's (``forfeit=False``) or a forfeit's recorded scores count in
+        points for, points against and spread (a forfeit's only with ``forfeit_spread``).
+
+        >>> PointsConfig(forfeit_spread=False).scores_count(forfeit=True)
+        False
+        """
+        return self.forfeit_spread or not forfeit
+
     def for_win(self, own: Number, other: Number, *, forfeit: bool = False) -> Number:
         """Match points for a win scored ``own`` to ``other`` raw points (bonus included); for a
         win by forfeit, :attr:`forfeit_win_points` (never a bonus)."""

@@ -53,6 +53,7 @@ urlpatterns = [
     path(ROUND + "results/<int:match_id>/", results.match_results, name="result"),
     path(ROUND + "results/<int:match_id>/resolve/", results.resolve, name="result-resolve"),
     path(ROUND + "results/<int:match_id>/enter/", results.enter_result, name="result-enter"),
+    path(ROUND + "results/<int:match_id>/forfeit/", results.record_forfeit, name="result-forfeit"),
     # Standings.
     path(EVENT + "standings/", standings.director_standings, name="standings"),
 ]

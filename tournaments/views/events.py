@@ -59,6 +59,16 @@ FIELDSETS: list[tuple[str, list[str]]] = [
             "margin_bonus_at",
         ],
     ),
+    (
+        "Forfeits",
+        [
+            "forfeit_score",
+            "points_forfeit_win",
+            "points_forfeit_loss",
+            "points_double_forfeit",
+            "forfeit_spread",
+        ],
+    ),
     ("Tiebreaks", ["tiebreaks"]),
     (
         "Public pages",
@@ -72,6 +82,9 @@ FIELDSETS: list[tuple[str, list[str]]] = [
     ),
 ]
 
+
+SCORE_FIELDS = ("target", "margin_bonus_at", "forfeit_score")
+"""Settings typed and shown in the game's displayed points, kept raw by the event."""
 
 _DATE = forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"})
 
@@ -108,6 +121,29 @@ class EventForm(forms.Form):
             label="Winning margin for the bonus (points)",
             help_text="In the points players count; 0: no margin bonus.",
         )
+        self.fields["forfeit_score"] = forms.DecimalField(
+            required=False,
+            min_value=0,
+            label="Forfeit score (points)",
+            help_text="What the side that turned up wins by, to 0, in the points players count. "
+            "Empty: the target.",
+        )
+        for field, label, played in (
+            ("points_forfeit_win", "Match points for a win by forfeit", "a win"),
+            ("points_forfeit_loss", "Match points for forfeiting", "a loss"),
+            ("points_double_forfeit", "Match points for a double forfeit (each side)", "a loss"),
+        ):
+            self.fields[field] = forms.IntegerField(
+                required=False,
+                label=label,
+                help_text=f"A whole number; negative for a penalty. Empty: as {played}.",
+            )
+        self.fields["forfeit_spread"].label = "A forfeit's score counts in points for and spread"
+        self.fields[
+            "forfeit_spread"
+        ].help_text = (
+            "Unticked: a forfeit adds nothing to points for, against or spread (like a bye)."
+        )
         self.fields["hand_size"].help_text = "Tiles per player. Empty: the rule set's deal."
         self.fields["tiebreaks"] = forms.CharField(
             required=False,
@@ -131,7 +167,7 @@ class EventForm(forms.Form):
         rules = data.get("rules")
         if not rules:
             return data
-        for field in ("target", "margin_bonus_at"):
+        for field in SCORE_FIELDS:
             points = data.get(field)
             if points is None:
                 continue
@@ -154,7 +190,7 @@ class EventForm(forms.Form):
         """The form's values for an event: scores in displayed points."""
         initial = {f: getattr(event, f) for _, fs in FIELDSETS for f in fs}
         initial["tiebreaks"] = ", ".join(event.tiebreaks)
-        for field in ("target", "margin_bonus_at"):
+        for field in SCORE_FIELDS:
             if initial[field] is not None:
                 initial[field] = game.format_displayed(initial[field], event)
         return initial

@@ -21,8 +21,9 @@ from tournaments import game
 from tournaments.errors import SpinnerError
 from tournaments.models import Event, Match, Round
 from tournaments.permissions import can_direct, director_required
+from tournaments.selectors import forfeits as forfeit_reads
 from tournaments.selectors import results as selectors
-from tournaments.services import decisions, table_links
+from tournaments.services import decisions, forfeits, table_links
 from tournaments.services import results as services
 from tournaments.views.errors import show_error, show_form_errors
 
@@ -87,6 +88,52 @@ class ResultEntryForm(ReasonForm):
             return None
         raw = [game.raw_from_displayed(data[f], event) for f in ("score_a", "score_b")]
         return {"scores": [int(r) if r.denominator == 1 else float(r) for r in raw]}
+
+
+class ForfeitForm(ReasonForm):
+    """Who forfeited (each side by its team's name, both, or a no-show), a reason and a tick."""
+
+    who = forms.ChoiceField(label="Who forfeited", widget=forms.RadioSelect)
+    confirm = forms.BooleanField(
+        label="Record it: the other side wins by the forfeit score",
+        error_messages={"required": "Tick the box to confirm the forfeit."},
+    )
+    version = forms.IntegerField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
+        kwargs.setdefault("prefix", "forfeit")  # beside the result form on the match page
+        super().__init__(*args, **kwargs)
+        self.fields["reason"].error_messages["required"] = (
+            "Say why (the reason goes in the audit log)."
+        )
+        a, b = match.entry_a.name, match.entry_b.name if match.entry_b else ""
+        choices = [("a", f"{a} forfeited"), ("b", f"{b} forfeited")]
+        if not (match.bracket_slot or match.round.kind == Round.Kind.PLAYOFF):
+            choices.append(("both", "Both forfeited (a double forfeit: nobody wins)"))
+        choices += [
+            ("no_show_a", f"{a} did not show up (a no-show: withdrawn from later rounds)"),
+            ("no_show_b", f"{b} did not show up (a no-show: withdrawn from later rounds)"),
+        ]
+        who = self.fields["who"]
+        assert isinstance(who, forms.ChoiceField)
+        who.choices = choices
+
+    def record(self, match: Match, actor: Any) -> Any:
+        """Call the forfeits service the choice names."""
+        data = self.cleaned_data
+        common = {
+            "match": match,
+            "reason": data["reason"],
+            "actor": actor,
+            "expected_version": data.get("version") or None,
+        }
+        who = data["who"]
+        if who == "both":
+            return forfeits.record_double_forfeit(**common)
+        side = 0 if who.endswith("a") else 1
+        if who.startswith("no_show"):
+            return forfeits.record_no_show(side=side, **common)
+        return forfeits.record_forfeit(side=side, **common)
 
 
 def _round(event: Event, number: int) -> Round:
@@ -157,6 +204,7 @@ def round_results(request: HttpRequest, number: int, *, event: Event) -> HttpRes
             (b, (links or {}).get(b.table_number or 0)) for b in selectors.by_urgency(boards, state)
         ],
         "counts": selectors.count_states(boards),
+        "forfeit_marks": forfeit_reads.board_marks((b.result for b in boards), event.pk),
         "state": state,
         "complete": services.round_results_complete(round_),
         "poll_seconds": POLL_SECONDS,
@@ -180,6 +228,7 @@ def _match_page(
     *,
     resolve_form: ResolveForm | None = None,
     entry_form: ResultEntryForm | None = None,
+    forfeit_form: ForfeitForm | None = None,
     status: int = 200,
 ) -> HttpResponse:
     """The match page; after a refused action, with the bound form (what the director typed
@@ -198,6 +247,11 @@ def _match_page(
             "divergence": board.divergence(),
             "resolve_form": resolve_form or ResolveForm(match=match),
             "entry_form": entry_form or ResultEntryForm(initial={"version": version}),
+            "forfeit_form": forfeit_form or ForfeitForm(match=match, initial={"version": version}),
+            "forfeit_mark": forfeit_reads.board_marks([board.result], event.pk).get(match.pk, ""),
+            "forfeit_score": game.format_displayed(
+                forfeit_reads.forfeit_score(event, match), event
+            ),
             "score_unit": game.unit_label(event),
         },
         status=status,
@@ -278,6 +332,30 @@ def enter_result(request: HttpRequest, number: int, match_id: int, *, event: Eve
             messages.success(request, "The result is entered.")
             return _back(event, number, match_id)
     return _match_page(request, event, round_, match, entry_form=form, status=400)
+
+
+@require_POST
+@director_required
+def record_forfeit(
+    request: HttpRequest, number: int, match_id: int, *, event: Event
+) -> HttpResponse:
+    """Record a forfeit, a double forfeit or a no-show (a new result version over a confirmed
+    one). Refused: the match page again, the choice and the reason kept, the error shown, 400."""
+    round_ = _round(event, number)
+    match = _match(round_, match_id)
+    form = ForfeitForm(request.POST, match=match)
+    if form.is_valid():
+        try:
+            result = form.record(match, request.user)
+        except SpinnerError as exc:
+            show_error(form, exc)
+        else:
+            mark = forfeit_reads.forfeit_mark(
+                result.forfeit, no_show=form.cleaned_data["who"].startswith("no_show")
+            )
+            messages.success(request, f"Recorded as a {mark}.")
+            return _back(event, number, match_id)
+    return _match_page(request, event, round_, match, forfeit_form=form, status=400)
 
 
 @require_POST
