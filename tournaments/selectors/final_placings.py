@@ -124,8 +124,3 @@ def placings_json(event: Event, places: tuple[FinalPlace, ...]) -> list[dict[str
         }
         for p in places
     ]
-
-
-def podium(event: Event) -> list[dict[str, Any]]:
-    """A finished event's places 1 to 3 as frozen (a shared 3rd: two rows at 3); no query."""
-    return [row for row in (event.placings or []) if int(row.get("place", 0)) <= 3]

@@ -1,0 +1,132 @@
+"""The public bracket page (``/events/<slug>/bracket/``), a finished event's public page and the
+director's "Finish the event" (``views/bracket.py``, ``presenters/bracket.py``,
+``views/finish.py``)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.test import Client
+
+from tests.tournaments.finish_support import confirm_winner, final_match, play_bracket, seeded_event
+from tournaments.models import AuditEntry, Entry, Event
+from tournaments.selectors.bracket import bracket_view
+from tournaments.services import finish
+
+pytestmark = pytest.mark.django_db
+
+
+def page(client: Client, event: Event, tail: str = "") -> Any:
+    return client.get(f"/events/{event.slug}/bracket/{tail}")
+
+
+def names(event: Event) -> dict[int, str]:
+    return dict(Entry.objects.filter(event=event).values_list("pk", "name"))
+
+
+def winners_marked(html: str) -> list[str]:
+    """The names in rows marked as winners of a played match (byes excluded)."""
+    return re.findall(r'<g class="side win">.*?<text class="name"[^>]*>✓ ([^<]+)<', html, re.S)
+
+
+def test_a_seeded_bracket_draws_every_match_and_the_byes(client: Client) -> None:
+    event, boss, _ = seeded_event("seeded", field=8, qualifiers=5)  # seeds 1-3 have byes
+    response = page(client, event)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert html.count("<svg") == 1 and 'class="bracket"' in html
+    view = bracket_view(event)
+    assert view is not None
+    every = names(event)
+    for entry in view.bracket.seeds:
+        assert every[entry] in html
+    assert html.count('<g class="bm bye"') == 3
+    assert "W1-1 · Table 1 · in play" in html  # the one first-round match, at its table
+    assert "Winner of W1-1" in html  # what the next round waits for
+    assert winners_marked(html) == [] and "Champion" not in html
+    # the live fragment answers 304 until something changes
+    live = page(client, event, "live/")
+    assert live.status_code == 200 and live["ETag"]
+    again = client.get(f"/events/{event.slug}/bracket/live/", HTTP_IF_NONE_MATCH=live["ETag"])
+    assert again.status_code == 304
+    confirm_winner(final_match(event, "W1-1"), view.bracket.seeds[3], boss)
+    changed = client.get(f"/events/{event.slug}/bracket/live/", HTTP_IF_NONE_MATCH=live["ETag"])
+    assert changed.status_code == 200
+    assert winners_marked(changed.content.decode()) == [every[view.bracket.seeds[3]]]
+
+
+def test_a_finished_bracket_shows_the_champion_and_every_winner(client: Client) -> None:
+    event, boss, _ = seeded_event("done", field=8, qualifiers=4, consolation="third_place")
+    play_bracket(event, boss)
+    finish.finish_event(event=event, actor=boss)
+    html = page(client, event).content.decode()
+    view = bracket_view(event)
+    assert view is not None and view.progress is not None
+    every = names(event)
+    champion = every[view.progress.champion or 0]
+    assert f"Champion: <strong>{champion}</strong>" in html
+    assert sorted(winners_marked(html)) == sorted(
+        every[m.winner or 0] for m in view.progress.matches
+    )
+    assert "Match for third place" in html
+    # the public event page leads with the champion and the podium, linking to the bracket
+    event_page = client.get(f"/events/{event.slug}/").content.decode()
+    assert event_page.index("Champion") < event_page.index("Rules")
+    assert f"Champion: <strong>{champion}</strong>" in event_page
+    assert f"/events/{event.slug}/bracket/" in event_page
+    assert event_page.count('<span class="place">') == 3
+
+
+def test_a_shared_third_place_shows_as_shared(client: Client) -> None:
+    event, boss, _ = seeded_event("shared", field=8, qualifiers=4)
+    play_bracket(event, boss)
+    finish.finish_event(event=event, actor=boss)
+    html = client.get(f"/events/{event.slug}/").content.decode()
+    assert html.count('<span class="place">3rd</span>') == 2 and html.count("(shared)") == 2
+
+
+def test_the_bracket_is_hidden_where_the_pairings_are(client: Client) -> None:
+    event, boss, _ = seeded_event("hidden", field=8, qualifiers=4)
+    Event.objects.filter(pk=event.pk).update(public_pairings=False)
+    assert page(client, event).status_code == 404
+    assert page(client, event, "live/").status_code == 404
+    client.force_login(boss)
+    assert page(client, event).status_code == 200
+    client.logout()
+    Event.objects.filter(pk=event.pk).update(public_pairings=True, status=Event.Status.DRAFT)
+    assert page(client, event).status_code == 404
+    Event.objects.filter(pk=event.pk).update(
+        status=Event.Status.RUNNING, playoff=Event.Playoff.NONE
+    )
+    assert page(client, event).status_code == 404
+
+
+def test_private_results_show_who_plays_whom_but_no_score_or_winner(client: Client) -> None:
+    event, boss, _ = seeded_event("private", field=8, qualifiers=4)
+    play_bracket(event, boss)
+    Event.objects.filter(pk=event.pk).update(public_results=False)
+    html = page(client, event).content.decode()
+    assert winners_marked(html) == [] and "Champion" not in html
+    assert 'class="score"' not in html
+    client.force_login(boss)  # the director sees everything
+    assert winners_marked(page(client, event).content.decode())
+
+
+def test_the_director_finishes_the_event_after_a_confirmation(client: Client) -> None:
+    event, boss, _ = seeded_event("desk", field=8, qualifiers=4)
+    client.force_login(boss)
+    dashboard = f"/director/events/{event.slug}/"
+    assert "Finish the event" not in client.get(dashboard).content.decode()
+    play_bracket(event, boss)
+    assert "Finish the event" in client.get(dashboard).content.decode()
+    ask = client.post(f"{dashboard}finish/")
+    assert ask.status_code == 200 and "Finish the event" in ask.content.decode()
+    assert not AuditEntry.objects.filter(event=event, action="event.finish").exists()
+    done = client.post(f"{dashboard}finish/", {"confirm": "yes"})
+    assert done.status_code == 302
+    event.refresh_from_db()
+    assert event.status == Event.Status.FINISHED and event.placings
+    after = client.get(dashboard).content.decode()
+    assert "Finish the event" not in after and "Finished" in after
