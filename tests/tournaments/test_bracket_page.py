@@ -73,8 +73,8 @@ def test_a_finished_bracket_shows_the_champion_and_every_winner(client: Client) 
     assert "Match for third place" in html
     # the public event page leads with the champion and the podium, linking to the bracket
     event_page = client.get(f"/events/{event.slug}/").content.decode()
-    assert event_page.index("Champion") < event_page.index("Rules")
-    assert f"Champion: <strong>{champion}</strong>" in event_page
+    assert event_page.index("Final placings") < event_page.index("Rules")
+    assert f'<strong>{champion}</strong> <span class="title">Champion</span>' in event_page
     assert f"/events/{event.slug}/bracket/" in event_page
     assert event_page.count('<span class="place">') == 3
 

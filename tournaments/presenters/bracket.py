@@ -98,6 +98,12 @@ class Drawing:
     runner_up: str
     in_play: int
 
+    @property
+    def width(self) -> int:
+        """The widest section's width: the projector draws every section on this canvas, so
+        that all of them scale alike to the screen's width."""
+        return max((s.width for s in self.sections), default=0)
+
 
 def _round_names(section: str, rounds: list[int], double: bool) -> dict[int, str]:
     last = rounds[-1] if rounds else 0
@@ -106,7 +112,7 @@ def _round_names(section: str, rounds: list[int], double: bool) -> dict[int, str
         if section == "winners":
             ends = {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}
             name = ends.get(last - r, f"Round {r}")
-            names[r] = f"Winners' {name.lower()}" if double and r >= last - 1 else name
+            names[r] = f"Winners' {name[0].lower()}{name[1:]}" if double else name
         elif section == "losers":
             names[r] = "Losers' final" if r == last else f"Losers' round {r}"
         elif section == "consolation":
@@ -226,8 +232,7 @@ class _Painter:
         if state.status == "skipped":
             return "skipped", f"{state.match_id} · not needed"
         if state.status == "decided":
-            done = "played" if not self.show_results else "final"
-            return "decided", " · ".join(x for x in (state.match_id, where, done) if x)
+            return "decided", " · ".join(x for x in (state.match_id, where, "played") if x)
         if state.status == "ready" and series is not None:
             best_of = series.games[0].best_of
             game_no = series.current_game.game_no
