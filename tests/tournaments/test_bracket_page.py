@@ -46,6 +46,11 @@ def test_a_seeded_bracket_draws_every_match_and_the_byes(client: Client) -> None
     assert "W1-1 · Table 1 · in play" in html  # the one first-round match, at its table
     assert "Winner of W1-1" in html  # what the next round waits for
     assert winners_marked(html) == [] and "Champion" not in html
+    # linked from the event page and from the play-off round's page (not from a Swiss round's)
+    link = f'href="/events/{event.slug}/bracket/"'
+    assert link in client.get(f"/events/{event.slug}/").content.decode()
+    assert link in client.get(f"/events/{event.slug}/rounds/2/").content.decode()
+    assert link not in client.get(f"/events/{event.slug}/rounds/1/").content.decode()
     # the live fragment answers 304 until something changes
     live = page(client, event, "live/")
     assert live.status_code == 200 and live["ETag"]
@@ -119,6 +124,9 @@ def test_the_director_finishes_the_event_after_a_confirmation(client: Client) ->
     client.force_login(boss)
     dashboard = f"/director/events/{event.slug}/"
     assert "Finish the event" not in client.get(dashboard).content.decode()
+    early = client.post(f"{dashboard}finish/", {"confirm": "yes"}, follow=True)
+    assert "final has no confirmed winner yet" in early.content.decode()  # playoff_not_decided
+    assert Event.objects.get(pk=event.pk).status == Event.Status.RUNNING
     play_bracket(event, boss)
     assert "Finish the event" in client.get(dashboard).content.decode()
     ask = client.post(f"{dashboard}finish/")
