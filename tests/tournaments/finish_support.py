@@ -113,5 +113,19 @@ def play_bracket(
             return
 
 
+def next_game(game: Match) -> Match:
+    """The next game of a best-of match: same round, table, entries and bracket slot (game 1
+    holds the seats)."""
+    return Match.objects.create(
+        round=game.round,
+        table=game.table,
+        entry_a=game.entry_a,
+        entry_b=game.entry_b,
+        bracket_slot=game.bracket_slot,
+        best_of=game.best_of,
+        game_no=game.game_no + 1,
+    )
+
+
 def final_match(event: Event, match_id: str) -> Match:
     return Match.objects.get(round__event=event, bracket_slot=match_id, game_no=1)

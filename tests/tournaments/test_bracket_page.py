@@ -10,8 +10,14 @@ from typing import Any
 import pytest
 from django.test import Client
 
-from tests.tournaments.finish_support import confirm_winner, final_match, play_bracket, seeded_event
-from tournaments.models import AuditEntry, Entry, Event
+from tests.tournaments.finish_support import (
+    confirm_winner,
+    final_match,
+    next_game,
+    play_bracket,
+    seeded_event,
+)
+from tournaments.models import AuditEntry, Entry, Event, Match
 from tournaments.selectors.bracket import bracket_view
 from tournaments.services import finish
 
@@ -29,6 +35,13 @@ def names(event: Event) -> dict[int, str]:
 def winners_marked(html: str) -> list[str]:
     """The names in rows marked as winners of a played match (byes excluded)."""
     return re.findall(r'<g class="side win">.*?<text class="name"[^>]*>✓ ([^<]+)<', html, re.S)
+
+
+def series_score(html: str, match_id: str) -> list[str]:
+    """The scores shown in one match's box (its two rows, slot A first)."""
+    start = html.index(f'data-match="{match_id}"')
+    ends = [i for i in (html.find("data-match=", start + 1), html.find("</svg>", start)) if i > 0]
+    return re.findall(r'<text class="score"[^>]*>([^<]+)</text>', html[start : min(ends)])
 
 
 def test_a_seeded_bracket_draws_every_match_and_the_byes(client: Client) -> None:
@@ -138,3 +151,27 @@ def test_the_director_finishes_the_event_after_a_confirmation(client: Client) ->
     assert event.status == Event.Status.FINISHED and event.placings
     after = client.get(dashboard).content.decode()
     assert "Finish the event" not in after and "Finished" in after
+
+
+def test_a_best_of_three_final_shows_the_series_and_the_game_in_play(client: Client) -> None:
+    event, boss, _ = seeded_event("series", field=8, qualifiers=4)
+    play_bracket(event, boss, until="W2-1")
+    final = final_match(event, "W2-1")
+    Match.objects.filter(pk=final.pk).update(best_of=3)
+    final.refresh_from_db()
+    a, b = final.entry_a_id, final.entry_b_id
+    assert b is not None
+    confirm_winner(final, a, boss)
+    second = next_game(final)
+    confirm_winner(second, b, boss)
+    third = next_game(second)
+    html = page(client, event).content.decode()
+    table = final.table.number if final.table else 0
+    assert f"W2-1 · Table {table} · game 3 of 3" in html
+    assert series_score(html, "W2-1") == ["1", "1"]
+    confirm_winner(third, a, boss)
+    html = page(client, event).content.decode()
+    every = names(event)
+    assert f"Champion: <strong>{every[a]}</strong>" in html
+    a_first = final.entry_a_id == bracket_view(event).progress.state("W2-1").entry_a  # type: ignore[union-attr]
+    assert series_score(html, "W2-1") == (["2", "1"] if a_first else ["1", "2"])

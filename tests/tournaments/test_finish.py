@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.db.models import Q
 
 from tests.tournaments.finish_support import (
     better_seed,
@@ -128,6 +129,21 @@ def test_an_event_without_a_playoff_finishes_once_its_swiss_rounds_are_closed() 
     finished = finish.finish_event(event=event, actor=boss)
     assert [p[1] for p in places(finished)] == [s.entry_id for s in swiss_places(event)]
     assert all(p["eliminated_in"] is None for p in finished.placings or [])
+    # a correction of a Swiss result freezes the placings again, from the corrected standing
+    leader = places(finished)[0][1]
+    match = rnd.matches.get(Q(entry_a_id=leader) | Q(entry_b_id=leader))
+    current = MatchResult.objects.get(match=match, is_current=True)
+    scores = [0, 305] if match.entry_a_id == leader else [305, 0]
+    decisions.correct_result(
+        match=match,
+        reason="wrong winner",
+        actor=boss,
+        expected_version=current.version,
+        final_score={"scores": scores},
+    )
+    event.refresh_from_db()
+    assert places(event)[0][1] != leader
+    assert [p[1] for p in places(event)] == [s.entry_id for s in swiss_places(event)]
 
 
 def test_a_finished_event_refuses_results_but_takes_a_correction_that_swaps_the_champion() -> None:

@@ -86,9 +86,8 @@ def finish_check(event: Event) -> FinishCheck:
 def current_places(event: Event) -> tuple[FinalPlace, ...]:
     """The final placings as the results stand now (raises what :func:`finish_check` names for
     the play-off; the main rounds are not checked: a finished event's correction re-reads them)."""
-    swiss = swiss_places(event)
     if event.playoff == Event.Playoff.NONE:
-        return final_places((), swiss, playoff=False)
+        return final_places((), swiss_places(event), playoff=False)
     try:
         view = bracket_view(event)
     except ValueError as exc:  # a decision names an entry no longer in its match
@@ -107,7 +106,8 @@ def current_places(event: Event) -> tuple[FinalPlace, ...]:
             "The play-off's final has no confirmed winner yet.",
             details={"ready": list(view.progress.ready)},
         )
-    return final_places(bracket_places(view.bracket, view.progress), swiss, playoff=True)
+    bracket = bracket_places(view.bracket, view.progress)
+    return final_places(bracket, swiss_places(event), playoff=True)
 
 
 def placings_json(event: Event, places: tuple[FinalPlace, ...]) -> list[dict[str, Any]]:
