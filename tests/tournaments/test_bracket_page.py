@@ -133,17 +133,18 @@ def test_private_results_show_who_plays_whom_but_no_score_or_winner(client: Clie
 
 
 def test_the_director_finishes_the_event_after_a_confirmation(client: Client) -> None:
-    event, boss, _ = seeded_event("desk", field=8, qualifiers=4)
+    event, boss, _ = seeded_event("desk", field=8, qualifiers=4, consolation="third_place")
     client.force_login(boss)
     dashboard = f"/director/events/{event.slug}/"
     assert "Finish the event" not in client.get(dashboard).content.decode()
     early = client.post(f"{dashboard}finish/", {"confirm": "yes"}, follow=True)
     assert "final has no confirmed winner yet" in early.content.decode()  # playoff_not_decided
     assert Event.objects.get(pk=event.pk).status == Event.Status.RUNNING
-    play_bracket(event, boss)
+    play_bracket(event, boss, until="3P")
     assert "Finish the event" in client.get(dashboard).content.decode()
     ask = client.post(f"{dashboard}finish/")
     assert ask.status_code == 200 and "Finish the event" in ask.content.decode()
+    assert "Still to play: 3P" in ask.content.decode()
     assert not AuditEntry.objects.filter(event=event, action="event.finish").exists()
     done = client.post(f"{dashboard}finish/", {"confirm": "yes"})
     assert done.status_code == 302

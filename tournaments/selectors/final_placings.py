@@ -110,6 +110,18 @@ def current_places(event: Event) -> tuple[FinalPlace, ...]:
     return final_places(bracket, swiss_places(event), playoff=True)
 
 
+def unplayed_matches(event: Event) -> list[str]:
+    """The play-off's matches neither decided nor skipped (a third-place or consolation match
+    still to play): finishing now counts them as not played."""
+    try:
+        view = bracket_view(event)
+    except ValueError:
+        return []
+    if view is None or view.progress is None:
+        return []
+    return [m.match_id for m in view.progress.matches if m.status not in ("decided", "skipped")]
+
+
 def placings_json(event: Event, places: tuple[FinalPlace, ...]) -> list[dict[str, Any]]:
     """``Event.placings``: ``[{"place", "entry_id", "name", "eliminated_in", "shared"}]``, best
     first (one query for the names)."""

@@ -12,10 +12,28 @@ from django.views.decorators.http import require_POST
 from tournaments.errors import SpinnerError
 from tournaments.models import Event
 from tournaments.permissions import director_required
-from tournaments.selectors.final_placings import finish_check
+from tournaments.selectors.final_placings import FinishCheck, finish_check, unplayed_matches
 from tournaments.services import finish
 from tournaments.views.confirm import confirm_page, confirmed
 from tournaments.views.errors import show_error
+
+
+def _consequence(event: Event, check: FinishCheck) -> str:
+    """What finishing does, naming the champion and any play-off match still to play."""
+    champion = event.entries.get(pk=check.places[0].entry_id).name if check.places else ""
+    text = (
+        "The final placings are frozen"
+        + (f" with {champion} as champion" if champion else "")
+        + " and published on the event page. The event then takes no further result: only your"
+        " audited corrections, which recompute the placings."
+    )
+    unplayed = unplayed_matches(event)
+    if unplayed:
+        text += (
+            f" Still to play: {', '.join(unplayed)}. Finishing now counts "
+            f"{'them' if len(unplayed) > 1 else 'it'} as not played (the entries share a place)."
+        )
+    return text
 
 
 @require_POST
@@ -27,17 +45,11 @@ def event_finish(request: HttpRequest, event: Event) -> HttpResponse:
         if check.error is not None:
             show_error(request, check.error)
             return redirect("director:event", slug=event.slug)
-        champion = event.entries.get(pk=check.places[0].entry_id).name if check.places else ""
         return confirm_page(
             request,
             event=event,
             question=f"Finish {event.name}?",
-            consequence=(
-                "The final placings are frozen"
-                + (f" with {champion} as champion" if champion else "")
-                + " and published on the event page. The event then takes no further result: only"
-                " your audited corrections, which recompute the placings."
-            ),
+            consequence=_consequence(event, check),
             button="Finish the event",
             cancel_url=reverse("director:event", args=[event.slug]),
         )
