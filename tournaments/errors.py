@@ -139,6 +139,7 @@ class ErrorCode(StrEnum):
     TIED_AT_CUT = "tied_at_cut"
     NO_PLAYOFF = "no_playoff"
     PLAYOFF_STARTED = "playoff_started"
+    PLAYOFF_NOT_DECIDED = "playoff_not_decided"
 
 
 class SpinnerError(Exception):

@@ -53,6 +53,7 @@ def test_the_command_prints_the_documented_document() -> None:
         "tables",
         "rounds",
         "standings",
+        "placings",
     }
     assert doc["event"]["slug"] == "cup" and doc["event"]["salt"] == event.salt
     assert doc["event"]["settings"]["tiebreaks"] == ["buchholz", "spread"]

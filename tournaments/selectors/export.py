@@ -170,7 +170,8 @@ def export_event(event: Event) -> dict[str, Any]:
     (entries in seat order, byes, why each pairing was made, the director's overrides).
 
     Extension points: each match's ``result`` (issue 6) is null until it exists; the top-level
-    ``standings`` (issue 8) is the latest standings snapshot, null before the first. Seven
+    ``standings`` (issue 8) is the latest standings snapshot, null before the first; the
+    top-level ``placings`` (issue 12) a finished event's final placings, null before. Seven
     queries.
     """
 
@@ -217,4 +218,18 @@ def export_event(event: Event) -> dict[str, Any]:
         ],
         # The latest standings snapshot, with every tiebreak value (issue 8).
         "standings": standings_for_export(event),
+        # A finished event's final placings, best first (issue 12); null before it finishes.
+        "placings": placings_for_export(event),
     }
+
+
+def placings_for_export(event: Event) -> list[dict[str, Any]] | None:
+    """The export's ``placings``: ``[{place, entry, shared}]`` (``entry`` an entry id, as the
+    export names entries everywhere), frozen when the event finished; ``None`` before. No
+    query."""
+    if event.status != Event.Status.FINISHED or event.placings is None:
+        return None
+    return [
+        {"place": row["place"], "entry": row["entry_id"], "shared": bool(row.get("shared"))}
+        for row in event.placings
+    ]

@@ -27,6 +27,7 @@ from tournaments.services.assessment import (
 from tournaments.services.results import (
     AlreadyConfirmed,
     StaleVersion,
+    check_not_finished,
     check_open,
     check_side,
     check_version,
@@ -83,7 +84,8 @@ def submit_claim(
     ``expected_version``: None for the side's first claim, else the version being changed (a
     different one raises ``stale_version``; none at all when a claim exists, ``version_required``).
     A submission equal to the side's current claim stores nothing and returns it (a safe retry).
-    Raises ``final_score_not_allowed``, ``round_not_open`` (the round is not published or in
+    Raises ``event_finished`` (a finished event takes no claim), ``final_score_not_allowed``,
+    ``round_not_open`` (the round is not published or in
     play), ``already_confirmed`` (the director corrects a confirmed result), ``sheet_too_large``,
     ``claim_limit_reached`` (``MAX_DRAFTS_PER_SIDE``, ``MAX_VERSIONS_PER_SIDE``).
     An invalid or unfinished sheet is stored as a draft with its verdict. So is a sheet for
@@ -92,6 +94,7 @@ def submit_claim(
     confirms a result.
     """
     check_side(match, side)
+    check_not_finished(match.round)  # before the engine's work (checked again under the lock)
     # Verify before taking the match's lock: the engine's work never holds up the other side.
     refusal: SheetMismatch | None = None
     try:

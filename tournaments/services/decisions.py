@@ -13,10 +13,12 @@ from tournaments.errors import ValidationFailed
 from tournaments.models import Claim, Event, Match, MatchResult
 from tournaments.services.assessment import Assessment, assess
 from tournaments.services.audit import Actor
+from tournaments.services.finish import refreeze_placings
 from tournaments.services.results import (
     AlreadyConfirmed,
     check_not_bye,
     check_not_draft,
+    check_not_finished,
     check_result_version,
     check_side,
     current_claims,
@@ -39,6 +41,7 @@ def resolve_conflict(*, match: Match, side: int, reason: str, actor: Actor) -> M
     check_side(match, side)
     locked = lock_match(match)
     check_not_draft(locked.round)
+    check_not_finished(locked.round)
     if current_result(locked) is not None:
         raise AlreadyConfirmed("This match already has a confirmed result; correct it instead.")
     claim = current_claims(locked)[side]
@@ -90,6 +93,7 @@ def override_result(
     found = _director_assessment(match.round.event, sheet=sheet, final_score=final_score)
     locked = lock_match(match)
     check_not_draft(locked.round)
+    check_not_finished(locked.round)
     check_result_version(current_result(locked), expected_version)
     return write_result(
         locked,
@@ -115,7 +119,8 @@ def correct_result(
     """The director corrects a confirmed result: a new version, the old one kept.
 
     ``expected_version`` is the version being corrected (``stale_version`` if another came since).
-    Raises ``not_confirmed`` when the match has no confirmed result.
+    Raises ``not_confirmed`` when the match has no confirmed result. In a finished event it is
+    the one result still taken: the placings are frozen again (``services.finish``).
     """
     reason = require_reason(reason)
     check_not_bye(match)
@@ -128,7 +133,7 @@ def correct_result(
             "This match has no confirmed result to correct.", code="not_confirmed"
         )
     check_result_version(current, expected_version)
-    return write_result(
+    result = write_result(
         locked,
         source=MatchResult.Source.CORRECTION,
         claim=None,
@@ -137,3 +142,6 @@ def correct_result(
         actor=actor,
         action="result.correct",
     )
+    if locked.round.event.status == Event.Status.FINISHED:
+        refreeze_placings(event=locked.round.event, actor=actor, reason=reason)
+    return result

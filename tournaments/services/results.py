@@ -29,7 +29,7 @@ from django.db.models import F
 from django.db.models.functions import Coalesce, Now
 
 from tournaments.errors import Conflict, NotAllowed, ValidationFailed
-from tournaments.models import Claim, Match, MatchResult, Round, StandingsState
+from tournaments.models import Claim, Event, Match, MatchResult, Round, StandingsState
 from tournaments.queueing import enqueue_after_commit
 from tournaments.results_math import from_halves
 from tournaments.services import audit
@@ -94,7 +94,19 @@ def check_not_bye(match: Match) -> None:
         raise ValidationFailed("A bye has no result to enter.", code="match_is_bye")
 
 
+def check_not_finished(round_: Round) -> None:
+    """A finished event takes no further result but a director's correction (which freezes its
+    placings again): ``event_finished``."""
+    if round_.event.status == Event.Status.FINISHED:
+        raise NotAllowed(
+            "This event is finished: its results are final. A director may still correct one.",
+            code="event_finished",
+            details={"event": round_.event.slug},
+        )
+
+
 def check_open(round_: Round) -> None:
+    check_not_finished(round_)
     if round_.status not in (Round.Status.PUBLISHED, Round.Status.IN_PLAY):
         raise NotAllowed(
             "This round is not open for entry; ask the director.",
@@ -171,10 +183,13 @@ def write_result(
     """Make a new current result version (the previous one, if any, stops being current).
 
     Never on a draft round (``round_not_published``): every writer checks before, this is the
-    last line. ``actor_label`` names a side that acted through its table link (see
-    ``audit.record``). ``forfeit`` (``MatchResult.Forfeit``: "a", "b" or "both") marks a
-    result the director recorded as a forfeit (``services.forfeits``); empty for a played one."""
+    last line. Nor, but for a correction, in a finished event (``event_finished``).
+    ``actor_label`` names a side that acted through its table link (see ``audit.record``).
+    ``forfeit`` (``MatchResult.Forfeit``: "a", "b" or "both") marks a result the director
+    recorded as a forfeit (``services.forfeits``); empty for a played one."""
     check_not_draft(match.round)
+    if source != MatchResult.Source.CORRECTION:
+        check_not_finished(match.round)
     previous = current_result(match)
     if previous is not None:
         MatchResult.objects.filter(pk=previous.pk).update(is_current=False)

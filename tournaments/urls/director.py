@@ -3,7 +3,16 @@ rounds, results, printed cards and standings."""
 
 from django.urls import path
 
-from tournaments.views import cards, entries, entry_import, events, results, rounds, standings
+from tournaments.views import (
+    cards,
+    entries,
+    entry_import,
+    events,
+    finish,
+    results,
+    rounds,
+    standings,
+)
 
 app_name = "director"
 
@@ -28,6 +37,7 @@ urlpatterns = [
     ),
     path(EVENT + "import/", entry_import.import_entries, name="import"),
     path(EVENT + "audit/", events.audit_log, name="audit"),
+    path(EVENT + "finish/", finish.event_finish, name="event-finish"),
     # Rounds.
     path(EVENT + "rounds/", rounds.round_list, name="rounds"),
     path(EVENT + "rounds/generate/", rounds.round_generate, name="round-generate"),

@@ -1,8 +1,9 @@
-"""Public pages (namespace ``public``): events, round pages, standings, teams and matches."""
+"""Public pages (namespace ``public``): events, round pages, standings, the play-off's bracket,
+teams and matches."""
 
 from django.urls import path
 
-from tournaments.views import home, projector, public, rounds, standings
+from tournaments.views import bracket, home, projector, public, rounds, standings
 
 app_name = "public"
 
@@ -13,6 +14,8 @@ urlpatterns = [
     path("events/<slug:slug>/rounds/<int:number>/", rounds.public_round, name="round"),
     path("events/<slug:slug>/standings/", standings.standings, name="standings"),
     path("events/<slug:slug>/standings/live/", standings.standings_live, name="standings-live"),
+    path("events/<slug:slug>/bracket/", bracket.bracket, name="bracket"),
+    path("events/<slug:slug>/bracket/live/", bracket.bracket_live, name="bracket-live"),
     path("events/<slug:slug>/projector/", projector.projector_page, name="projector"),
     path("events/<slug:slug>/standings.csv", standings.standings_csv, name="standings-csv"),
     path("events/<slug:slug>/teams/<int:entry_id>/", standings.team, name="team"),

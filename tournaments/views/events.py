@@ -20,6 +20,7 @@ from tournaments.permissions import can_create_events, director_required, organi
 from tournaments.presenters import audit as audit_presenters
 from tournaments.selectors import desk as desk_selectors
 from tournaments.selectors import registration as selectors
+from tournaments.selectors.final_placings import finish_check
 from tournaments.services import events as event_services
 from tournaments.views.errors import show_error
 
@@ -269,6 +270,7 @@ def event_dashboard(request: HttpRequest, event: Event) -> HttpResponse:
             "director_form": DirectorForm(),
             "has_rounds": event.rounds.exists(),
             "desk": desk_selectors.desk(event),
+            "finish": None if event.status == Event.Status.FINISHED else finish_check(event),
         },
     )
 

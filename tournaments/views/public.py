@@ -9,7 +9,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
 from tournaments.errors import NotFound
+from tournaments.models import Event
 from tournaments.permissions import can_oversee, can_see
+from tournaments.presenters import bracket as bracket_presenter
 from tournaments.selectors import registration as selectors
 
 
@@ -24,12 +26,17 @@ def event_list(request: HttpRequest) -> HttpResponse:
 
 
 def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    """/events/<slug>/: name, dates, venue, rules in words, salt, entries and rounds."""
+    """/events/<slug>/: name, dates, venue (a finished event: its champion and podium first), rules
+    in words, salt, entries and rounds."""
     try:
         event = selectors.get_visible_event(slug=slug, user=request.user)
     except NotFound as exc:
         raise Http404(exc.message) from exc
     show_entries = can_see(request.user, event, "entries")
+    finished = event.status == Event.Status.FINISHED
+    show_placings = can_see(request.user, event, "standings") or can_see(
+        request.user, event, "results"
+    )
     return render(
         request,
         "tournaments/registration/public_event.html",
@@ -39,5 +46,10 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "entries": selectors.list_public_entries(event) if show_entries else None,
             "rounds": selectors.list_visible_rounds(event, request.user),
             "is_director": can_oversee(request.user, event),
+            "podium": bracket_presenter.podium(event.placings)
+            if finished and show_placings
+            else [],
+            "show_bracket": event.playoff != Event.Playoff.NONE
+            and can_see(request.user, event, "pairings"),
         },
     )
