@@ -9,6 +9,8 @@ app_name = "public"
 
 urlpatterns = [
     path("", home.home, name="home"),
+    # Browsers ask for /favicon.ico on pages that name no icon (the projector, printed cards).
+    path("favicon.ico", home.favicon, name="favicon"),
     path("events/", public.event_list, name="events"),
     path("events/<slug:slug>/", public.event_detail, name="event"),
     path("events/<slug:slug>/rounds/<int:number>/", rounds.public_round, name="round"),
