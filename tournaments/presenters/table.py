@@ -208,7 +208,7 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
     service expects it), how to show points, the seats and sides (``side``: the side this
     phone's link acts for, 0 for A or 1 for B), and the endpoints."""
     event = match.round.event
-    expected = game.expected_game(event)
+    expected = game.expected_game(event, match)
     players = int(expected["players"])
     header = {"format": "fives-scoresheet/1", **expected}
     seats = seat_records(match)
