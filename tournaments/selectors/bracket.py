@@ -126,3 +126,35 @@ def bracket_view(event: Event) -> BracketView | None:
     }
     progress = bracket_progress(bracket, decisions)
     return BracketView(bracket, first, tabled, decisions, progress)
+
+
+def series_at(match: Match) -> SeriesView | None:
+    """The series a play-off game belongs to (every game of its bracket match in its round, with
+    their current results); ``None`` for a match outside a bracket. Two queries."""
+    if not match.bracket_slot or match.is_bye or match.entry_b_id is None:
+        return None
+    games = list(
+        Match.objects.filter(round_id=match.round_id, bracket_slot=match.bracket_slot)
+        .select_related("round")
+        .order_by("game_no")
+    )
+    results = {r.match_id: r for r in MatchResult.objects.filter(match__in=games, is_current=True)}
+    try:
+        return series_of(games, results)
+    except ValueError:  # games recorded past the decision: the services refuse it; show nothing
+        return None
+
+
+def game_line(match: Match) -> str:
+    """How the table's phone names the game of a best-of match: "Game 2 of 3 · series 1–0"
+    (the first entry's games first); empty for a single game."""
+    if match.best_of <= 1:
+        return ""
+    found = series_at(match)
+    if found is None:
+        return f"Game {match.game_no} of {match.best_of}"
+    first = found.games[0]
+    wins = (found.series.wins_a, found.series.wins_b)
+    if first.entry_a_id != match.entry_a_id:  # pragma: no cover - games keep game 1's sides
+        wins = wins[::-1]
+    return f"Game {match.game_no} of {match.best_of} · series {wins[0]}–{wins[1]}"

@@ -216,7 +216,7 @@ def _format_fields() -> dict[str, forms.Field]:
             choices=[(str(n), f"Best of {n}") for n in BEST_OF],
             coerce=int,
             required=False,
-            empty_value=1,
+            empty_value=None,
             initial="1",
             label=f"{label}: games",
         )
