@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import random
 from collections import Counter
 
 import pytest
+from django.core.management import call_command
 
 from tests.tournaments.bracket_support import (
     play_to_champion,
@@ -13,34 +15,12 @@ from tests.tournaments.bracket_support import (
     seed,
 )
 from tournaments.models import Match
-from tournaments.pairing.checker import check_bracket
 from tournaments.pairing.progression import Decision, bracket_progress
-from tournaments.pairing.records import BracketTable
-from tournaments.selectors.bracket import bracket_view
+from tournaments.selectors.bracket import bracket_view, check_playoff
+from tournaments.selectors.export import export_event
 from tournaments.selectors.rounds import check_rounds
 
 pytestmark = pytest.mark.django_db
-
-
-def _tables(event_id: int) -> list[BracketTable]:
-    """Every tabled bracket match as the checker reads it (the series winner as its winner)."""
-    view = bracket_view(Match.objects.filter(round__event_id=event_id).first().round.event)  # type: ignore[union-attr]
-    assert view is not None
-    out = []
-    for slot, s in view.tabled.items():
-        first = s.games[0]
-        assert first.table is not None and first.entry_b_id is not None
-        out.append(
-            BracketTable(
-                s.round.number,
-                first.table.number,
-                slot,
-                first.entry_a_id,
-                first.entry_b_id,
-                s.series.winner,
-            )
-        )
-    return out
 
 
 def _assert_played_through(event_id: int, winners: dict[str, int], kind: str) -> None:
@@ -52,7 +32,14 @@ def _assert_played_through(event_id: int, winners: dict[str, int], kind: str) ->
     # every bracket match was tabled once, with its feeders resolved to entries
     expected = {m.match_id for m in progress.matches if m.status == "decided"}
     assert set(view.tabled) == expected
-    assert check_bracket(view.bracket, _tables(event_id)) == []
+    assert check_playoff(event) == []
+    # the export accounts for every bracket match, its feeders resolved to entries
+    exported = export_event(event)["bracket"]
+    assert exported["violations"] == [] and exported["champion"] == progress.champion
+    for m in exported["matches"]:
+        if m["status"] == "decided":
+            assert all(slot["entry"] is not None for slot in m["slots"])
+            assert m["series"]["winner"] == m["winner"] and m["series"]["games"]
     # the champion is the pure progress's, from our own record of who won
     pure = bracket_progress(view.bracket, {k: Decision(v) for k, v in winners.items()})
     assert progress.champion == pure.champion is not None
@@ -113,3 +100,18 @@ def test_sixty_four_qualifiers_played_to_the_champion(kind: str) -> None:
     event, boss, entries = playoff_event(f"{kind}-64", 64, playoff=kind)
     winners = play_to_champion(event, boss, seed(event, boss, entries), rng=random.Random(64))
     _assert_played_through(event.pk, winners, kind)
+
+
+def test_check_pairings_covers_every_bracket_match() -> None:
+    event, boss, entries = playoff_event("checked", 5, playoff_consolation="third_place")
+    play_to_champion(event, boss, seed(event, boss, entries), rng=random.Random(5))
+    out, err = io.StringIO(), io.StringIO()
+    call_command("check_pairings", event.slug, stdout=out, stderr=err)
+    assert out.getvalue() == "" and "0 violations" in err.getvalue()
+    # a final seating someone its feeders did not send there is found
+    final = Match.objects.get(round__event=event, bracket_slot="W3-1", game_no=1)
+    outsider = next(e for e in entries if e.pk not in (final.entry_a_id, final.entry_b_id))
+    Match.objects.filter(pk=final.pk).update(entry_b=outsider)
+    with pytest.raises(SystemExit) as exited:
+        call_command("check_pairings", event.slug, stdout=out, stderr=err)
+    assert exited.value.code == 1 and "feeder W3-1" in out.getvalue()

@@ -30,7 +30,7 @@ from tournaments.pairing.records import (
     Violation,
 )
 from tournaments.pairing.stages import stage_label
-from tournaments.selectors.bracket import stored_bracket
+from tournaments.selectors.bracket import check_playoff, stored_bracket
 from tournaments.selectors.pairing_inputs import pairing_inputs
 
 PUBLIC_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.CLOSED)
@@ -132,7 +132,8 @@ def check_round_record(rnd: Round) -> list[Violation]:
 
 
 def check_rounds(event: Event, *, number: int | None = None) -> list[tuple[Round, list[Violation]]]:
-    """Re-check the published rounds of ``event`` (or only round ``number``, in any status).
+    """Re-check the published rounds of ``event`` (or only round ``number``, in any status);
+    play-off rounds also by the bracket checker (``selectors.bracket.check_playoff``).
 
     Raises ``Round.DoesNotExist`` for an unknown round number.
     """
@@ -144,7 +145,13 @@ def check_rounds(event: Event, *, number: int | None = None) -> list[tuple[Round
             .filter(event=event, status__in=PUBLIC_STATUSES)
             .order_by("number")
         )
-    return [(rnd, check_round_record(rnd)) for rnd in rounds]
+    checked = [(rnd, check_round_record(rnd)) for rnd in rounds]
+    if any(rnd.kind == Round.Kind.PLAYOFF for rnd, _ in checked):
+        by_number = {rnd.number: findings for rnd, findings in checked}
+        for violation in check_playoff(event):  # every bracket match, feeders resolved
+            if violation.round_no in by_number:
+                by_number[violation.round_no].append(violation)
+    return checked
 
 
 def violation_line(violation: Violation) -> str:
