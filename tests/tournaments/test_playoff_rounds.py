@@ -75,11 +75,23 @@ def _assert_played_through(event_id: int, winners: dict[str, int], kind: str) ->
 
 
 SIZES = [2, 3, 4, 5, 7, 8, 12, 16, 33]
+CONSOLATIONS = {
+    4: "third_place",
+    5: "first_round_losers",
+    8: "third_place",
+    12: "first_round_losers",
+}
+"""Single elimination sizes played with a consolation (the others without)."""
+NO_RESET = {5, 12}
+"""Double elimination sizes played without the grand final's reset."""
 
 
 @pytest.mark.parametrize("qualifiers", SIZES)
 def test_single_elimination_played_to_the_champion(qualifiers: int) -> None:
-    event, boss, entries = playoff_event(f"single-{qualifiers}", qualifiers)
+    consolation = CONSOLATIONS.get(qualifiers, "")
+    event, boss, entries = playoff_event(
+        f"single-{qualifiers}", qualifiers, playoff_consolation=consolation
+    )
     winners = play_to_champion(
         event, boss, seed(event, boss, entries), rng=random.Random(qualifiers)
     )
@@ -88,7 +100,12 @@ def test_single_elimination_played_to_the_champion(qualifiers: int) -> None:
 
 @pytest.mark.parametrize("qualifiers", [q for q in SIZES if q >= 3])
 def test_double_elimination_played_to_the_champion(qualifiers: int) -> None:
-    event, boss, entries = playoff_event(f"double-{qualifiers}", qualifiers, playoff="double")
+    event, boss, entries = playoff_event(
+        f"double-{qualifiers}",
+        qualifiers,
+        playoff="double",
+        playoff_reset=qualifiers not in NO_RESET,
+    )
     winners = play_to_champion(
         event, boss, seed(event, boss, entries), rng=random.Random(qualifiers)
     )

@@ -63,6 +63,13 @@ def test_a_best_of_three_final_won_two_nil_through_the_table_links() -> None:
     # a phone still showing game 1 is told to move on (and reloads)
     moved = Client().get(f"{path}status?game={first.pk}")
     assert moved["HX-Refresh"] == "true" and "Game 1 confirmed" in moved.content.decode()
+    # the round pages name the stage and the series so far
+    public = Client().get(f"/events/{event.slug}/rounds/{rnd.number}/").content.decode()
+    assert "Final" in public and "Best of 3 · 1–0" in public
+    director = Client()
+    director.force_login(boss)
+    review = director.get(f"/director/events/{event.slug}/rounds/{rnd.number}/").content.decode()
+    assert "Final · W1-1 · Best of 3 · 1–0" in review
     _claim_and_confirm(rnd, second, [305, 120])
     assert not Match.objects.filter(round=rnd, game_no=3).exists()
     view = bracket_view(event)
