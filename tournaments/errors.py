@@ -145,6 +145,7 @@ class ErrorCode(StrEnum):
     PLAYOFF_FINISHED = "playoff_finished"
     PLAYOFF_GAME_DRAWN = "playoff_game_drawn"
     LATER_GAMES_PLAYED = "later_games_played"
+    SERIES_REOPENED = "series_reopened"
     INVALID_PLAYOFF_FORMAT = "invalid_playoff_format"
     CONSOLATION_NEEDS_SINGLE = "consolation_needs_single"
 

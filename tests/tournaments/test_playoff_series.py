@@ -14,7 +14,7 @@ from tournaments import game
 from tournaments.errors import SpinnerError
 from tournaments.models import Event, Match, MatchResult, Round
 from tournaments.selectors.bracket import bracket_view
-from tournaments.services import decisions, events, playoff_rounds, round_generation
+from tournaments.services import decisions, events, playoff_rounds, round_generation, round_status
 from tournaments.services.table_links import table_link_path
 
 pytestmark = pytest.mark.django_db
@@ -235,3 +235,39 @@ def test_the_service_checks_each_stage_format_by_field() -> None:
         playoff_formats={"final": {"best_of": 4, "target": None}, "earlier": {"target": -5}},
     )
     assert set(caught.details["errors"]) == {"playoff_final_best_of", "playoff_earlier_target"}
+
+
+def test_the_rounds_page_taps_next_play_off_round(client: Client) -> None:
+    event, boss, entries = playoff_event("tap", 4)
+    first = seed(event, boss, entries)
+    client.force_login(boss)
+    page = client.get(f"/director/events/{event.slug}/rounds/")
+    assert "Next play-off round" in page.content.decode()
+    url = f"/director/events/{event.slug}/rounds/playoff/advance/"
+    early = client.post(url, follow=True)
+    text = early.content.decode()
+    assert "still has undecided bracket matches: W1-1, W1-2" in text
+    for slot, a in Match.objects.filter(round=first).values_list("bracket_slot", "entry_a_id"):
+        decide(first, slot, a, boss)
+    done = client.post(url)
+    assert done.status_code == 302
+    assert done["Location"] == f"/director/events/{event.slug}/rounds/{first.number + 1}/"
+
+
+def test_a_correction_cannot_reopen_a_series_of_a_closed_round() -> None:
+    _, boss, rnd, first = _final("bo3-closed")
+    win_game(first, first.entry_a_id, boss)
+    second = current_game(rnd, "W1-1")
+    win_game(second, first.entry_a_id, boss)
+    round_status.close_round(round=rnd, actor=boss)
+    result = MatchResult.objects.get(match=second, is_current=True)
+    refused(
+        "series_reopened",
+        decisions.correct_result,
+        match=second,
+        reason="side B won game 2",
+        actor=boss,
+        expected_version=result.version,
+        final_score={"scores": [200, 305]},
+    )
+    assert not Match.objects.filter(round=rnd, game_no=3).exists()

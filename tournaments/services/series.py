@@ -14,7 +14,10 @@ play-off game's result becomes current:
   bracket match refuses too (``later_games_played``): the bracket moved on;
 - a play-off game needs a winner (``playoff_game_drawn``).
 
-Errors (``code``): ``later_games_played``, ``playoff_game_drawn``.
+- a correction that would leave a series of a closed round undecided is refused
+  (``series_reopened``).
+
+Errors (``code``): ``later_games_played``, ``playoff_game_drawn``, ``series_reopened``.
 """
 
 from __future__ import annotations
@@ -86,6 +89,14 @@ def after_result(match: Match, result: MatchResult, previous: MatchResult | None
         if old_winner != winner:
             _check_bracket_not_moved_on(match, old_winner)
     if winner is None:
+        if match.round.status == Round.Status.CLOSED:
+            raise Conflict(
+                f"This correction leaves {match.bracket_slot} undecided, but its round is "
+                "closed: a play-off match that was decided stays decided. Enter the game's "
+                "result with its winner.",
+                code="series_reopened",
+                details={"match": match.bracket_slot, "game": match.game_no},
+            )
         _next_game(match, games, results)
         return False
     assert count is not None
