@@ -16,7 +16,7 @@ from typing import Any
 
 from tournaments.models import Event, Match, MatchResult, Round
 from tournaments.pairing import export as pairing_json
-from tournaments.pairing.best_of import SeriesState, decide_series
+from tournaments.pairing.best_of import SeriesState, decide_series, games_to_decide
 from tournaments.pairing.brackets import Bracket
 from tournaments.pairing.checker import check_bracket
 from tournaments.pairing.progression import BracketProgress, Decision, bracket_progress
@@ -92,7 +92,9 @@ def series_of(games: list[Match], results: dict[int, MatchResult]) -> SeriesView
             break
         winners.append(game.entry_a_id if result.winner_side == 0 else int(game.entry_b_id or 0))
     assert first.entry_b_id is not None
-    state = decide_series(first.best_of, first.entry_a_id, first.entry_b_id, winners)
+    # games recorded past the decision (the services refuse them): the decision stands
+    count = games_to_decide(first.best_of, first.entry_a_id, first.entry_b_id, winners)
+    state = decide_series(first.best_of, first.entry_a_id, first.entry_b_id, winners[:count])
     return SeriesView(
         match_id=first.bracket_slot,
         round=first.round,
@@ -168,10 +170,7 @@ def series_at(match: Match) -> SeriesView | None:
         .order_by("game_no")
     )
     results = {r.match_id: r for r in MatchResult.objects.filter(match__in=games, is_current=True)}
-    try:
-        return series_of(games, results)
-    except ValueError:  # games recorded past the decision: the services refuse it; show nothing
-        return None
+    return series_of(games, results)
 
 
 def game_line(match: Match) -> str:
