@@ -141,6 +141,16 @@ class ErrorCode(StrEnum):
     PLAYOFF_STARTED = "playoff_started"
     PLAYOFF_NOT_DECIDED = "playoff_not_decided"
 
+    # The play-off played through: advancing the bracket, stage formats, best-of games.
+    PLAYOFF_ROUND_IN_PLAY = "playoff_round_in_play"
+    PLAYOFF_ROUND_DRAFT = "playoff_round_draft"
+    PLAYOFF_FINISHED = "playoff_finished"
+    PLAYOFF_GAME_DRAWN = "playoff_game_drawn"
+    LATER_GAMES_PLAYED = "later_games_played"
+    SERIES_REOPENED = "series_reopened"
+    INVALID_PLAYOFF_FORMAT = "invalid_playoff_format"
+    CONSOLATION_NEEDS_SINGLE = "consolation_needs_single"
+
 
 class SpinnerError(Exception):
     """An expected failure a person can act on: a stable ``code``, a message saying what to fix,

@@ -22,7 +22,9 @@ from typing import Any
 import scoring
 from scoring import MatchOptions, OptionError, RuleSet
 from scoring.tiles import TILES
-from tournaments.models import Event
+from tournaments.models import Event, Match
+from tournaments.pairing.best_of import BEST_OF
+from tournaments.pairing.stages import STAGES
 from tournaments.standings.serialise import format_number
 
 Number = int | Fraction
@@ -115,10 +117,20 @@ def option_problems(*, rules: str, entry_kind: str, target: Any, hand_size: Any)
     return problems
 
 
-def expected_game(event: Event) -> dict[str, Any]:
+def expected_game(event: Event, match: Match | None = None) -> dict[str, Any]:
     """The game an event's sheets must describe, in the scoresheet's own field names:
-    ``rules``, ``players``, ``partnerships``, ``target`` and ``hand_size`` (raw)."""
+    ``rules``, ``players``, ``partnerships``, ``target`` and ``hand_size`` (raw).
+
+    ``match``: the game at a table, whose own ``target`` (a play-off stage's, e.g. a final to
+    121) replaces the event's when set."""
     options = match_options(event)
+    if match is not None and match.target is not None:
+        options = options_for(
+            rules=event.rules,
+            entry_kind=event.entry_kind,
+            target=match.target,
+            hand_size=event.hand_size,
+        )
     return {
         "rules": options.rules.name,
         "players": options.players,
@@ -126,6 +138,56 @@ def expected_game(event: Event) -> dict[str, Any]:
         "target": options.target,
         "hand_size": options.hand_size,
     }
+
+
+def playoff_format(event: Event, stage: str) -> tuple[int, int | None]:
+    """A play-off stage's format as the event sets it (``Event.playoff_formats``): best of how
+    many games, and the target (raw points; ``None``: the event's). A stage not set, or set to
+    what is no longer valid, is best of 1 to the event's target."""
+    found = (event.playoff_formats or {}).get(stage)
+    if not isinstance(found, dict):
+        return 1, None
+    best_of = found.get("best_of", 1)
+    target = found.get("target")
+    best_of = best_of if best_of in BEST_OF and not isinstance(best_of, bool) else 1
+    target = target if isinstance(target, int) and not isinstance(target, bool) else None
+    return int(best_of), target
+
+
+def playoff_format_field(stage: str, part: str) -> str:
+    """The settings form's field of a stage's ``best_of`` or ``target``
+    (``playoff_final_target``)."""
+    return f"playoff_{stage}_{part}"
+
+
+def playoff_format_problems(*, rules: str, entry_kind: str, formats: Any) -> dict[str, str]:
+    """What is wrong with a set of play-off formats (``{stage: {"best_of", "target"}}``, raw
+    targets), by form field (:func:`playoff_format_field`): an unknown stage, a best of not in
+    ``BEST_OF``, or a target the engine refuses (its own message). Empty when all is well."""
+    if not isinstance(formats, dict):
+        return {"playoff_formats": "Give the formats stage by stage."}
+    problems: dict[str, str] = {}
+    for stage, found in formats.items():
+        if stage not in STAGES or not isinstance(found, dict):
+            problems["playoff_formats"] = (
+                f"Unknown play-off stage {stage!r}: use {', '.join(STAGES)}."
+            )
+            continue
+        best_of = found.get("best_of", 1)
+        if best_of not in BEST_OF or isinstance(best_of, bool):
+            problems[playoff_format_field(stage, "best_of")] = (
+                f"Best of {', '.join(map(str, BEST_OF))} games, not {best_of!r}."
+            )
+        target = found.get("target")
+        if target is None:
+            continue
+        if not isinstance(target, int) or isinstance(target, bool) or target < 1:
+            problems[playoff_format_field(stage, "target")] = "Give the target as points, or none."
+            continue
+        engine = option_problems(rules=rules, entry_kind=entry_kind, target=target, hand_size=None)
+        if "target" in engine:
+            problems[playoff_format_field(stage, "target")] = engine["target"]
+    return problems
 
 
 def displayed_divisor(event_or_rules: Any) -> int:

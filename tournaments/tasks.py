@@ -89,3 +89,14 @@ def purge_idempotency_records() -> int:
     from tournaments.services import idempotency  # tasks sit above services
 
     return idempotency.purge_idempotency_records()
+
+
+@shared_task(name="tournaments.advance_playoff")
+def advance_playoff(event_id: int) -> int | None:
+    """A bracket match was decided: advance the play-off if its round is complete (the next
+    round as a draft). Idempotent: the event row is locked, and a second run finds nothing to
+    do. Returns the new round's number, or None."""
+    from tournaments.services import playoff_rounds  # tasks sit above services
+
+    rnd = playoff_rounds.advance_when_ready(event_id=event_id)
+    return None if rnd is None else rnd.number

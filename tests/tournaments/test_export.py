@@ -54,7 +54,9 @@ def test_the_command_prints_the_documented_document() -> None:
         "rounds",
         "standings",
         "placings",
+        "bracket",
     }
+    assert doc["bracket"] is None  # no play-off seeded
     assert doc["event"]["slug"] == "cup" and doc["event"]["salt"] == event.salt
     assert doc["event"]["settings"]["tiebreaks"] == ["buchholz", "spread"]
     assert doc["event"]["settings"]["points"]["bye"] == event.points_bye

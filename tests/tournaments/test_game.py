@@ -97,3 +97,22 @@ def test_running_scores_are_the_engines_after_each_hand() -> None:
     broken = {**sheet, "hands": [{"leader": 9}, *sheet["hands"]]}
     assert game.running_scores(broken)[0] is None
     assert game.running_scores("not a sheet") == []
+
+
+def test_a_play_off_stage_format_falls_back_to_best_of_one_at_the_event_target() -> None:
+    event = Event(
+        rules="five-up",
+        playoff_formats={
+            "final": {"best_of": 5, "target": 605},
+            "semi_final": {"best_of": 4, "target": "x"},  # no longer valid: the default
+        },
+    )
+    assert game.playoff_format(event, "final") == (5, 605)
+    assert game.playoff_format(event, "semi_final") == (1, None)
+    assert game.playoff_format(event, "earlier") == (1, None)
+    assert game.playoff_format_problems(
+        rules="five-up", entry_kind="partnership", formats={"finals": {"best_of": 3}}
+    ) == {
+        "playoff_formats": "Unknown play-off stage 'finals': use final, semi_final, "
+        "quarter_final, third_place, earlier."
+    }

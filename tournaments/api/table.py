@@ -54,6 +54,7 @@ from tournaments.api.serializers import (
     if_match,
     match_state,
 )
+from tournaments.models import Match
 from tournaments.selectors import results as selectors
 from tournaments.services import assessment, claims
 from tournaments.services import results as services
@@ -81,7 +82,8 @@ class TableMatchApi(ResultsApi):
         access = table_access(request)
         assert access is not None
         event = access.round.event
-        expected = game.expected_game(event)
+        current = Match.objects.filter(pk=access.match_id).first() if access.match_id else None
+        expected = game.expected_game(event, current)
         board = selectors.match_board(access.match_id) if access.match_id else None
         return Response(
             {
@@ -124,7 +126,9 @@ class SheetVerifyApi(ResultsApi):
         match = self.get_match(request, match_id)
         data = SheetVerifyInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        found = assessment.assess_sheet(match.round.event, data.validated_data["sheet"])
+        found = assessment.assess_sheet(
+            match.round.event, data.validated_data["sheet"], match=match
+        )
         running = game.running_scores(data.validated_data["sheet"])
         return Response({"verdict": found.verdict, "complete": found.complete, "running": running})
 

@@ -79,3 +79,21 @@ def decide_series(
         winner=winner,
         next_game=None if winner is not None else len(game_winners) + 1,
     )
+
+
+def games_to_decide(
+    best_of: int, entry_a: int, entry_b: int, game_winners: Sequence[int]
+) -> int | None:
+    """After how many of ``game_winners`` the match was decided (``None``: not yet). Unlike
+    :func:`decide_series` it tolerates games recorded after the decision, so a caller can see
+    that a correction leaves later games that should never have been played.
+
+    >>> games_to_decide(3, 7, 9, [7, 7, 9])
+    2
+    >>> games_to_decide(3, 7, 9, [7, 9]) is None
+    True
+    """
+    for number in range(1, len(game_winners) + 1):
+        if decide_series(best_of, entry_a, entry_b, game_winners[:number]).decided:
+            return number
+    return None

@@ -179,8 +179,9 @@ def players_by_entry(event: Event, entry_ids: set[int]) -> Players:
 
 
 def _matches(round_: Round) -> list[Match]:
+    # a best-of match's table has one card: game 1 (its links open whichever game is in play)
     return list(
-        Match.objects.filter(round=round_)
+        Match.objects.filter(round=round_, game_no=1)
         .select_related("table", "entry_a", "entry_b")
         .order_by("is_bye", "table__number", "pk")
     )

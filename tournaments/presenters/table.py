@@ -21,6 +21,7 @@ from tournaments.models import Event, Match
 from tournaments.presenters import cards
 from tournaments.presenters.scores import raw_from_halves
 from tournaments.selectors import forfeits as forfeit_reads
+from tournaments.selectors.bracket import game_line
 from tournaments.selectors.results import MatchBoard
 
 RULES_LABEL = dict(Event.Rules.choices)
@@ -209,7 +210,7 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
     service expects it), how to show points, the seats and sides (``side``: the side this
     phone's link acts for, 0 for A or 1 for B), and the endpoints."""
     event = match.round.event
-    expected = game.expected_game(event)
+    expected = game.expected_game(event, match)
     players = int(expected["players"])
     header = {"format": "fives-scoresheet/1", **expected}
     seats = seat_records(match)
@@ -224,6 +225,8 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
     compass = ["N", "E", "S", "W"] if players == 4 else ["N", "S"] if players == 2 else None
     return {
         "token": token,
+        # where the phone keeps its sheet: one copy per game of a best-of match
+        "storage_key": token if match.game_no == 1 else f"{token}.game{match.game_no}",
         "players": players,
         "header": header,
         "target": int(expected["target"]),
@@ -258,7 +261,8 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
             "table": reverse("api:table-match"),
             "submit": _api("api:match-claims", match),
             "position": reverse("table:position", kwargs={"token": token}),
-            "status": reverse("table:status", kwargs={"token": token}),
+            # the game this page shows: the fragment says when the table has moved on
+            "status": reverse("table:status", kwargs={"token": token}) + f"?game={match.pk}",
             "sw": reverse("table:sw"),
         },
     }
@@ -281,7 +285,14 @@ def page_context(match: Match, token: str, *, csrf: str, side: int | None = None
         "urls": config["urls"],
         "my_side": None if side is None else game.side_letter(side),
         "my_team": None if side is None else config["side_names"][side],
+        "game_line": game_line(match),
     }
+
+
+def moved_on_context(shown: Match, current: Match) -> dict[str, Any]:
+    """The status fragment of a page still showing an earlier game of a best-of match: the
+    table has moved on to ``current`` (the page reloads to it)."""
+    return {"shown_game": shown.game_no, "game_line": game_line(current)}
 
 
 def status_context(match: Match, board: MatchBoard, *, side: int | None = None) -> dict[str, Any]:

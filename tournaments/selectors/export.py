@@ -19,6 +19,7 @@ from tournaments.models import (
     StandingsSnapshot,
     Table,
 )
+from tournaments.selectors.bracket import bracket_for_export
 from tournaments.selectors.results import results_for_export
 
 
@@ -106,6 +107,8 @@ def _event_json(event: Event) -> dict[str, Any]:
             "playoff": event.playoff,
             "playoff_qualifiers": event.playoff_qualifiers,
             "playoff_consolation": event.playoff_consolation,
+            "playoff_reset": event.playoff_reset,
+            "playoff_formats": event.playoff_formats or {},
             "first_round": event.first_round,
             "points": {
                 "win": event.points_win,
@@ -144,6 +147,9 @@ def _match_json(m: Match, result: dict[str, Any] | None = None) -> dict[str, Any
         "bye": m.is_bye,
         "entries": [m.entry_a_id] if m.entry_b_id is None else [m.entry_a_id, m.entry_b_id],
         "bracket_slot": m.bracket_slot or None,
+        "game_no": m.game_no,
+        "best_of": m.best_of,
+        "target": m.target,
         "why": why,
         "overrides": list(data.get("overrides") or []),
         "result": result,
@@ -171,8 +177,9 @@ def export_event(event: Event) -> dict[str, Any]:
 
     Extension points: each match's ``result`` (issue 6) is null until it exists; the top-level
     ``standings`` (issue 8) is the latest standings snapshot, null before the first; the
-    top-level ``placings`` (issue 12) a finished event's final placings, null before. Seven
-    queries.
+    top-level ``placings`` (issue 12) a finished event's final placings, null before;
+    ``bracket`` (a seeded play-off's every match, resolved) is null before seeding. Seven
+    queries (three more once a play-off is seeded).
     """
 
     members = list(
@@ -190,7 +197,7 @@ def export_event(event: Event) -> dict[str, Any]:
     for match in (
         Match.objects.filter(round__event=event)
         .select_related("table")
-        .order_by("round_id", "is_bye", "table__number", "pk")
+        .order_by("round_id", "is_bye", "table__number", "game_no", "pk")
     ):
         matches[match.round_id].append(match)
     return {
@@ -220,6 +227,10 @@ def export_event(event: Event) -> dict[str, Any]:
         "standings": standings_for_export(event),
         # A finished event's final placings, best first (issue 12); null before it finishes.
         "placings": placings_for_export(event),
+        # The play-off bracket: every bracket match resolved to entries, with its games.
+        "bracket": (
+            bracket_for_export(event) if any(r.kind == Round.Kind.PLAYOFF for r in rounds) else None
+        ),
     }
 
 

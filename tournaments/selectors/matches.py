@@ -41,11 +41,13 @@ def team_history(event: Event, entry_id: int) -> list[dict[str, Any]]:
         .exclude(round__status=Round.Status.DRAFT)
         .filter(Q(entry_a_id=entry_id) | Q(entry_b_id=entry_id))
         .annotate(current=FilteredRelation("results", condition=Q(results__is_current=True)))
-        .order_by("round__number", "pk")
+        .order_by("round__number", "game_no", "pk")
         .values_list(
             "pk",
             "round__number",
             "round__kind",
+            "game_no",
+            "best_of",
             "table__number",
             "is_bye",
             "entry_a_id",
@@ -64,12 +66,15 @@ def team_history(event: Event, entry_id: int) -> list[dict[str, Any]]:
     marks = marks_of(event.pk, [(row[-2], row[-1]) for row in listed if row[-1]])
     history = []
     for row in listed:
-        pk, number, kind, table, is_bye, a, a_name, b, b_name, sa, sb, winner, verified = row[:13]
+        pk, number, kind, game_no, best_of, table, is_bye, a, a_name, b, b_name = row[:11]
+        sa, sb, winner, verified = row[11:15]
         side = 0 if a == entry_id else 1
         item: dict[str, Any] = {
             "match_id": pk,
             "round": number,
             "kind": kind,
+            "game": game_no,  # a best-of play-off match: each game is a row
+            "best_of": best_of,
             "table": table,
             "bye": is_bye,
             "opponent_id": b if side == 0 else a,

@@ -157,7 +157,7 @@ def pairing_inputs(
         .values_list("pk", "name", "status", "seed", "pinned_table")
     )
     past = list(
-        Match.objects.filter(round__event=event, round__number__lt=round_no)
+        Match.objects.filter(round__event=event, round__number__lt=round_no, game_no=1)
         .order_by("round__number", "pk")
         .values_list("round__number", "round__kind", "entry_a_id", "entry_b_id")
     )

@@ -103,7 +103,7 @@ def round_board(round_: Round) -> list[MatchBoard]:
     Three queries, and its cost is independent of the drafts kept: only the latest version of
     each side is read (``history`` stays the current claims)."""
     matches = _matches(Match.objects.filter(round=round_), history=False).order_by(
-        "is_bye", "table__number", "pk"
+        "is_bye", "table__number", "game_no", "pk"
     )
     return [_board(m) for m in matches]
 

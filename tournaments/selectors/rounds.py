@@ -18,7 +18,7 @@ from typing import Any
 from django.db.models import Count, Q
 
 from tournaments import job_kinds
-from tournaments.models import BackgroundJob, Entry, EntryPlayer, Event, Match, Round
+from tournaments.models import BackgroundJob, Entry, EntryPlayer, Event, Match, MatchResult, Round
 from tournaments.pairing.checker import check_round
 from tournaments.pairing.records import (
     Bye,
@@ -29,6 +29,8 @@ from tournaments.pairing.records import (
     RoundPairing,
     Violation,
 )
+from tournaments.pairing.stages import stage_label
+from tournaments.selectors.bracket import check_playoff, stored_bracket
 from tournaments.selectors.pairing_inputs import pairing_inputs
 
 PUBLIC_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.CLOSED)
@@ -43,6 +45,7 @@ def round_pairing_record(rnd: Round, matches: list[Match] | None = None) -> Roun
     """
     if matches is None:
         matches = list(rnd.matches.select_related("table").order_by("pk"))
+    matches = [m for m in matches if m.game_no == 1]  # a best-of match's later games: one pairing
     pairings: list[Pairing] = []
     byes: list[Bye] = []
     for m in matches:
@@ -129,7 +132,8 @@ def check_round_record(rnd: Round) -> list[Violation]:
 
 
 def check_rounds(event: Event, *, number: int | None = None) -> list[tuple[Round, list[Violation]]]:
-    """Re-check the published rounds of ``event`` (or only round ``number``, in any status).
+    """Re-check the published rounds of ``event`` (or only round ``number``, in any status);
+    play-off rounds also by the bracket checker (``selectors.bracket.check_playoff``).
 
     Raises ``Round.DoesNotExist`` for an unknown round number.
     """
@@ -141,7 +145,13 @@ def check_rounds(event: Event, *, number: int | None = None) -> list[tuple[Round
             .filter(event=event, status__in=PUBLIC_STATUSES)
             .order_by("number")
         )
-    return [(rnd, check_round_record(rnd)) for rnd in rounds]
+    checked = [(rnd, check_round_record(rnd)) for rnd in rounds]
+    if any(rnd.kind == Round.Kind.PLAYOFF for rnd, _ in checked):
+        by_number = {rnd.number: findings for rnd, findings in checked}
+        for violation in check_playoff(event):  # every bracket match, feeders resolved
+            if violation.round_no in by_number:
+                by_number[violation.round_no].append(violation)
+    return checked
 
 
 def violation_line(violation: Violation) -> str:
@@ -182,6 +192,8 @@ class MatchView:
     overrides: tuple[dict[str, Any], ...]
     bracket_slot: str
     first_leader: str = ""
+    stage: str = ""  # a play-off match's stage ("Final", "Semi-final", ...)
+    series: str = ""  # a best-of match's score so far ("Best of 3 · 1–0")
 
     @property
     def is_bye(self) -> bool:
@@ -229,7 +241,7 @@ def list_rounds(event: Event) -> list[Round]:
     return list(
         Round.objects.filter(event=event)
         .annotate(
-            match_count=Count("matches", filter=Q(matches__is_bye=False)),
+            match_count=Count("matches", filter=Q(matches__is_bye=False, matches__game_no=1)),
             bye_count=Count("matches", filter=Q(matches__is_bye=True)),
         )
         .order_by("number")
@@ -265,8 +277,10 @@ def round_view(rnd: Round) -> RoundView:
     matches = list(
         Match.objects.filter(round=rnd)
         .select_related("table", "entry_a", "entry_b")
-        .order_by("table__number", "pk")
+        .order_by("table__number", "game_no", "pk")
     )
+    labels = bracket_labels(rnd, matches) if rnd.kind == Round.Kind.PLAYOFF else {}
+    matches = [m for m in matches if m.game_no == 1]  # a best-of match shows once
     ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
     players: dict[int, list[str]] = defaultdict(list)
     player_names: dict[int, str] = {}
@@ -295,11 +309,45 @@ def round_view(rnd: Round) -> RoundView:
             overrides=tuple(data.get("overrides") or ()),
             bracket_slot=m.bracket_slot,
             first_leader=player_names.get((data.get("first_leader") or {}).get("player", 0), ""),
+            stage=labels.get(m.bracket_slot, ("", ""))[0],
+            series=labels.get(m.bracket_slot, ("", ""))[1],
         )
         (byes if m.is_bye else tables).append(item)
     tables.sort(key=lambda v: v.table or 0)
     byes.sort(key=lambda v: v.entry_a.name.casefold())
     return RoundView(round=rnd, matches=tuple(tables), byes=tuple(byes))
+
+
+def bracket_labels(rnd: Round, matches: list[Match]) -> dict[str, tuple[str, str]]:
+    """Each bracket match of a play-off round: its stage's name and, for a best-of match, the
+    series so far (``"Best of 3 · 1–0"``, games won by the first entry first). Two queries."""
+    stored = stored_bracket(rnd.event)
+    if stored is None:
+        return {}
+    bracket = stored[0]
+    winners = dict(
+        MatchResult.objects.filter(match__in=[m.pk for m in matches], is_current=True).values_list(
+            "match_id", "winner_side"
+        )
+    )
+    wins: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    best_of: dict[str, int] = {}
+    for m in matches:
+        if not m.bracket_slot:
+            continue
+        best_of[m.bracket_slot] = m.best_of
+        side = winners.get(m.pk)
+        if side in (0, 1):
+            wins[m.bracket_slot][side] += 1
+    labels: dict[str, tuple[str, str]] = {}
+    for slot, n in best_of.items():
+        try:
+            stage = stage_label(bracket, slot)
+        except KeyError:
+            stage = ""
+        a, b = wins[slot]
+        labels[slot] = (stage, f"Best of {n} · {a}–{b}" if n > 1 else "")
+    return labels
 
 
 _ENTRY_ID = re.compile(r"\bentry (\d+)|\bentries (\d+) and (\d+)")

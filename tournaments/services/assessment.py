@@ -15,7 +15,7 @@ from typing import Any
 import scoring
 from tournaments.errors import NotAllowed, ValidationFailed
 from tournaments.game import expected_game
-from tournaments.models import Claim, Event
+from tournaments.models import Claim, Event, Match
 from tournaments.results_math import to_halves
 
 FORMAT = "fives-scoresheet/1"
@@ -69,8 +69,9 @@ def _sheet_game_defaults(sheet: dict[str, Any]) -> dict[str, Any]:
         return {"partnerships": False, "target": None, "hand_size": None}
 
 
-def check_sheet_matches_event(event: Event, sheet: Any) -> None:
-    """Refuse a sheet for another game than the event's (``sheet_mismatch``, field by field).
+def check_sheet_matches_event(event: Event, sheet: Any, match: Match | None = None) -> None:
+    """Refuse a sheet for another game than the event's (``sheet_mismatch``, field by field);
+    ``match``: the game it is for, whose own target (a play-off stage's) replaces the event's.
 
     Absent ``partnerships``, ``target`` and ``hand_size`` take the rule set's defaults, which must
     then be the event's. A ``time`` entry must carry the event's time policy.
@@ -79,7 +80,7 @@ def check_sheet_matches_event(event: Event, sheet: Any) -> None:
         raise ValidationFailed(
             "A scoresheet is a JSON object.", code="invalid", details={"sheet": "not an object"}
         )
-    game = expected_game(event)
+    game = expected_game(event, match)
     defaults = _sheet_game_defaults(sheet)
     given = {
         "rules": sheet.get("rules"),
@@ -162,7 +163,9 @@ def _normalize(value: Any) -> Any:
     return value
 
 
-def canonical_sheet(event: Event, sheet: dict[str, Any]) -> dict[str, Any]:
+def canonical_sheet(
+    event: Event, sheet: dict[str, Any], match: Match | None = None
+) -> dict[str, Any]:
     """The sheet in one spelling, so that two sides' accounts of one game compare equal.
 
     Tiles written ``a-b`` with ``a <= b``; the game fields filled in from the event; the claimed
@@ -171,7 +174,7 @@ def canonical_sheet(event: Event, sheet: dict[str, Any]) -> dict[str, Any]:
     """
     canon: dict[str, Any] = _normalize(sheet)
     canon.pop("result", None)
-    canon.update(expected_game(event))
+    canon.update(expected_game(event, match))
     canon["format"] = FORMAT
     hands = canon.get("hands")
     if isinstance(hands, list):
@@ -203,15 +206,16 @@ class Assessment:
     finished: bool
 
 
-def assess_sheet(event: Event, sheet: Any) -> Assessment:
-    """Check the sheet against the event, then have the engine verify it (a dry run).
+def assess_sheet(event: Event, sheet: Any, match: Match | None = None) -> Assessment:
+    """Check the sheet against the event (and ``match``'s own target, if it has one), then have
+    the engine verify it (a dry run).
 
     Raises ``sheet_too_large``/``sheet_malformed`` for JSON no one meant (``check_sheet_tree``),
     ``sheet_mismatch`` for another game than the event's; otherwise returns the verdict, valid
     or not.
     """
     check_sheet_tree(sheet)
-    check_sheet_matches_event(event, sheet)
+    check_sheet_matches_event(event, sheet, match)
     verdict = engine_verify(sheet)
     scores = verdict.get("scores") or []
     halves: list[int | None] = [None, None]
@@ -221,7 +225,7 @@ def assess_sheet(event: Event, sheet: Any) -> Assessment:
     return Assessment(
         kind=Claim.Kind.SHEET,
         sheet=sheet,
-        digest=digest({"kind": "sheet", "sheet": canonical_sheet(event, sheet)}),
+        digest=digest({"kind": "sheet", "sheet": canonical_sheet(event, sheet, match)}),
         verdict=verdict,
         verified=bool(verdict.get("valid")),
         complete=complete,
@@ -312,9 +316,15 @@ def assess_final_score(event: Event, final_score: Any, *, allow: bool | None = N
 
 
 def assess(
-    event: Event, *, sheet: Any = None, final_score: Any = None, allow_final: bool | None = None
+    event: Event,
+    *,
+    sheet: Any = None,
+    final_score: Any = None,
+    allow_final: bool | None = None,
+    match: Match | None = None,
 ) -> Assessment:
-    """One of ``sheet`` and ``final_score`` (exactly one), assessed."""
+    """One of ``sheet`` and ``final_score`` (exactly one), assessed (a sheet against ``match``'s
+    game when given: its target may be a play-off stage's)."""
     if (sheet is None) == (final_score is None):
         raise ValidationFailed(
             "Send either a scoresheet or a final score.",
@@ -322,5 +332,5 @@ def assess(
             details={"sheet": "one of sheet and final_score is required"},
         )
     if sheet is not None:
-        return assess_sheet(event, sheet)
+        return assess_sheet(event, sheet, match)
     return assess_final_score(event, final_score, allow=allow_final)

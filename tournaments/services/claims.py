@@ -98,7 +98,7 @@ def submit_claim(
     # Verify before taking the match's lock: the engine's work never holds up the other side.
     refusal: SheetMismatch | None = None
     try:
-        found = assess(match.round.event, sheet=sheet, final_score=final_score)
+        found = assess(match.round.event, sheet=sheet, final_score=final_score, match=match)
     except SheetMismatch as exc:  # kept as a draft with the mismatch as its verdict
         refusal = exc
         found = assess_mismatch(sheet, exc)

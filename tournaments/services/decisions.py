@@ -60,8 +60,10 @@ def resolve_conflict(*, match: Match, side: int, reason: str, actor: Actor) -> M
     )
 
 
-def _director_assessment(event: Event, *, sheet: Any, final_score: Any) -> Assessment:
-    found = assess(event, sheet=sheet, final_score=final_score, allow_final=True)
+def _director_assessment(
+    event: Event, *, sheet: Any, final_score: Any, match: Match | None = None
+) -> Assessment:
+    found = assess(event, sheet=sheet, final_score=final_score, allow_final=True, match=match)
     if not found.complete:
         raise ValidationFailed(
             "The engine does not accept this sheet as a finished match: fix it, or enter a "
@@ -90,7 +92,9 @@ def override_result(
     """
     reason = require_reason(reason)
     check_not_bye(match)
-    found = _director_assessment(match.round.event, sheet=sheet, final_score=final_score)
+    found = _director_assessment(
+        match.round.event, sheet=sheet, final_score=final_score, match=match
+    )
     locked = lock_match(match)
     check_not_draft(locked.round)
     check_not_finished(locked.round)
@@ -124,7 +128,9 @@ def correct_result(
     """
     reason = require_reason(reason)
     check_not_bye(match)
-    found = _director_assessment(match.round.event, sheet=sheet, final_score=final_score)
+    found = _director_assessment(
+        match.round.event, sheet=sheet, final_score=final_score, match=match
+    )
     locked = lock_match(match)
     check_not_draft(locked.round)
     current = current_result(locked)

@@ -48,6 +48,8 @@ SETTINGS_FIELDS: tuple[str, ...] = (
     "playoff",
     "playoff_qualifiers",
     "playoff_consolation",
+    "playoff_reset",
+    "playoff_formats",
     "first_round",
     "points_win",
     "points_draw",
@@ -78,6 +80,7 @@ _CHOICES: dict[str, list[str]] = {
     "time_policy": list(Event.TimePolicy.values),
     "format": list(Event.Format.values),
     "playoff": list(Event.Playoff.values),
+    "playoff_consolation": list(Event.Consolation.values),
     "first_round": ["random", "rating", "seed"],
 }
 
@@ -106,6 +109,27 @@ def _game_problems(values: dict[str, Any], bad: Any) -> None:
         )
         code = "invalid_hand_size" if "hand_size" in head_to_head else "hand_size_too_large"
         bad("hand_size", code, found["hand_size"])
+
+
+def _playoff_problems(values: dict[str, Any], bad: Any) -> None:
+    """The play-off's stage formats (``game.playoff_format_problems``: best of 1, 3 or 5, a
+    target the engine accepts), by form field; a consolation only in single elimination."""
+    if values["rules"] in _CHOICES["rules"] and values["entry_kind"] in _CHOICES["entry_kind"]:
+        found = game.playoff_format_problems(
+            rules=values["rules"],
+            entry_kind=values["entry_kind"],
+            formats=values["playoff_formats"],
+        )
+        for field, message in found.items():
+            bad(field, "invalid_playoff_format", message)
+    if values["playoff"] == Event.Playoff.DOUBLE and values["playoff_consolation"]:
+        bad(
+            "playoff_consolation",
+            "consolation_needs_single",
+            "A consolation is for single elimination: double elimination has its losers' bracket.",
+        )
+    if not isinstance(values["playoff_reset"], bool):
+        bad("playoff_reset", "invalid_choice", "Say yes or no.")
 
 
 def _number_problems(values: dict[str, Any], bad: Any, problems: list[Any]) -> None:
@@ -198,6 +222,7 @@ def validate_event_settings(values: dict[str, Any]) -> None:
     elif end < start:
         bad("end_date", "dates_out_of_order", "The last day cannot be before the first day.")
     _game_problems(values, bad)
+    _playoff_problems(values, bad)
     _number_problems(values, bad, problems)
     _forfeit_problems(values, bad)
     tiebreaks = values["tiebreaks"]

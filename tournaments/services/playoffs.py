@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.db.models import Max
 
-from tournaments import job_kinds
+from tournaments import game, job_kinds
 from tournaments.errors import Conflict, ValidationFailed
 from tournaments.models import (
     BackgroundJob,
@@ -22,6 +22,7 @@ from tournaments.pairing.brackets import (
     single_elimination,
 )
 from tournaments.pairing.records import Bye, Explanation, Pairing, RoundPairing
+from tournaments.pairing.stages import stage_of
 from tournaments.pairing.tables import assign_tables
 from tournaments.selectors import pairing_inputs
 from tournaments.selectors.playoffs import check_can_seed
@@ -89,7 +90,7 @@ def create_playoff_bracket(
     number = int(last) + 1
     inputs = pairing_inputs.pairing_inputs(event, round_no=number, active_ids=frozenset(seeds))
     if event.playoff == Event.Playoff.DOUBLE and len(seeds) >= 3:
-        bracket = double_elimination(seeds, qualifiers=len(seeds))
+        bracket = double_elimination(seeds, qualifiers=len(seeds), reset=event.playoff_reset)
     else:
         bracket = single_elimination(
             seeds,
@@ -104,9 +105,9 @@ def create_playoff_bracket(
         result=result,
         inputs=inputs,
         bracket_slots=slots,
+        formats=stage_formats(event, bracket, slots),
+        explanation={"bracket": pairing_json.bracket_to_dict(bracket)},
     )
-    rnd.explanation = {**rnd.explanation, "bracket": pairing_json.bracket_to_dict(bracket)}
-    rnd.save(update_fields=["explanation"])
     audit.record(
         event=event,
         actor=actor,
@@ -115,6 +116,17 @@ def create_playoff_bracket(
         after={"number": number, "seeds": seeds},
     )
     return rnd
+
+
+def stage_formats(
+    event: Event, bracket: Bracket, slots: dict[int, str]
+) -> dict[int, tuple[int, int | None]]:
+    """Each table's (best of, raw target or None) from its bracket match's stage
+    (``pairing.stages.stage_of``) and the event's formats (``game.playoff_format``)."""
+    return {
+        table: game.playoff_format(event, stage_of(bracket, match_id))
+        for table, match_id in slots.items()
+    }
 
 
 def bracket_first_round(

@@ -8,6 +8,10 @@ Vocabulary:
     state     ``missing``, ``pending``, ``conflict``, ``confirmed`` or ``bye``
               (``tournaments.results_math.state_of``)
 
+A play-off game's result also keeps its best-of series consistent (``services.series``: the next
+game, or a refusal) and, once the bracket match is decided, asks for the play-off to advance
+(``services.playoff_rounds``, through a task after commit).
+
 The flow: tables submit claims (``services.claims``); equal claims confirm the match; the
 director resolves, overrides or corrects (``services.decisions``). Every change to a confirmed
 result goes through :func:`write_result`, which marks the event's standings dirty in the same
@@ -32,7 +36,7 @@ from tournaments.errors import Conflict, NotAllowed, ValidationFailed
 from tournaments.models import Claim, Event, Match, MatchResult, Round, StandingsState
 from tournaments.queueing import enqueue_after_commit
 from tournaments.results_math import from_halves
-from tournaments.services import audit
+from tournaments.services import audit, series
 from tournaments.services.assessment import SIDES, Assessment
 from tournaments.services.audit import Actor
 
@@ -233,7 +237,14 @@ def write_result(
         actor_label=actor_label,
     )
     note_results_changed(event_id=match.round.event_id)
+    if series.after_result(match, result, previous):
+        # a decided play-off match may let the bracket advance (the worker's job, idempotent)
+        enqueue_after_commit(ADVANCE_PLAYOFF_TASK, match.round.event_id)
     return result
+
+
+ADVANCE_PLAYOFF_TASK = "tournaments.advance_playoff"
+"""The task that advances a play-off once a bracket match is decided (``tasks.py``)."""
 
 
 def result_summary(result: MatchResult) -> dict[str, Any]:

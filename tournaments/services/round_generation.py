@@ -11,6 +11,8 @@ Errors (``code``):
     too_few_entries         fewer than two active (checked-in) entries
     schedule_complete       every round of the format has been generated
     playoff_needs_seeding   the Swiss rounds are over; the play-off comes from the standings
+    (and, once the play-off is seeded, those of ``services.playoff_rounds``: the next round of
+    a seeded play-off is its next bracket round)
     generation_running      a generation job of the event is already pending or running
     standings_updating      the standings lag the latest results (wait a few seconds)
 """
@@ -41,7 +43,7 @@ from tournaments.pairing.records import Bye, Explanation, Pairing, RoundPairing
 from tournaments.pairing.round_robin import pair_round_robin
 from tournaments.pairing.swiss import pair_swiss
 from tournaments.selectors import pairing_inputs, standings
-from tournaments.services import audit
+from tournaments.services import audit, playoff_rounds
 from tournaments.services.audit import Actor
 from tournaments.services.jobs import start_job
 from tournaments.services.round_status import publish_round
@@ -142,7 +144,11 @@ def start_round_generation(*, event: Event, actor: Actor) -> BackgroundJob:
     """
     # One generation at a time per event: two clicks (or two directors) queue here.
     event = Event.objects.select_for_update().get(pk=event.pk)
-    number = ensure_can_generate(event)
+    if playoff_rounds.is_seeded(event):
+        playoff_rounds.check_can_advance(event)
+        number = int(event.rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+    else:
+        number = ensure_can_generate(event)
     recent = timezone.now() - JOB_STALE_AFTER
     running = (
         BackgroundJob.objects.filter(
@@ -197,6 +203,8 @@ def generate_round(*, event: Event, actor: Actor, job_id: int | None = None) -> 
     The event row is locked, so two generations of one event never run at once.
     """
     event = Event.objects.select_for_update().get(pk=event.pk)
+    if playoff_rounds.is_seeded(event):  # the next round of a seeded play-off: its bracket's
+        return playoff_rounds.advance_playoff(event=event, actor=actor)
     number = ensure_can_generate(event)
     kind = next_round_kind(event, number)
     inputs = pairing_inputs.pairing_inputs(event, round_no=number)

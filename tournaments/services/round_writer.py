@@ -44,6 +44,8 @@ class MatchRow:
     explanation: dict[str, Any]
     table: int | None = None
     bracket_slot: str = ""
+    best_of: int = 1
+    target: int | None = None  # raw points; None: the event's
 
     @property
     def is_bye(self) -> bool:
@@ -82,6 +84,8 @@ def write_draft_round(
             is_bye=r.is_bye,
             explanation=r.explanation,
             bracket_slot=r.bracket_slot,
+            best_of=r.best_of,
+            target=r.target,
         )
         for r in rows
     ]
@@ -140,6 +144,7 @@ def _pairing_rows(
     result: RoundPairing,
     inputs: pairing_inputs.PairingInputs,
     bracket_slots: dict[int, str],
+    formats: dict[int, tuple[int, int | None]],
 ) -> list[MatchRow]:
     """The pairing's games (with the first leader's draw) and byes, as rows to write."""
     known = {e.entry_id for e in inputs.entries}
@@ -158,7 +163,18 @@ def _pairing_rows(
                 "player": leader.outcome[0],
                 "draw": pairing_json.draw_to_dict(leader),
             }
-        rows.append(MatchRow(p.entry_a, p.entry_b, data, p.table, bracket_slots.get(p.table, "")))
+        best_of, target = formats.get(p.table, (1, None))
+        rows.append(
+            MatchRow(
+                p.entry_a,
+                p.entry_b,
+                data,
+                p.table,
+                bracket_slots.get(p.table, ""),
+                best_of=best_of,
+                target=target,
+            )
+        )
     for b in result.byes:
         data = _explanation_json(b.explanation, b.override)
         data["bye"] = True
@@ -174,16 +190,19 @@ def write_round(
     result: RoundPairing,
     inputs: pairing_inputs.PairingInputs,
     bracket_slots: dict[int, str] | None = None,
+    formats: dict[int, tuple[int, int | None]] | None = None,
+    explanation: dict[str, Any] | None = None,
 ) -> Round:
     """Write a paired round as a draft (through :func:`write_draft_round`).
 
-    ``bracket_slots`` maps a table number to its bracket slot (play-off rounds).
+    ``bracket_slots`` maps a table number to its bracket slot (play-off rounds), ``formats`` to
+    its stage's (best of, raw target or None); ``explanation`` adds to the round's own.
     """
     return write_draft_round(
         event=event,
         number=number,
         kind=kind,
-        explanation=_round_explanation(event, result, inputs),
-        rows=_pairing_rows(result, inputs, bracket_slots or {}),
+        explanation={**_round_explanation(event, result, inputs), **(explanation or {})},
+        rows=_pairing_rows(result, inputs, bracket_slots or {}, formats or {}),
         time_limit_minutes=event.round_minutes,
     )

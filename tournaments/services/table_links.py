@@ -169,7 +169,13 @@ def resolve_table_token(token: str) -> TableAccess:
             "This round is not open for entry: table links work only while it is in play.",
             details={"round_status": round_.status},
         )
-    match_id = Match.objects.filter(round=round_, table=table).values_list("pk", flat=True).first()
+    # a best-of match: the game being played, the highest at the table
+    match_id = (
+        Match.objects.filter(round=round_, table=table)
+        .order_by("-game_no")
+        .values_list("pk", flat=True)
+        .first()
+    )
     return TableAccess(round=round_, table=table, side=side, match_id=match_id)
 
 

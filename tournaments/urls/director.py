@@ -41,6 +41,7 @@ urlpatterns = [
     # Rounds.
     path(EVENT + "rounds/", rounds.round_list, name="rounds"),
     path(EVENT + "rounds/generate/", rounds.round_generate, name="round-generate"),
+    path(EVENT + "rounds/playoff/advance/", rounds.playoff_advance, name="playoff-advance"),
     path(EVENT + "rounds/jobs/<int:job_id>/", rounds.generate_job, name="round-job"),
     path(ROUND, rounds.round_review, name="round"),
     path(ROUND + "swap-preview/", rounds.swap_preview, name="round-swap-preview"),

@@ -16,6 +16,8 @@ from django.views.decorators.http import require_POST
 from tournaments import game
 from tournaments.errors import SpinnerError
 from tournaments.models import Event
+from tournaments.pairing.best_of import BEST_OF
+from tournaments.pairing.stages import STAGE_LABELS, STAGES
 from tournaments.permissions import can_create_events, director_required, organisers_only
 from tournaments.presenters import audit as audit_presenters
 from tournaments.selectors import desk as desk_selectors
@@ -23,6 +25,9 @@ from tournaments.selectors import registration as selectors
 from tournaments.selectors.final_placings import finish_check
 from tournaments.services import events as event_services
 from tournaments.views.errors import show_error
+
+FORMAT_PARTS = ("best_of", "target")
+"""A play-off stage's two settings (``Event.playoff_formats``), one form field each."""
 
 FIELDSETS: list[tuple[str, list[str]]] = [
     ("The event", ["name", "start_date", "end_date", "venue", "status"]),
@@ -47,7 +52,12 @@ FIELDSETS: list[tuple[str, list[str]]] = [
             "playoff",
             "playoff_qualifiers",
             "playoff_consolation",
+            "playoff_reset",
         ],
+    ),
+    (
+        "Play-off matches",
+        [game.playoff_format_field(stage, part) for stage in STAGES for part in FORMAT_PARTS],
     ),
     (
         "Match points",
@@ -101,7 +111,7 @@ class EventForm(forms.Form):
 
     def __init__(self, *args: Any, creating: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        names = [f for _, fs in FIELDSETS for f in fs if f != "tiebreaks"]
+        names = [f for _, fs in FIELDSETS for f in fs if f != "tiebreaks" and f in MODEL_FIELDS]
         self.fields.update(
             forms.fields_for_model(
                 Event, fields=names, widgets={"start_date": _DATE, "end_date": _DATE}
@@ -152,6 +162,7 @@ class EventForm(forms.Form):
             + ", ".join(event_services.TIEBREAKS)
             + ".",
         )
+        self.fields.update(_format_fields())
         if creating:
             self.fields["slug"] = forms.SlugField(
                 required=False,
@@ -181,16 +192,45 @@ class EventForm(forms.Form):
                 )
             else:
                 data[field] = int(raw)
+        data["playoff_formats"] = self._formats(data, rules)
         return data
 
+    def _formats(self, data: dict[str, Any], rules: str) -> dict[str, dict[str, Any]]:
+        """The stage formats typed (targets in displayed points) as ``Event.playoff_formats``
+        (raw targets); a target between two steps of the rules' points is this field's error."""
+        formats: dict[str, dict[str, Any]] = {}
+        for stage in STAGES:
+            best_of = data.pop(game.playoff_format_field(stage, "best_of"), None)
+            target_field = game.playoff_format_field(stage, "target")
+            points = data.pop(target_field, None)
+            target: int | None = None
+            if points is not None:
+                raw = game.raw_from_displayed(points, rules)
+                if raw.denominator != 1:
+                    self.add_error(
+                        target_field,
+                        f"{Event.Rules(rules).label} counts points in steps of "
+                        f"{game.format_displayed(1, rules)}: {points} is between two of them.",
+                    )
+                target = int(raw)
+            formats[stage] = {"best_of": int(best_of or 1), "target": target}
+        return formats
+
     def settings(self) -> dict[str, Any]:
-        return {k: v for k, v in self.cleaned_data.items() if k != "slug"}
+        fields = event_services.SETTINGS_FIELDS
+        return {k: v for k, v in self.cleaned_data.items() if k in fields}
 
     @staticmethod
     def initial_of(event: Event) -> dict[str, Any]:
         """The form's values for an event: scores in displayed points."""
-        initial = {f: getattr(event, f) for _, fs in FIELDSETS for f in fs}
+        initial = {f: getattr(event, f) for _, fs in FIELDSETS for f in fs if f in MODEL_FIELDS}
         initial["tiebreaks"] = ", ".join(event.tiebreaks)
+        for stage in STAGES:
+            best_of, target = game.playoff_format(event, stage)
+            initial[game.playoff_format_field(stage, "best_of")] = str(best_of)
+            initial[game.playoff_format_field(stage, "target")] = (
+                None if target is None else game.format_displayed(target, event)
+            )
         for field in SCORE_FIELDS:
             if initial[field] is not None:
                 initial[field] = game.format_displayed(initial[field], event)
@@ -201,6 +241,34 @@ class EventForm(forms.Form):
         if "slug" in self.fields:
             sets[0][1].insert(1, self["slug"])
         return sets
+
+
+def _format_fields() -> dict[str, forms.Field]:
+    """Per play-off stage: best of 1, 3 or 5, and its target in displayed points (empty: the
+    event's target)."""
+    fields: dict[str, forms.Field] = {}
+    for stage in STAGES:
+        label = STAGE_LABELS[stage]
+        fields[game.playoff_format_field(stage, "best_of")] = forms.TypedChoiceField(
+            choices=[(str(n), f"Best of {n}") for n in BEST_OF],
+            coerce=int,
+            required=False,
+            empty_value=None,
+            initial="1",
+            label=f"{label}: games",
+        )
+        fields[game.playoff_format_field(stage, "target")] = forms.DecimalField(
+            required=False,
+            min_value=1,
+            label=f"{label}: target (points)",
+            help_text="In the points players count (e.g. 121 for a long final). Empty: the "
+            "event's target.",
+        )
+    return fields
+
+
+MODEL_FIELDS = frozenset(f.name for f in Event._meta.get_fields())
+"""The settings that are the event's own columns (the stage formats are one JSON column)."""
 
 
 class DirectorForm(forms.Form):

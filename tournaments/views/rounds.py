@@ -18,7 +18,7 @@ from tournaments.models import BackgroundJob, Event, Round
 from tournaments.permissions import can_oversee, can_see, director_required
 from tournaments.selectors import matches
 from tournaments.selectors import rounds as selectors
-from tournaments.services import round_edits, round_generation, round_status
+from tournaments.services import playoff_rounds, round_edits, round_generation, round_status
 from tournaments.views.confirm import confirm_page, confirmed
 from tournaments.views.errors import show_error
 
@@ -65,8 +65,28 @@ def round_list(request: HttpRequest, *, event: Event) -> HttpResponse:
     return render(
         request,
         "tournaments/rounds/list.html",
-        {"event": event, "rounds": selectors.list_rounds(event), "job": job, "running": running},
+        {
+            "event": event,
+            "rounds": selectors.list_rounds(event),
+            "job": job,
+            "running": running,
+            "playoff_seeded": playoff_rounds.is_seeded(event),
+        },
     )
+
+
+@require_POST
+@director_required
+def playoff_advance(request: HttpRequest, *, event: Event) -> HttpResponse:
+    """ "Next play-off round": close the decided play-off round and write the next bracket round
+    as a draft (``services.playoff_rounds.advance_playoff``), then review it."""
+    try:
+        rnd = playoff_rounds.advance_playoff(event=event, actor=request.user)
+    except SpinnerError as exc:
+        show_error(request, exc)
+        return redirect("director:rounds", event.slug)
+    messages.success(request, f"Round {rnd.number} (play-off) is ready to review and publish.")
+    return redirect("director:round", event.slug, rnd.number)
 
 
 @require_POST

@@ -91,10 +91,29 @@ def claim_status(request: HttpRequest, token: str) -> HttpResponse:
         return private(
             HttpResponse(format_html('<p class="error">{}</p>', exc.message), status=exc.status)
         )
+    shown = _shown_game(request, match)
+    if shown is not None:  # a best-of match moved on to its next game: reload the page to it
+        context = presenter.moved_on_context(shown, match)
+        response = render(request, "tournaments/table/next_game.html", context)
+        response["HX-Refresh"] = "true"
+        return private(response)
     board = match_board(match.pk)
     assert board is not None
     context = presenter.status_context(match, board, side=access.side)
     return private(render(request, "tournaments/table/status.html", context))
+
+
+def _shown_game(request: HttpRequest, current: Match) -> Match | None:
+    """The earlier game of ``current``'s series that the polling page still shows (``?game=``),
+    or None when it shows the current one (or says nothing)."""
+    shown = request.GET.get("game", "")
+    if not shown.isascii() or not shown.isdigit() or int(shown) == current.pk:
+        return None
+    if current.table_id is None:
+        return None
+    return Match.objects.filter(
+        pk=int(shown), round_id=current.round_id, table_id=current.table_id
+    ).first()
 
 
 @require_POST

@@ -1,6 +1,7 @@
 import pytest
 
 from tournaments.pairing import BEST_OF, decide_series
+from tournaments.pairing.best_of import games_to_decide
 
 
 def test_a_best_of_three_decided_two_nil() -> None:
@@ -38,3 +39,10 @@ def test_malformed_series_fail_loudly() -> None:
         decide_series(3, 1, 2, [1, 1, 2])
     with pytest.raises(ValueError, match="two different"):
         decide_series(1, 1, 1, [])
+
+
+def test_games_to_decide_sees_games_played_past_the_decision() -> None:
+    assert games_to_decide(3, 1, 2, [1, 1, 2]) == 2  # game 3 should never have been played
+    assert games_to_decide(5, 1, 2, [1, 2, 1, 2]) is None
+    assert games_to_decide(1, 1, 2, [2]) == 1
+    assert games_to_decide(3, 1, 2, []) is None

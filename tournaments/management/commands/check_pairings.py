@@ -2,7 +2,10 @@
 
 Uses the pairing package's checker (``tournaments.pairing.checker.check_round``), which shares
 no code with the generators: Swiss rounds have no avoidable rematch; every round has the right
-byes, every active entry exactly once, and pins kept. Prints one line per finding,
+byes, every active entry exactly once, and pins kept; a play-off is also checked as a bracket
+(``pairing.checker.check_bracket``: every tabled bracket match seats whom its ``winner_of`` /
+``loser_of`` slots resolve to, the series winner of a best-of match counting, nobody plays on
+after elimination, byes never at a table). Prints one line per finding,
 ``round N table T: CODE message``; a director's edit made with a reason prints as ``override``
 and is not a violation. Without ROUND every published (or in-play, or closed) round is checked;
 with ROUND that round is checked whatever its status.

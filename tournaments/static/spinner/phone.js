@@ -28,8 +28,9 @@
   var app = document.getElementById("phone-app");
   if (!app) return;
   var cfg = JSON.parse(document.getElementById("phone-config").textContent);
-  var KEY = "spinner.sheet." + cfg.token;
-  var OUTBOX = "spinner.outbox." + cfg.token;
+  // One copy per game: a best-of match's next game starts with a blank sheet.
+  var KEY = "spinner.sheet." + (cfg.storage_key || cfg.token);
+  var OUTBOX = "spinner.outbox." + (cfg.storage_key || cfg.token);
   var entry = document.getElementById("entry");
   var boardEl = document.getElementById("board");
   var verdictEl = document.getElementById("verdict");
