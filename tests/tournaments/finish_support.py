@@ -115,8 +115,9 @@ def play_bracket(
 
 def next_game(game: Match) -> Match:
     """The next game of a best-of match: same round, table, entries and bracket slot (game 1
-    holds the seats)."""
-    return Match.objects.create(
+    holds the seats). The result service makes it when a game leaves the series open; this
+    reads that row."""
+    return Match.objects.get(
         round=game.round,
         table=game.table,
         entry_a=game.entry_a,
