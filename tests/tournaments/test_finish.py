@@ -17,7 +17,7 @@ from tests.tournaments.finish_support import (
 )
 from tests.tournaments.rounds_factory import make_director, make_event, make_field, settle_round
 from tournaments.errors import SpinnerError
-from tournaments.models import AuditEntry, Claim, Event, MatchResult
+from tournaments.models import AuditEntry, Claim, Event, MatchResult, Round
 from tournaments.pairing.final_places import SWISS
 from tournaments.selectors import export
 from tournaments.selectors.bracket import bracket_view
@@ -72,6 +72,8 @@ def test_finish_is_refused_until_the_final_is_decided_then_freezes_single_placin
     assert finished.placings[0]["name"] and finished.placings[0]["eliminated_in"] is None  # type: ignore[index]
     entry = AuditEntry.objects.get(event=event, action="event.finish")
     assert entry.after["placings"] == finished.placings
+    # the final's round is over with the event: no round is left open
+    assert not finished.rounds.exclude(status=Round.Status.CLOSED).exists()
     refused("event_finished", finish.finish_event, event=finished, actor=boss)
 
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.models import Event
+from tournaments.models import Event, Round
 from tournaments.selectors.final_placings import current_places, finish_check, placings_json
-from tournaments.services import audit
+from tournaments.services import audit, round_status
 from tournaments.services.audit import Actor
+from tournaments.services.results import round_results_complete
 
 
 @transaction.atomic
@@ -35,6 +36,12 @@ def finish_event(*, event: Event, actor: Actor) -> Event:
     event.status = Event.Status.FINISHED
     event.finished_at = timezone.now()
     event.save(update_fields=["placings", "status", "finished_at", "updated_at"])
+    # The last play-off round (the final's) is over: close it, and any other open round whose
+    # every match has its result. A round with a side match left unplayed (a third-place match,
+    # say) stays as it is: its entries share their place, as the placings say.
+    for rnd in event.rounds.exclude(status__in=[Round.Status.CLOSED, Round.Status.DRAFT]):
+        if round_results_complete(rnd):
+            round_status.close_round(round=rnd, actor=actor)
     audit.record(
         event=event,
         actor=actor,
