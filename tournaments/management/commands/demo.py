@@ -31,6 +31,8 @@ from tournaments.selectors import standings as standings_reads
 from tournaments.services import (
     claims,
     entries,
+    finish,
+    playoff_rounds,
     playoffs,
     round_generation,
     round_status,
@@ -42,6 +44,8 @@ from tournaments.services.entries import PlayerSpec
 from tournaments.services.organisers import make_organiser
 
 SLUG = "demo"
+# The play-off's final is a best-of-3 match; the other stages are one game each.
+PLAYOFF_FORMATS = {"final": {"best_of": 3, "target": None}}
 NAME = "Spinner Winter Open"
 PARTNERSHIPS = 24
 RNG_SEED = 20261205
@@ -153,6 +157,7 @@ def build_event(director: User) -> Event:
         round_minutes=40,
         tiebreaks=["buchholz", "spread", "head_to_head"],
         public_listing=True,
+        playoff_formats=PLAYOFF_FORMATS,
     )
 
 
@@ -197,9 +202,10 @@ def _play_match(match: Any, *, confirm: bool = True) -> None:
     from scoring.simulate import simulate
 
     event = match.round.event
-    key = f"{event.salt}:demo:{match.round.number}:{match.table.number}".encode()
+    game = "" if match.game_no == 1 else f":game{match.game_no}"
+    key = f"{event.salt}:demo:{match.round.number}:{match.table.number}{game}".encode()
     seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
-    sheet = next(simulate(rules=event.rules, players=4, seed=seed, count=1))
+    sheet = next(simulate(rules=event.rules, players=4, seed=seed, count=1, target=match.target))
     outcome = claims.submit_claim(match=match, side=0, sheet=sheet)
     if confirm:
         claims.confirm_claim(match=match, side=1, expected_version=outcome.claim.version)
@@ -292,17 +298,101 @@ STEPS: list[tuple[str, Callable[[DemoContext], str]]] = [
 ]
 
 
-def build_demo() -> tuple[DemoContext, list[str]]:
+def _play_out(ctx: DemoContext, rnd: Round) -> int:
+    """Start ``rnd`` if it is only published and play every game without a result yet, the
+    next games of a best-of match too (the result service opens each as the one before ends)."""
+    if rnd.status == Round.Status.PUBLISHED:
+        rnd = round_status.start_round(round=rnd, actor=ctx.director)
+    played = 0
+    while True:
+        waiting = (
+            Match.objects.filter(round=rnd, is_bye=False, claims__isnull=True)
+            .select_related("round__event", "table")
+            .order_by("table__number", "game_no")
+            .first()
+        )
+        if waiting is None:
+            return played
+        _play_match(waiting)
+        played += 1
+
+
+def _next_move(ctx: DemoContext) -> str | None:
+    """One director's move towards the champion (``None`` once the event is finished)."""
+    event = Event.objects.get(pk=ctx.event.pk)
+    if event.status == Event.Status.FINISHED:
+        return None
+    rnd = event.rounds.exclude(status=Round.Status.CLOSED).order_by("number").first()
+    if rnd is not None and rnd.status == Round.Status.DRAFT:
+        if rnd.kind == Round.Kind.TIEBREAK:
+            tiebreak_rounds.approve_tiebreak_round(event=event, round_id=rnd.pk, actor=ctx.director)
+        else:
+            round_status.publish_round(round=rnd, actor=ctx.director)
+        return f"round {rnd.number} published"
+    if rnd is not None:
+        played = _play_out(ctx, rnd)
+        if rnd.kind == Round.Kind.PLAYOFF:
+            return _advance_or_finish(ctx, event, f"round {rnd.number}: {played} games played")
+        round_status.close_round(round=rnd, actor=ctx.director)
+        standings.recompute_standings(event_id=event.pk)
+        return f"round {rnd.number}: {played} results, closed"
+    if not standings_reads.main_rounds_progress(event).complete:
+        new = round_generation.generate_and_publish_round(event=event, actor=ctx.director)
+        return f"round {new.number} paired and published"
+    if not playoff_rounds.is_seeded(event):
+        return seed_playoff(ctx)
+    return _advance_or_finish(ctx, event, "the play-off")
+
+
+def _advance_or_finish(ctx: DemoContext, event: Event, done: str) -> str:
+    """Draft the next bracket round, or finish the event once the bracket is played out."""
+    try:
+        new = playoff_rounds.advance_playoff(event=event, actor=ctx.director)
+    except SpinnerError as exc:
+        if exc.code != "playoff_finished":
+            raise
+        finished = finish.finish_event(event=event, actor=ctx.director)
+        champion = (finished.placings or [{}])[0].get("name", "?")
+        return f"{done}; the event is finished: {champion} are the champions"
+    return f"{done}; play-off round {new.number} drafted"
+
+
+def finish_demo(ctx: DemoContext) -> str:
+    """``demo --finish``: play the demo event on to its champion, as its director would (the
+    Swiss rounds, a tiebreak round if the cut is tied, the play-off and its best-of-3 final),
+    then finish it. Running it again on a finished demo changes nothing."""
+    moves = []
+    for _ in range(100):  # a bound, far above the moves an event of 24 entries needs
+        move = _next_move(ctx)
+        if move is None:
+            break
+        moves.append(move)
+    else:
+        raise SpinnerError("The demo did not reach its champion.", code="internal_error")
+    return "; ".join(moves) if moves else "finished already"
+
+
+def build_demo(*, finish_event: bool = False) -> tuple[DemoContext, list[str]]:
     """Run every step in one transaction; return the context and the steps' summaries."""
     with transaction.atomic():
         director = ensure_users()
         ctx = DemoContext(event=build_event(director), director=director)
         lines = [f"{title}: {step(ctx)}" for title, step in STEPS]
+        if finish_event:
+            lines.append(f"played to the champion: {finish_demo(ctx)}")
     return ctx, lines
 
 
 class Command(BaseCommand):
     help = "Build (or complete) the demo event, slug 'demo'. Safe to run again."
+
+    def add_arguments(self, parser: Any) -> None:
+        parser.add_argument(
+            "--finish",
+            action="store_true",
+            help="Play the demo event on to its champion (Swiss rounds, play-off, best-of-3 "
+            "final) and finish it; its bracket is then at /events/demo/bracket/.",
+        )
 
     def handle(self, *args: Any, **options: Any) -> None:
         from django.conf import settings
@@ -313,13 +403,15 @@ class Command(BaseCommand):
             raise CommandError(
                 "The demo is for a local machine: refused with SPINNER_ENV=production."
             )
-        ctx, lines = build_demo()
+        ctx, lines = build_demo(finish_event=options["finish"])
         for line in lines:
             self.stdout.write(f"  {line}")
         self.stdout.write(
             self.style.SUCCESS(f"Demo event: /events/{ctx.event.slug}/ ({ctx.event.name})")
         )
         self.stdout.write(f"Director pages: /director/events/{ctx.event.slug}/")
+        if options["finish"]:
+            self.stdout.write(f"The bracket: /events/{ctx.event.slug}/bracket/")
         self.stdout.write(
             "Local demo logins (change them anywhere real): "
             "director / director (directs the demo), admin / admin (staff)"
