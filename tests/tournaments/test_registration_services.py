@@ -388,3 +388,28 @@ def test_a_partnership_is_reused_when_the_same_pair_enters_another_event(
     second = entries.register_entry(actor=director, event=other, players=pair("B", "A"))
     assert first.partnership_id == second.partnership_id
     assert Partnership.objects.count() == 1
+
+
+def test_an_event_with_rounds_finishes_only_through_finish_and_reopening_drops_placings(
+    director: User, event: Event
+) -> None:
+    Round.objects.create(event=event, number=1)
+    assert (
+        code_of(
+            event_services.update_event,
+            actor=director,
+            event=event,
+            status=Event.Status.FINISHED,
+        )
+        == "finish_from_the_event_page"
+    )
+    # A finished event (as "Finish the event" leaves it) reopened from the settings: its frozen
+    # placings no longer stand, and the audit keeps them.
+    Event.objects.filter(pk=event.pk).update(
+        status=Event.Status.FINISHED, placings=[{"place": 1, "entry_id": 1}]
+    )
+    event.refresh_from_db()
+    reopened = event_services.update_event(actor=director, event=event, status=Event.Status.RUNNING)
+    assert reopened.placings is None and reopened.finished_at is None
+    log = AuditEntry.objects.filter(action="event.update").last()
+    assert log is not None and log.before["placings"] == [{"place": 1, "entry_id": 1}]

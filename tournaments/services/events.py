@@ -320,6 +320,18 @@ def _slug_taken(slug: str) -> Conflict:
     )
 
 
+def _check_status_change(event: Event, changed: dict[str, Any]) -> None:
+    """An event that has rounds finishes through "Finish the event" (``services.finish``),
+    which freezes its final placings; the settings cannot skip that."""
+    if changed.get("status") == Event.Status.FINISHED and event.rounds.exists():
+        raise Conflict(
+            'Finish the event with "Finish the event" on its page: that freezes the final '
+            "placings once the final (or the last Swiss round) is decided.",
+            code="finish_from_the_event_page",
+            details={"field": "status", "errors": {"status": 'Use "Finish the event".'}},
+        )
+
+
 @transaction.atomic
 def update_event(*, actor: User | None, event: Event, reason: str = "", **changes: Any) -> Event:
     """Change an event's settings (fields of ``SETTINGS_FIELDS``); audit what changed.
@@ -348,8 +360,12 @@ def update_event(*, actor: User | None, event: Event, reason: str = "", **change
             code="entries_exist",
             details={"field": "entry_kind", "errors": {"entry_kind": "Entries exist."}},
         )
+    _check_status_change(locked, changed)
     values = {f: changed.get(f, getattr(locked, f)) for f in SETTINGS_FIELDS}
     validate_event_settings(values)
+    if locked.status == Event.Status.FINISHED and "status" in changed:
+        # Reopened: the frozen placings no longer stand (finishing again freezes new ones).
+        changed.update(placings=None, finished_at=None)
     before = snapshot(locked, list(changed))
     for field, value in changed.items():
         setattr(locked, field, value)
