@@ -75,6 +75,7 @@ class ErrorCode(StrEnum):
     USER_NOT_FOUND = "user_not_found"
     EVENT_NOT_FOUND = "event_not_found"
     EVENT_FINISHED = "event_finished"
+    FINISH_FROM_THE_EVENT_PAGE = "finish_from_the_event_page"
 
     # Entries: registration, check-in, withdrawal, import.
     ENTRY_NOT_FOUND = "entry_not_found"
