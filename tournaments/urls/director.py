@@ -3,7 +3,16 @@ rounds, results, printed cards and standings."""
 
 from django.urls import path
 
-from tournaments.views import cards, entries, entry_import, events, results, rounds, standings
+from tournaments.views import (
+    cards,
+    entries,
+    entry_import,
+    events,
+    results,
+    round_clock,
+    rounds,
+    standings,
+)
 
 app_name = "director"
 
@@ -42,6 +51,16 @@ urlpatterns = [
             name=f"round-{action.replace('_', '-')}",
         )
         for action in rounds.ACTIONS
+    ),
+    # The round clock.
+    *(
+        path(
+            ROUND + f"clock/{action}/",
+            round_clock.clock_action,
+            {"action": action},
+            name=f"round-clock-{action}",
+        )
+        for action in round_clock.ACTIONS
     ),
     # Printed cards.
     path(ROUND + "cards/", cards.table_cards, name="table-cards"),
