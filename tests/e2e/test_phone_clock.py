@@ -115,3 +115,27 @@ def test_time_called_on_the_phone_ends_the_match_after_the_hand(
     assert claim.verified and claim.finished and claim.winner_side == 0
     assert claim.verdict["finished"] is True and claim.verdict["scores"] == [10, -20]
     assert claim.status == Claim.Status.SUBMITTED
+
+
+def test_the_projector_counts_the_time_left_down_large(
+    live_server: Any, browser: Any, artifacts: Path
+) -> None:
+    from tests.tournaments.desk_support import states_round
+
+    _event, _boss, rnd, _ = orm(states_round, "hall")
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    wall = context.new_page()
+    try:
+        wall.goto(f"{live_server.url}/events/hall/projector/?view=pairings&page=1")
+        clock = wall.locator("#projector-clock .clock-time")
+        expect(clock).to_have_text(re.compile(r"^(50:00|49:[0-5]\d)$"))
+        first = clock.inner_text()
+        expect(clock).not_to_have_text(first)  # live between two refreshes
+        box = clock.bounding_box()
+        assert box is not None and box["height"] >= 56  # large: 4rem in the bar
+        wall.screenshot(path=str(artifacts / "projector-clock.png"))
+        orm(set_clock, rnd, started=-60, ends=-1)
+        wall.reload()
+        expect(wall.locator("#projector-clock")).to_have_text("Time is up")
+    finally:
+        context.close()
