@@ -69,7 +69,18 @@ def test_time_called_on_the_phone_ends_the_match_after_the_hand(
     # Before time is up, "Time called" is there for a director's call aloud (it asks first).
     early = phone.get_by_role("button", name="Time called", exact=True)
     expect(early).to_have_class(re.compile("secondary"))
+    asked: list[str] = []
+
+    def answer_no(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    phone.once("dialog", answer_no)
+    early.click()
+    expect(label).to_have_text("Time left")  # not recorded: the question was answered no
+    assert asked and "has not run out" in asked[0]
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    expect(phone.locator("#verdict")).to_contain_text("no mistake so far")
     shot(phone, artifacts, "clock-phone-390.png")
 
     # Time is up (the round's clock in the past); the phone says so and asks for time called.

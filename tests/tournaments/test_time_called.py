@@ -15,6 +15,7 @@ from tests.tournaments.api_support import table_client
 from tests.tournaments.phone_factory import make_setup
 from tournaments import game
 from tournaments.models import Claim, Round
+from tournaments.presenters.table import hand_lines
 from tournaments.services import claims
 
 pytestmark = pytest.mark.django_db
@@ -98,3 +99,9 @@ def test_a_claim_with_time_called_is_finished_by_the_engine() -> None:
     # Without time called the same hand leaves the match unfinished: a draft.
     other = claims.submit_claim(match=setup.matches[0], side=1, sheet=sheet(HAND))
     assert other.claim.status == Claim.Status.DRAFT and not other.claim.finished
+
+
+def test_the_other_side_reads_where_time_was_called() -> None:
+    timed = sheet(HAND, time={"called_in_hand": 0, "policy": "finish-hand"})
+    assert hand_lines(timed)[0].endswith("seat 0 dominoed; time was called in this hand")
+    assert "time" not in hand_lines(sheet(HAND))[0]

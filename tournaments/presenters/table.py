@@ -180,9 +180,12 @@ def hand_lines(sheet: Any) -> list[str]:
             if end == "blocked"
             else "ended at the target"
         )
+        time = sheet.get("time")
+        called = isinstance(time, dict) and time.get("called_in_hand") == i
         lines.append(
             f"Hand {i + 1}: seat {hand.get('leader')} led, {form}, "
             f"{scored} scoring play{'s' if scored != 1 else ''}, {how}"
+            + ("; time was called in this hand" if called else "")
         )
     return lines
 

@@ -752,6 +752,7 @@
       return "<li" + (differs ? " class=\"differs\" id=\"first-difference\"" : "") + "><div class=\"hand-line\"><span>Hand " + (i + 1) +
         " · " + esc(seatName(h.leader)) + " led</span><strong class=\"running\">" + esc(score) + "</strong></div>" +
         "<div class=\"muted\">" + esc(scorersOf(h)) + "; " + esc(how) +
+        (sheet.time && sheet.time.called_in_hand === i ? "; time was called in this hand" : "") +
         (d ? "; settled " + esc(cfg.entities.map(function (ent, e) { return ent.label + " " + signed(d[e]); }).join(", ")) : "") + "</div>" +
         (differs ? "<div class=\"diff\">First difference from your sheet: " + esc(diff.text) + ".</div>" : "") + "</li>";
     }).join("") + "</ol>";
@@ -1283,6 +1284,8 @@
   /** Undo and reopen work on the sheet's last hand: an empty hand started after it goes first. */
   function dropEmptyTail() {
     if (st.hands.length > 1 && emptyHand(lastHand())) st.hands.pop();
+    // Time called in a hand that is gone was not called: the players record it again.
+    if (st.time && st.time.hand >= st.hands.length) { st.time = null; st.timeLast = null; }
     return lastHand();
   }
 
