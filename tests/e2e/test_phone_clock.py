@@ -67,7 +67,7 @@ def test_time_called_on_the_phone_ends_the_match_after_the_hand(
     expect(left).not_to_have_text(first)  # it counts (polled with a deadline, no sleep)
     tap(phone, SEATS[0])
     # Before time is up, "Time called" is there for a director's call aloud (it asks first).
-    early = phone.get_by_role("button", name="Time called", exact=True)
+    early = phone.get_by_role("button", name="Time called…", exact=True)
     expect(early).to_have_class(re.compile("secondary"))
     asked: list[str] = []
 
@@ -90,6 +90,8 @@ def test_time_called_on_the_phone_ends_the_match_after_the_hand(
     expect(left).to_have_text("0:00")
     called = phone.get_by_role("button", name="Time called", exact=True)
     expect(called).to_have_class(re.compile("time-up"))
+    expect(phone.locator("#time-up")).to_contain_text("Time is up: record it in hand 1")
+    expect(phone.get_by_role("button", name="Time called…", exact=True)).to_have_count(0)
     phone.screenshot(path=str(artifacts / "time-is-up.png"))
     # The sheet so far is kept: hand 1 is in play, led by North.
     expect(phone.get_by_role("heading", name=f"Hand 1 · {SEATS[0]} led")).to_be_visible()

@@ -541,7 +541,7 @@
     html += "<div class=\"row-actions\">" +
       btn("undo", "Undo last", { "class": "secondary", disabled: h.tally.length ? null : "disabled" }) +
       btn("by", st.by === "entity" ? "By player" : "By side", { "data-by": st.by === "entity" ? "seat" : "entity", "class": "secondary" }) +
-      btn("other", "Other…", { "class": "secondary", "aria-expanded": st.other ? "true" : "false" }) + "</div>";
+      btn("other", "Other…", { "class": "secondary", "aria-expanded": st.other ? "true" : "false" }) + timeButton() + "</div>";
     if (st.other) {
       html += "<div class=\"other\"><div><label for=\"other-raw\">Another score, in points" + (cfg.divisor === 1 ? "" : " (" + cfg.divisor + " pips = 1)") +
         "</label>" + numberInput("other-raw", { enterkeyhint: "done" }) + "</div><div class=\"other-who\">";
@@ -853,7 +853,7 @@
     }
     html += "<div class=\"row-actions\">" +
       btn("undo", "Undo last", { "class": "secondary", disabled: h.moves.length ? null : "disabled" }) +
-      btn("end", "End the hand") + "</div>" + handFoot(h);
+      btn("end", "End the hand") + timeButton() + "</div>" + handFoot(h);
     return html;
   }
 
@@ -1178,10 +1178,9 @@
   var clockBar = document.getElementById("clock-bar");
   var clockTime = document.getElementById("clock-time");
   var clockLabel = document.getElementById("clock-label");
-  var timeSlot = document.getElementById("time-called-slot");
   var clock = { state: "not_started", left: null };
   var LABELS = { running: "Time left", paused: "Clock paused", expired: "Time is up",
-                 not_started: "Round clock not started" };
+                 not_started: "No clock yet" };
 
   /** Show a clock answer the server gave ``got`` ms-since-epoch ago (by this phone's clock). */
   function applyClock(c, got) {
@@ -1247,18 +1246,21 @@
     if (clockBar.className !== cls) clockBar.className = cls;
     var label = st.time ? "Time called in hand " + (st.time.hand + 1) : LABELS[clock.state];
     if (clockLabel.textContent !== label) clockLabel.textContent = label;
-    var slot = "";
-    if (!st.time && handInPlay() !== null && !st.submitted) {
-      var up = clock.state === "expired";
-      slot = btn("time-called-hand", "Time called", { "class": up ? "time-up" : "secondary",
-        "aria-describedby": "clock-label" });
-    }
-    if (timeSlot.innerHTML !== slot) timeSlot.innerHTML = slot;
+  }
+  /** "Time called…" beside the hand's other actions while the clock runs (it asks first: the
+   *  director may call time aloud); once time is up, the hand's time note asks instead. */
+  function timeButton() {
+    if (st.time || clock.state === "expired" || handInPlay() === null || st.submitted) return "";
+    return btn("time-called-hand", "Time called…", { "class": "secondary" });
   }
 
   /** In the hand screens, once time is called: where the match ends, as the engine says. */
   function timeNote() {
-    if (!st.time) return "";
+    if (!st.time) {
+      if (clock.state !== "expired" || handInPlay() === null || st.submitted) return "";
+      return "<div class=\"time-note\" id=\"time-up\" role=\"status\"><p>Time is up: record it in hand " +
+        (handInPlay() + 1) + ", the hand in play.</p>" + btn("time-called-hand", "Time called", { "class": "time-up" }) + "</div>";
+    }
     var i = st.hands.length - 1;  // the hand being entered
     var last = st.timeLast;
     var text = "Time was called in hand " + (st.time.hand + 1);
