@@ -24,7 +24,7 @@ from scoring.rules import (
     find_ruleset,
     round5,
 )
-from scoring.sheet import FormatFault, Sheet, parse_sheet, sheet_to_dict
+from scoring.sheet import FormatFault, Sheet, last_hand_by_time, parse_sheet, sheet_to_dict
 from scoring.simulate import EndlessMatch, simulate, simulate_jsonl
 from scoring.tiles import TILES, Seat, Tile, TileError
 from scoring.verify import Fault, Verdict, first_divergence, verify, verify_json, verify_parsed
@@ -51,6 +51,7 @@ __all__ = [
     "Verdict",
     "find_ruleset",
     "first_divergence",
+    "last_hand_by_time",
     "parse_sheet",
     "picture",
     "position_after",

@@ -43,6 +43,21 @@ _HAND_KEYS: Final = frozenset(
 )
 _POLICIES: Final = ("finish-hand", "one-more-hand")
 _LOOK: Final = TILE_LOOKUP
+
+
+def last_hand_by_time(called_in_hand: int, policy: str) -> int:
+    """The last hand a match plays once time is called during hand ``called_in_hand``: that
+    hand itself (``finish-hand``) or the one after it (``one-more-hand``). The match ends once
+    that hand is settled, unless the target ended it before (``scoresheet.md``, "By time").
+
+    >>> last_hand_by_time(3, "finish-hand"), last_hand_by_time(3, "one-more-hand")
+    (3, 4)
+    """
+    if policy not in _POLICIES:
+        raise ValueError(f"unknown time policy {policy!r}")
+    return called_in_hand + (1 if policy == "one-more-hand" else 0)
+
+
 # Every key of TILE_LOOKUP is a str: ``get`` of any other hashable gives None.
 _LOOK_GET: Final = TILE_LOOKUP.get
 

@@ -19,7 +19,7 @@ import json
 from typing import Any, Final
 
 from scoring.hand_end import HandEnd, Stop, loc, playable_mask
-from scoring.sheet import DRAW, PLAY, FormatFault, Hand, Sheet, parse_sheet
+from scoring.sheet import DRAW, PLAY, FormatFault, Hand, Sheet, last_hand_by_time, parse_sheet
 from scoring.tally_form import TallyFormReplay
 from scoring.tiles import TILES, Tile
 from scoring.verdict import CODES, Fault, Verdict, json_score
@@ -45,8 +45,8 @@ class _Replay(TallyFormReplay):
         n = len(sheet.hands)
         prev_domino: int | None = None
         time_end = None
-        if sheet.time_called is not None:
-            time_end = sheet.time_called + (1 if sheet.time_policy == "one-more-hand" else 0)
+        if sheet.time_called is not None and sheet.time_policy is not None:
+            time_end = last_hand_by_time(sheet.time_called, sheet.time_policy)
         try:
             for i, hand in enumerate(sheet.hands):
                 if self.over:

@@ -116,6 +116,16 @@ class ErrorCode(StrEnum):
     SAME_TABLE = "same_table"
     REASON_REQUIRED = "reason_required"
 
+    # The round clock.
+    ROUND_NOT_IN_PLAY = "round_not_in_play"
+    CLOCK_NO_LIMIT = "clock_no_limit"
+    CLOCK_ALREADY_STARTED = "clock_already_started"
+    CLOCK_NOT_STARTED = "clock_not_started"
+    CLOCK_PAUSED = "clock_paused"
+    CLOCK_NOT_PAUSED = "clock_not_paused"
+    CLOCK_EXPIRED = "clock_expired"
+    CLOCK_MINUTES_INVALID = "clock_minutes_invalid"
+
     # Results: claims, confirmations, the director's decisions.
     MATCH_IS_BYE = "match_is_bye"
     INVALID_SIDE = "invalid_side"

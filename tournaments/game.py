@@ -255,9 +255,29 @@ def running_scores(sheet: Any) -> list[list[int | float] | None]:
     ``None`` where that prefix has a fault. For a page that shows a sheet hand by hand."""
     if not isinstance(sheet, dict) or not isinstance(sheet.get("hands"), list):
         return []
-    base = {key: value for key, value in sheet.items() if key not in ("hands", "result")}
+    base = {key: value for key, value in sheet.items() if key not in ("hands", "result", "time")}
+    time = sheet.get("time")
+    called = time.get("called_in_hand") if isinstance(time, dict) else None
     out: list[list[int | float] | None] = []
     for i in range(1, len(sheet["hands"]) + 1):
-        verdict = scoring.verify({**base, "hands": sheet["hands"][:i]}).as_dict()
+        # Time called in a later hand is not on this prefix: without it, the prefix is as played.
+        timed = {"time": time} if isinstance(called, int) and called < i else {}
+        verdict = scoring.verify({**base, **timed, "hands": sheet["hands"][:i]}).as_dict()
         out.append(verdict["scores"] if verdict["valid"] else None)
     return out
+
+
+def time_last_hand(sheet: Any) -> int | None:
+    """With time called on a sheet (``time: {called_in_hand, policy}``), the index of the last
+    hand the match plays, as the engine's policy says (``scoring.last_hand_by_time``); None
+    without time called or with a ``time`` the engine would refuse (its verdict says why)."""
+    time = sheet.get("time") if isinstance(sheet, dict) else None
+    if not isinstance(time, dict):
+        return None
+    called, policy = time.get("called_in_hand"), time.get("policy")
+    if not isinstance(called, int) or isinstance(called, bool) or not isinstance(policy, str):
+        return None
+    try:
+        return scoring.last_hand_by_time(called, policy)
+    except ValueError:
+        return None

@@ -49,7 +49,7 @@ def test_the_desk_and_the_board_on_a_phone(
     desk = phone.locator("section.desk")
     desk.wait_for()
     assert "Round 1 in play" in desk.inner_text()
-    assert re.search(r"\d+ min left", desk.inner_text())
+    assert re.search(r"\d+:\d\d left", desk.inner_text())
     box = desk.bounding_box()
     assert box is not None and box["y"] < 844  # on the first screen
     no_sideways_scroll(phone)

@@ -233,6 +233,7 @@ def test_status_flow_and_its_refusals() -> None:
         "round.generate",
         "round.publish",
         "round.start",
+        "round.clock_start",  # starting the round starts its clock (issue 12)
         "round.close",
     ]
 

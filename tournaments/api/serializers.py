@@ -297,6 +297,25 @@ class GameSerializer(serializers.Serializer[Any]):
     allow_final_score_only = serializers.BooleanField()
 
 
+class RoundClockSerializer(serializers.Serializer[Any]):
+    """The round's clock (``tournaments.clock_math.ClockState.as_dict``)."""
+
+    state = serializers.ChoiceField(
+        choices=["not_started", "running", "paused", "expired"],
+        help_text="expired: time is up (run out, or called by the director): the table records "
+        "time called on its sheet.",
+    )
+    seconds_left = serializers.IntegerField(
+        allow_null=True, help_text="Whole seconds left (null: not started; 0: expired)."
+    )
+    ends_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When time is up if nothing changes (null while not started or paused; when "
+        "it was up once expired).",
+    )
+    seconds_over = serializers.IntegerField(help_text="Seconds since time was up (0 before).")
+
+
 class TableMatchSerializer(serializers.Serializer[Any]):
     event = serializers.CharField()
     event_name = serializers.CharField()
@@ -308,6 +327,7 @@ class TableMatchSerializer(serializers.Serializer[Any]):
     )
     game = GameSerializer(help_text="What every sheet of this event must say.")
     match = MatchStateSerializer(allow_null=True)
+    clock = RoundClockSerializer(help_text="The round's clock now.")
 
 
 class SheetVerifyInputSerializer(StrictInput):
@@ -320,6 +340,11 @@ class SheetVerifyOutputSerializer(serializers.Serializer[Any]):
     running = serializers.ListField(
         child=serializers.ListField(child=serializers.FloatField(), allow_null=True),
         help_text="The engine's scores (raw) after each hand; null from a hand with a fault on.",
+    )
+    time_last_hand = serializers.IntegerField(
+        allow_null=True,
+        help_text="With time called on the sheet: the index of the last hand the match plays, "
+        "as the engine applies the time policy (null without time called).",
     )
 
 

@@ -56,6 +56,7 @@ from tournaments.api.serializers import (
 )
 from tournaments.models import Match
 from tournaments.selectors import results as selectors
+from tournaments.selectors.desk import round_clock
 from tournaments.services import assessment, claims
 from tournaments.services import results as services
 
@@ -99,6 +100,7 @@ class TableMatchApi(ResultsApi):
                     "allow_final_score_only": event.allow_final_score_only,
                 },
                 "match": match_state(board) if board is not None else None,
+                "clock": round_clock(access.round).as_dict(),
             }
         )
 
@@ -126,11 +128,17 @@ class SheetVerifyApi(ResultsApi):
         match = self.get_match(request, match_id)
         data = SheetVerifyInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        found = assessment.assess_sheet(
-            match.round.event, data.validated_data["sheet"], match=match
+        sheet = data.validated_data["sheet"]
+        found = assessment.assess_sheet(match.round.event, sheet, match=match)
+        running = game.running_scores(sheet)
+        return Response(
+            {
+                "verdict": found.verdict,
+                "complete": found.complete,
+                "running": running,
+                "time_last_hand": game.time_last_hand(sheet),
+            }
         )
-        running = game.running_scores(data.validated_data["sheet"])
-        return Response({"verdict": found.verdict, "complete": found.complete, "running": running})
 
 
 class MatchClaimsApi(ResultsApi):

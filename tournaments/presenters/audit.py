@@ -154,6 +154,24 @@ def _round_status(verb: str) -> Presenter:
     return sentence
 
 
+def _clock(verb: str) -> Presenter:
+    """A round clock's move: ``"dana paused round 2's clock (12 min 30 s left)"``."""
+
+    def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+        after = entry.after if isinstance(entry.after, dict) else {}
+        number = after.get("number")
+        text = f"{_who(entry)} {verb.format(round=f'round {number}' if number else 'a round')}"
+        if entry.action == "round.clock_extend" and after.get("minutes"):
+            text = text.replace("added time", f"added {after['minutes']} min", 1)
+        left = _int(after.get("seconds_left"))
+        if entry.action == "round.clock_pause" and left is not None:
+            minutes, seconds = divmod(left, 60)
+            text += f" ({minutes} min {seconds} s left)" if seconds else f" ({minutes} min left)"
+        return text
+
+    return sentence
+
+
 def _generate(entry: AuditEntry, event: Event, names: AuditNames) -> str:
     after = entry.after if isinstance(entry.after, dict) else {}
     text = f"{_who(entry)} generated round {after.get('number', '?')}"
@@ -236,7 +254,12 @@ PRESENTERS: dict[str, Presenter] = {
     "round.swap_entries": _swap("two entries"),
     "round.swap_tables": _swap("two tables"),
     "round.publish": _round_status("published a round"),
-    "round.start": _round_status("started a round's clock"),
+    "round.start": _round_status("put a round in play"),
+    "round.clock_start": _clock("started {round}'s clock"),
+    "round.clock_pause": _clock("paused {round}'s clock"),
+    "round.clock_resume": _clock("restarted {round}'s clock"),
+    "round.clock_extend": _clock("added time to {round}'s clock"),
+    "round.clock_end": _clock("called time in {round}"),
     "round.close": _round_status("closed a round"),
     "round.playoff_bracket": _fixed("drew the play-off bracket"),
     "playoff.seed": _fixed("seeded the play-off"),

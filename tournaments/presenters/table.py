@@ -12,16 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils import timezone
 
 from scoring import IllegalPlacement, Layout, Tile, TileError, score_of_total
 from scoring import geometry as engine_geometry
 from tournaments import game
 from tournaments.errors import ValidationFailed
-from tournaments.models import Event, Match
+from tournaments.models import Event, Match, Round
 from tournaments.presenters import cards
 from tournaments.presenters.scores import raw_from_halves
 from tournaments.selectors import forfeits as forfeit_reads
 from tournaments.selectors.bracket import game_line
+from tournaments.selectors.desk import round_clock
 from tournaments.selectors.results import MatchBoard
 
 RULES_LABEL = dict(Event.Rules.choices)
@@ -180,9 +182,12 @@ def hand_lines(sheet: Any) -> list[str]:
             if end == "blocked"
             else "ended at the target"
         )
+        time = sheet.get("time")
+        called = isinstance(time, dict) and time.get("called_in_hand") == i
         lines.append(
             f"Hand {i + 1}: seat {hand.get('leader')} led, {form}, "
             f"{scored} scoring play{'s' if scored != 1 else ''}, {how}"
+            + ("; time was called in this hand" if called else "")
         )
     return lines
 
@@ -198,6 +203,14 @@ def seat_records(match: Match) -> tuple[cards.Seat, ...]:
     return cards.seats_for(
         match, players, head_to_head=not game.plays_in_partnerships(event.entry_kind)
     )
+
+
+def clock_payload(rnd: Round) -> dict[str, Any]:
+    """The round's clock as the phone reads it: ``{"state", "seconds_left", "ends_at",
+    "seconds_over", "as_of"}`` (``as_of``: the server's time of the answer, so that a page kept
+    offline knows which answer is newer)."""
+    now = timezone.now()
+    return {**round_clock(rnd, now).as_dict(), "as_of": now.isoformat()}
 
 
 def _api(name: str, match: Match) -> str:
@@ -246,7 +259,11 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
         "side_names": [match.entry_a.name, match.entry_b.name],
         # Plausibility before the engine's tick: the most pips hands can hold at a hand's end.
         "max_pips_left": game.max_pips_left(event),
+        # When time is called the sheet carries {"called_in_hand": i, "policy": time_policy}; the
+        # engine applies the policy (the verify answer's ``time_last_hand`` says where it ends).
         "time_policy": event.time_policy,
+        # The round's clock now (``clock_math.ClockState.as_dict``); ``urls.clock`` gives it again.
+        "clock": clock_payload(match.round),
         "entities": entities,
         # Seat -> entity: partners share side A (seats 0, 2) or side B (1, 3); head to head,
         # seat 0 is side A and seat 1 side B.
@@ -263,6 +280,7 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
             "position": reverse("table:position", kwargs={"token": token}),
             # the game this page shows: the fragment says when the table has moved on
             "status": reverse("table:status", kwargs={"token": token}) + f"?game={match.pk}",
+            "clock": reverse("table:clock", kwargs={"token": token}),
             "sw": reverse("table:sw"),
         },
     }
@@ -277,6 +295,7 @@ def page_context(match: Match, token: str, *, csrf: str, side: int | None = None
         "token": token,
         "event": event,
         "match": match,
+        "clock": round_clock(match.round),
         "seats": config["seats"],
         "rules_label": RULES_LABEL.get(event.rules, event.rules),
         "target_display": game.format_displayed(config["target"], event),

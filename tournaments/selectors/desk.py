@@ -8,60 +8,63 @@ from dataclasses import dataclass, field
 
 from django.utils import timezone
 
-from tournaments.models import AuditEntry, Event, Round
+from tournaments.clock_math import ClockState, clock_state
+from tournaments.models import Event, Round
 from tournaments.selectors.forfeits import count_forfeits
-from tournaments.selectors.results import count_states, round_board
+from tournaments.selectors.results import MatchBoard, count_states, round_board
 
 
 @dataclass(frozen=True)
 class Desk:
     """The event's "now": ``round`` (the latest round, or None), ``step`` (what the director
-    does next: ``generate``, ``publish``, ``start``, ``results`` or ``close``), the clock and the
-    round's result counts."""
+    does next: ``generate``, ``publish``, ``start``, ``results`` or ``close``), the round's
+    clock (``tournaments.clock_math``) and its result counts; ``late``: the tables still playing
+    after time (no confirmed result once the clock is up)."""
 
     round: Round | None
     step: str
-    started_at: datetime.datetime | None = None
     minutes: int | None = None
     counts: dict[str, int] = field(default_factory=dict)
-    now: datetime.datetime | None = None
+    clock: ClockState | None = None
+    late: int = 0
     forfeits: int = 0  # results of the round recorded as forfeits (marked on the desk)
 
     @property
+    def started_at(self) -> datetime.datetime | None:
+        return self.round.clock_started_at if self.round is not None else None
+
+    @property
     def ends_at(self) -> datetime.datetime | None:
-        if self.started_at is None or not self.minutes:
-            return None
-        return self.started_at + datetime.timedelta(minutes=self.minutes)
+        return self.clock.ends_at if self.clock is not None else None
 
     @property
     def minutes_left(self) -> int | None:
-        """Whole minutes until the time limit (negative: past it); None without a clock."""
-        if self.ends_at is None or self.now is None:
-            return None
-        seconds = (self.ends_at - self.now).total_seconds()
-        return int(seconds // 60) if seconds >= 0 else -int(-seconds // 60)
+        """Whole minutes left, rounded up (None without a clock)."""
+        return self.clock.minutes_left if self.clock is not None else None
 
     @property
     def minutes_over(self) -> int:
-        """Whole minutes past the time limit (0 while within it)."""
-        left = self.minutes_left
-        return -left if left is not None and left < 0 else 0
+        """Whole minutes past time (0 while within it)."""
+        return self.clock.minutes_over if self.clock is not None else 0
 
 
-def round_started_at(rnd: Round) -> datetime.datetime | None:
-    """When the round's clock started (its ``round.start`` audit entry), or None. One query."""
-    return (
-        AuditEntry.objects.filter(
-            event_id=rnd.event_id, action="round.start", object_id=str(rnd.pk)
-        )
-        .order_by("at")
-        .values_list("at", flat=True)
-        .first()
-    )
+def round_clock(rnd: Round, now: datetime.datetime | None = None) -> ClockState:
+    """The round's clock at ``now`` (default: the time now). No query."""
+    return clock_state(rnd, now=now or timezone.now())
+
+
+def playing_after_time(boards: list[MatchBoard], clock: ClockState) -> set[int]:
+    """The matches (ids) still playing after time: a table with no confirmed result once the
+    round's clock is up (none while the clock runs). No query."""
+    if not clock.expired:
+        return set()
+    return {
+        b.match.pk for b in boards if not b.match.is_bye and b.state not in ("confirmed", "bye")
+    }
 
 
 def desk(event: Event) -> Desk:
-    """The event's desk. A fixed number of queries (the latest round, its board, its start)."""
+    """The event's desk. A fixed number of queries (the latest round and its board)."""
     rnd = Round.objects.filter(event=event).order_by("-number").first()
     if rnd is None or rnd.status == Round.Status.CLOSED:
         return Desk(round=rnd, step="generate")
@@ -74,15 +77,15 @@ def desk(event: Event) -> Desk:
     if rnd.status == Round.Status.PUBLISHED:
         step = "close" if _all_in(counts) else "start"
         return Desk(round=rnd, step=step, minutes=minutes, counts=counts, forfeits=forfeits)
-    started = round_started_at(rnd)
+    clock = round_clock(rnd)
     step = "close" if _all_in(counts) else "results"
     return Desk(
         round=rnd,
         step=step,
-        started_at=started,
         minutes=minutes,
         counts=counts,
-        now=timezone.now(),
+        clock=clock,
+        late=len(playing_after_time(boards, clock)),
         forfeits=forfeits,
     )
 

@@ -16,7 +16,7 @@ from tournaments.models import (
     Round,
 )
 from tournaments.selectors import rounds as selectors
-from tournaments.services import audit
+from tournaments.services import audit, round_clock
 from tournaments.services.audit import Actor
 from tournaments.services.results import round_results_complete
 from tournaments.services.round_edits import lock_round, require_draft
@@ -70,7 +70,8 @@ def publish_round(*, round: Round, actor: Actor) -> Round:
 
 @transaction.atomic
 def start_round(*, round: Round, actor: Actor) -> Round:
-    """Mark a published round as in play (optional: the clock has started)."""
+    """Mark a published round as in play and start its clock (``services/round_clock.py``;
+    a round with no time limit is in play without one)."""
     rnd = lock_round(round)
     if rnd.status != Round.Status.PUBLISHED:
         raise Conflict(
@@ -79,7 +80,10 @@ def start_round(*, round: Round, actor: Actor) -> Round:
             code="round_not_published",
             details={"round": rnd.number, "status": rnd.status},
         )
-    return _move_round(rnd, Round.Status.IN_PLAY, actor=actor)
+    _move_round(rnd, Round.Status.IN_PLAY, actor=actor)
+    if round_clock.round_limit_minutes(rnd) is not None and rnd.clock_started_at is None:
+        round_clock.start_clock_locked(rnd, actor=actor, now=timezone.now())
+    return rnd
 
 
 def ensure_round_can_close(rnd: Round) -> None:

@@ -10,6 +10,7 @@ from tournaments.views import (
     events,
     finish,
     results,
+    round_clock,
     rounds,
     standings,
 )
@@ -53,6 +54,16 @@ urlpatterns = [
             name=f"round-{action.replace('_', '-')}",
         )
         for action in rounds.ACTIONS
+    ),
+    # The round clock.
+    *(
+        path(
+            ROUND + f"clock/{action}/",
+            round_clock.clock_action,
+            {"action": action},
+            name=f"round-clock-{action}",
+        )
+        for action in round_clock.ACTIONS
     ),
     # Printed cards.
     path(ROUND + "cards/", cards.table_cards, name="table-cards"),

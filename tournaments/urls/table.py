@@ -11,4 +11,5 @@ urlpatterns = [
     path("t/<str:token>/", table.table_page, name="page"),
     path("t/<str:token>/status", table.claim_status, name="status"),
     path("t/<str:token>/position", table.position, name="position"),
+    path("t/<str:token>/clock", table.round_clock, name="clock"),
 ]

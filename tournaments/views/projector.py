@@ -1,6 +1,7 @@
 """The projector (``/events/<slug>/projector/``): the standings, the round's pairings and
-"where do I sit", turning through the whole field screen by screen with a meta refresh (no
-script), in a dark high-contrast theme for a hall's wall at 1920x1080."""
+"where do I sit", turning through the whole field screen by screen with a meta refresh, in a dark
+high-contrast theme for a hall's wall at 1920x1080; the round in play's clock large in the bar
+(its one script, ``clock.js``, counts the seconds down between two refreshes)."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from django.views.decorators.http import require_GET
 from tournaments.models import Event, Round
 from tournaments.permissions import can_see
 from tournaments.presenters import projector
-from tournaments.selectors import result_privacy
+from tournaments.selectors import desk, result_privacy
 from tournaments.selectors import rounds as round_reads
 from tournaments.selectors import standings as standings_reads
 
@@ -70,6 +71,7 @@ def projector_page(request: HttpRequest, slug: str) -> HttpResponse:
                 in_play.number if in_play else None, closed.number if closed else None
             ),
             "pairings_round": current,
+            "clock": desk.round_clock(in_play) if in_play is not None else None,
             "standings": standings,
             "first_rank": (screen.page - 1) * projector.PER_PAGE.get(screen.view, 1),
         },

@@ -21,6 +21,7 @@ from tournaments import game
 from tournaments.errors import SpinnerError
 from tournaments.models import Event, Match, Round
 from tournaments.permissions import can_direct, director_required
+from tournaments.selectors import desk
 from tournaments.selectors import forfeits as forfeit_reads
 from tournaments.selectors import results as selectors
 from tournaments.services import decisions, forfeits, table_links
@@ -197,6 +198,8 @@ def round_results(request: HttpRequest, number: int, *, event: Event) -> HttpRes
     state = _state_filter(request)
     # The links let a table enter results: only for those who may change the event.
     links = _links(request, round_) if can_direct(request.user, event) else None
+    # Issue 12: the tables still playing once the round's time is up, highlighted.
+    late = desk.playing_after_time(boards, desk.round_clock(round_))
     context = {
         "event": event,
         "round": round_,
@@ -209,6 +212,7 @@ def round_results(request: HttpRequest, number: int, *, event: Event) -> HttpRes
         "complete": services.round_results_complete(round_),
         "poll_seconds": POLL_SECONDS,
         "links": links,
+        "late": late,
     }
     if request.headers.get("HX-Request"):
         return render(request, "tournaments/results/_board.html", context)

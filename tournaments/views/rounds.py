@@ -16,8 +16,9 @@ from django.views.decorators.http import require_GET, require_POST
 from tournaments.errors import SpinnerError, ValidationFailed
 from tournaments.models import BackgroundJob, Event, Round
 from tournaments.permissions import can_oversee, can_see, director_required
-from tournaments.selectors import matches
+from tournaments.selectors import desk, matches
 from tournaments.selectors import rounds as selectors
+from tournaments.selectors.results import round_board
 from tournaments.services import playoff_rounds, round_edits, round_generation, round_status
 from tournaments.views.confirm import confirm_page, confirmed
 from tournaments.views.errors import show_error
@@ -140,6 +141,18 @@ def _review_context(event: Event, rnd: Round) -> dict[str, object]:
             for entry_id in rnd.explanation.get("ranking", [])
         ],
         "draft": rnd.status == Round.Status.DRAFT,
+        **_clock_context(event, rnd),
+    }
+
+
+def _clock_context(event: Event, rnd: Round) -> dict[str, object]:
+    """The round's clock, its limit, and how many tables play on after time."""
+    clock = desk.round_clock(rnd)
+    late = desk.playing_after_time(round_board(rnd), clock) if clock.expired else set()
+    return {
+        "clock": clock,
+        "limit": rnd.time_limit_minutes or event.round_minutes,
+        "late": len(late),
     }
 
 

@@ -116,6 +116,18 @@ def _shown_game(request: HttpRequest, current: Match) -> Match | None:
     ).first()
 
 
+@require_GET
+def round_clock(request: HttpRequest, token: str) -> HttpResponse:
+    """The round's clock as JSON (the page polls it): ``{"state", "seconds_left", "ends_at",
+    "seconds_over", "as_of"}`` (``presenters.table.clock_payload``); errors use the
+    ``{code, message, details}`` body."""
+    try:
+        access = resolve_table_token(token)
+    except SpinnerError as exc:
+        return private(JsonResponse(exc.as_dict(), status=exc.status))
+    return private(JsonResponse(presenter.clock_payload(access.round)))
+
+
 @require_POST
 @throttled("table_position", per_table_link)
 def position(request: HttpRequest, token: str) -> HttpResponse:

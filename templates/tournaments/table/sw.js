@@ -13,6 +13,8 @@ self.addEventListener("fetch", function (event) {
   var url = new URL(req.url);
   if (url.origin !== self.location.origin) return;
   if (url.pathname.indexOf("/t/") !== 0 && url.pathname.indexOf("/static/") !== 0) return;
+  // The round clock is live or nothing: offline, the page counts on from its last answer.
+  if (/\/clock$/.test(url.pathname)) return;
   event.respondWith(
     fetch(req).then(function (res) {
       if (res.ok) {

@@ -42,7 +42,8 @@
   // ---------------------------------------------------------------- state, kept in the browser
   function blank() {
     return { v: 1, hands: [], by: "seat", finalOnly: false, ending: null, verdict: null,
-             running: [], settled: {}, pick: null, notice: "", drafts: {}, timeCalled: false };
+             running: [], settled: {}, pick: null, notice: "", drafts: {}, timeCalled: false,
+             time: null, timeLast: null };
   }
   function load() {
     try {
@@ -104,7 +105,9 @@
    *  not on the sheet yet (see buildSheet). */
   function sheetHands() {
     var n = st.hands.length;
-    if (n > 1 && emptyHand(st.hands[n - 1])) return st.hands.slice(0, n - 1);
+    // Time called in that hand puts it on the sheet: time was called while it was in play.
+    var called = st.time && st.time.hand === n - 1;
+    if (n > 1 && emptyHand(st.hands[n - 1]) && !called) return st.hands.slice(0, n - 1);
     return st.hands;
   }
 
@@ -125,6 +128,10 @@
       }
       return o;
     });
+    // Time called: the hand it was called in and the event's policy, which the engine applies.
+    if (st.time && st.time.hand < s.hands.length) {
+      s.time = { called_in_hand: st.time.hand, policy: cfg.time_policy };
+    }
     if (opts.result && st.verdict && !st.unchecked && st.verdict.finished) {
       s.result = { scores: st.verdict.scores.slice(), winner: st.verdict.winner };
     }
@@ -233,7 +240,8 @@
         throw refused;
       }
       if (!res.ok || !res.data || !res.data.verdict) throw new Error("verify " + res.status);
-      return { verdict: res.data.verdict, running: res.data.running || [] };
+      return { verdict: res.data.verdict, running: res.data.running || [],
+               timeLast: typeof res.data.time_last_hand === "number" ? res.data.time_last_hand : null };
     });
   }
   function verifyNow() {
@@ -244,7 +252,7 @@
     var hands = sheetHands().slice();
     return callVerify(buildSheet()).then(function (answer) {
       if (seq !== verifySeq) return answer.verdict;
-      st.verdict = answer.verdict; st.running = answer.running;
+      st.verdict = answer.verdict; st.running = answer.running; st.timeLast = answer.timeLast;
       st.settled = settlements(hands, answer.running);
       st.unchecked = false; st.refused = null; save(); renderAll();
       return answer.verdict;
@@ -507,7 +515,7 @@
   /** The tally: a row of value buttons per player (or per side), so a score is ONE tap, each row
    *  with the points it has this hand; then how the hand ended, on the same screen. */
   function renderTally(h) {
-    var html = handHead(h);
+    var html = handHead(h) + timeNote();
     var i = st.hands.length - 1;
     var sums = {};
     h.tally.forEach(function (t) {
@@ -534,7 +542,7 @@
     html += "<div class=\"row-actions\">" +
       btn("undo", "Undo last", { "class": "secondary", disabled: h.tally.length ? null : "disabled" }) +
       btn("by", st.by === "entity" ? "By player" : "By side", { "data-by": st.by === "entity" ? "seat" : "entity", "class": "secondary" }) +
-      btn("other", "Other…", { "class": "secondary", "aria-expanded": st.other ? "true" : "false" }) + "</div>";
+      btn("other", "Other…", { "class": "secondary", "aria-expanded": st.other ? "true" : "false" }) + timeButton() + "</div>";
     if (st.other) {
       html += "<div class=\"other\"><div><label for=\"other-raw\">Another score, in points" + (cfg.divisor === 1 ? "" : " (" + cfg.divisor + " pips = 1)") +
         "</label>" + numberInput("other-raw", { enterkeyhint: "done" }) + "</div><div class=\"other-who\">";
@@ -594,7 +602,7 @@
    *  next hand starts at once, led by whoever went out.) */
   function renderBetweenHands(h) {
     var i = st.hands.length - 1;
-    var html = "<h2>Hand " + (i + 1) + " settled</h2>";
+    var html = "<h2>Hand " + (i + 1) + " settled</h2>" + timeNote();
     var d = st.settled[i];
     html += "<p id=\"settlement\">" + (d ? "Settlement: " + cfg.entities.map(function (ent, e) {
       return esc(ent.label) + " " + esc(signed(d[e]));
@@ -637,6 +645,7 @@
     var html = "<h2>Match over</h2><p id=\"winner\">" +
       (v.winner === null ? "Drawn match." : esc(cfg.entities[v.winner].label) + " wins, " +
         cfg.entities.map(function (ent, e) { return esc(String(shown(v.scores[e]))); }).join(" to ") + ".") + "</p>";
+    if (st.time) html += "<p id=\"time-ended\">Time was called in hand " + (st.time.hand + 1) + ".</p>";
     html += submitButtons(SIDE ? "Send the sheet; the other team then checks and confirms it." :
       "Which team are you? Send the sheet; the other team then checks and confirms it.");
     if (!st.submitted) {
@@ -744,6 +753,7 @@
       return "<li" + (differs ? " class=\"differs\" id=\"first-difference\"" : "") + "><div class=\"hand-line\"><span>Hand " + (i + 1) +
         " · " + esc(seatName(h.leader)) + " led</span><strong class=\"running\">" + esc(score) + "</strong></div>" +
         "<div class=\"muted\">" + esc(scorersOf(h)) + "; " + esc(how) +
+        (sheet.time && sheet.time.called_in_hand === i ? "; time was called in this hand" : "") +
         (d ? "; settled " + esc(cfg.entities.map(function (ent, e) { return ent.label + " " + signed(d[e]); }).join(", ")) : "") + "</div>" +
         (differs ? "<div class=\"diff\">First difference from your sheet: " + esc(diff.text) + ".</div>" : "") + "</li>";
     }).join("") + "</ol>";
@@ -798,7 +808,7 @@
   }
 
   function renderMoves(h) {
-    var html = handHead(h);
+    var html = handHead(h) + timeNote();
     if (st.ending) {
       return html + endSection(h) + "<div class=\"row-actions\">" +
         btn("end-cancel", "Back to the moves", { "class": "secondary" }) + "</div>";
@@ -844,7 +854,7 @@
     }
     html += "<div class=\"row-actions\">" +
       btn("undo", "Undo last", { "class": "secondary", disabled: h.moves.length ? null : "disabled" }) +
-      btn("end", "End the hand") + "</div>" + handFoot(h);
+      btn("end", "End the hand") + timeButton() + "</div>" + handFoot(h);
     return html;
   }
 
@@ -1157,6 +1167,117 @@
     document.body.dispatchEvent(new CustomEvent("spinner:refresh"));
   }
 
+  // ---------------------------------------------------------------- the round clock and time called
+  /* The server says the clock's state and the seconds left (cfg.clock, then every CLOCK_POLL ms
+   * from cfg.urls.clock); clock.js counts them down in #clock-time and fires "spinner:clock"
+   * when they run out. Once time is up the scorebar asks the table to record "Time called" in
+   * the hand in play (before that, the button asks first: the director may call time aloud).
+   * The sheet then carries time: {called_in_hand, policy}; where the match ends is the engine's
+   * (the verify answer's time_last_hand, and its verdict). */
+  var CLOCK_KEY = "spinner.clock." + cfg.token;
+  var CLOCK_POLL = 15000;
+  var clockBar = document.getElementById("clock-bar");
+  var clockTime = document.getElementById("clock-time");
+  var clockLabel = document.getElementById("clock-label");
+  var clock = { state: "not_started", left: null };
+  var LABELS = { running: "Time left", paused: "Clock paused", expired: "Time is up",
+                 not_started: "No clock yet" };
+
+  /** Show a clock answer the server gave ``got`` ms-since-epoch ago (by this phone's clock). */
+  function applyClock(c, got) {
+    if (!c || !LABELS[c.state]) return;
+    var state = c.state;
+    var left = typeof c.seconds_left === "number" ? c.seconds_left : null;
+    if (state === "running" && left !== null) {
+      left = Math.max(0, left - Math.max(0, Date.now() - got) / 1000);
+      if (left <= 0) state = "expired";
+    }
+    clock = { state: state, left: left };
+    if (clockTime) {
+      clockTime.setAttribute("data-clock-state", state);
+      clockTime.setAttribute("data-clock-left", left === null ? "" : String(Math.ceil(left)));
+      if (left === null) clockTime.textContent = "";
+      else if (window.SpinnerClock) window.SpinnerClock.tick();
+    }
+    renderClock();
+  }
+  function keepClock(c) {
+    try { localStorage.setItem(CLOCK_KEY, JSON.stringify({ c: c, got: Date.now() })); } catch (e) { /* full */ }
+  }
+  /** The newer of the page's clock and the last one this phone kept (an offline reload shows a
+   *  page kept from earlier). */
+  function firstClock() {
+    var kept = null;
+    try { kept = JSON.parse(localStorage.getItem(CLOCK_KEY)); } catch (e) { kept = null; }
+    var mine = cfg.clock;
+    if (kept && kept.c && mine && Date.parse(kept.c.as_of) > Date.parse(mine.as_of)) {
+      applyClock(kept.c, kept.got);
+    } else if (mine) {
+      keepClock(mine); applyClock(mine, Date.now());
+    }
+  }
+  function pollClock() {
+    if (!cfg.urls.clock) return;
+    fetch(cfg.urls.clock, { headers: { "Accept": "application/json" }, credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (c) {
+        if (!c || !c.state) return;
+        var was = clock.state;
+        keepClock(c); applyClock(c, Date.now());
+        if (was !== clock.state) renderEntry();
+      })
+      .catch(function () { /* offline: the count goes on from the last answer */ });
+  }
+  if (clockTime) {
+    clockTime.addEventListener("spinner:clock", function () {
+      clock.state = "expired"; clock.left = 0; renderClock(); renderEntry();
+    });
+  }
+
+  /** The index of the hand in play (entered, not ended, the match not over), or null. */
+  function handInPlay() {
+    var h = lastHand();
+    if (st.finalOnly || !h || h.end || finished()) return null;
+    return st.hands.length - 1;
+  }
+
+  function renderClock() {
+    if (!clockBar) return;
+    var cls = "clock-bar clock-" + clock.state + (st.time ? " called" : "");
+    if (clockBar.className !== cls) clockBar.className = cls;
+    var label = st.time ? "Time called in hand " + (st.time.hand + 1) : LABELS[clock.state];
+    if (clockLabel.textContent !== label) clockLabel.textContent = label;
+  }
+  /** "Time called…" beside the hand's other actions while the clock runs (it asks first: the
+   *  director may call time aloud); once time is up, the hand's time note asks instead. */
+  function timeButton() {
+    if (st.time || clock.state === "expired" || handInPlay() === null || st.submitted) return "";
+    return btn("time-called-hand", "Time called…", { "class": "secondary" });
+  }
+
+  /** In the hand screens, once time is called: where the match ends, as the engine says. */
+  function timeNote() {
+    if (!st.time) {
+      if (clock.state !== "expired" || handInPlay() === null || st.submitted) return "";
+      return "<div class=\"time-note\" id=\"time-up\" role=\"status\"><p>Time is up: record it in hand " +
+        (handInPlay() + 1) + ", the hand in play.</p>" + btn("time-called-hand", "Time called", { "class": "time-up" }) + "</div>";
+    }
+    var i = st.hands.length - 1;  // the hand being entered
+    var last = st.timeLast;
+    var text = "Time was called in hand " + (st.time.hand + 1);
+    if (st.unchecked || typeof last !== "number") {
+      text += ". The rules engine says where the match ends once the sheet is checked.";
+    } else if (last === i) {
+      text += ": the match ends when this hand is settled.";
+    } else if (last > i) {
+      text += ": the match ends after hand " + (last + 1) + (last === i + 1 ? ", the next hand." : ".");
+    } else {
+      text += ".";
+    }
+    var undo = st.time.hand === i && !st.submitted ? btn("time-undo", "Undo time called", { "class": "secondary" }) : "";
+    return "<div class=\"time-note\" id=\"time-note\" role=\"status\"><p>" + esc(text) + "</p>" + undo + "</div>";
+  }
+
   // ---------------------------------------------------------------- actions
   function newHand(leader) {
     st.hands.push({ leader: leader, form: "tally", tally: [], moves: [], end: null, finisher: null, remaining: null });
@@ -1166,6 +1287,8 @@
   /** Undo and reopen work on the sheet's last hand: an empty hand started after it goes first. */
   function dropEmptyTail() {
     if (st.hands.length > 1 && emptyHand(lastHand())) st.hands.pop();
+    // Time called in a hand that is gone was not called: the players record it again.
+    if (st.time && st.time.hand >= st.hands.length) { st.time = null; st.timeLast = null; }
     return lastHand();
   }
 
@@ -1336,6 +1459,14 @@
         save(); renderAll();
         break;
       }
+      case "time-called-hand": {
+        var at = handInPlay();
+        if (at === null || st.time) break;
+        if (clock.state !== "expired" && !window.confirm("The round's clock has not run out. Did the director call time during hand " + (at + 1) + "?")) break;
+        st.time = { hand: at }; st.timeLast = null; changed();
+        break;
+      }
+      case "time-undo": st.time = null; st.timeLast = null; changed(); break;
       case "final-only": st.finalOnly = true; save(); renderAll(); break;
       case "final-off": st.finalOnly = false; save(); renderAll(); break;
       case "time-called": st.timeCalled = !!el.checked; st.finalError = ""; save(); renderAll(); return "native";
@@ -1367,7 +1498,11 @@
       case "disagree": disagree(); break;
       case "unlead":
         // Only an empty hand: its leader was chosen by mistake.
-        if (emptyHand(h)) { st.hands.pop(); st.pick = null; st.ending = null; changed(); }
+        if (emptyHand(h)) {
+          st.hands.pop(); st.pick = null; st.ending = null;
+          if (st.time && st.time.hand >= st.hands.length) { st.time = null; st.timeLast = null; }
+          changed();
+        }
         break;
       case "show-entry":
         st.showEntry = true; save(); entry.classList.remove("hidden");
@@ -1422,6 +1557,7 @@
   });
 
   function renderAll() {
+    renderClock();
     renderBoard();
     renderVerdict();
     renderEntry();
@@ -1460,6 +1596,7 @@
   });
 
   window.addEventListener("online", function () {
+    pollClock();
     showNet();
     flush();
     if (st.unchecked || (st.hands.length && !st.verdict)) verifyNow();
@@ -1485,6 +1622,8 @@
       .catch(function () { /* no offline reload on this browser: the outbox still works */ });
   }
 
+  firstClock();
+  setInterval(pollClock, CLOCK_POLL);
   renderAll();
   if (st.hands.length) verifyNow();
   flush();
