@@ -189,9 +189,9 @@ class _Painter:
         self.states = {m.match_id: m for m in view.progress.matches}
         self.seed_of = {e: s for s, e in enumerate(view.bracket.seeds, start=1)}
 
-    def name(self, entry: int) -> tuple[str, str]:
+    def name(self, entry: int, *, chars: int = NAME_CHARS) -> tuple[str, str]:
         full = self.names.get(entry, f"Entry {entry}")
-        short = full if len(full) <= NAME_CHARS else full[: NAME_CHARS - 1] + "…"
+        short = full if len(full) <= chars else full[: chars - 1] + "…"
         return short, full
 
     def series(self, match_id: str) -> SeriesView | None:
@@ -251,10 +251,11 @@ class _Painter:
             if entry is None:
                 rows.append(Row(y, "", _waiting_for(slot), "", "", "unknown"))
                 continue
-            short, full = self.name(entry)
             status = "open"
             if state.status == "decided" and self.show_results:
                 status = "win" if entry == state.winner else "lost"
+            # a winner's name is bold and ticked: fewer characters fit before the score
+            short, full = self.name(entry, chars=NAME_CHARS - 4 if status == "win" else NAME_CHARS)
             rows.append(
                 Row(y, str(self.seed_of.get(entry, "")), short, full, scores.get(entry, ""), status)
             )
