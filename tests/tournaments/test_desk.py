@@ -271,3 +271,58 @@ def test_seats_are_compass_points_and_the_match_page_names_the_teams() -> None:
     text = _text(html)
     assert f"{conflict.entry_a.name}'s claim" in text and f"{conflict.entry_b.name}'s claim" in text
     assert "side 0" not in text and "side 1" not in text and "First side" not in text
+
+
+def test_between_rounds_the_desk_leads_to_the_seeding_the_next_play_off_round_and_finishing() -> (
+    None
+):
+    from tests.tournaments.finish_support import better_seed, confirm_winner, seeded_event
+    from tournaments.selectors.bracket import bracket_view
+    from tournaments.selectors.desk import desk
+    from tournaments.services import finish, playoff_rounds
+
+    event, boss, _ = seeded_event("desk-cup", field=8, qualifiers=4)
+    first = Round.objects.get(event=event, kind=Round.Kind.PLAYOFF)
+    # the Swiss rounds over and the play-off not seeded yet: the desk says "seed"
+    Round.objects.filter(pk=first.pk).update(status=Round.Status.CLOSED)
+    swiss_only = Event.objects.get(pk=event.pk)
+    first.matches.all().delete()
+    first.delete()
+    assert desk(swiss_only).step == "seed"
+    page = _text(_client(boss).get(f"/director/events/{event.slug}/").content.decode())
+    assert "Next: seed the play-off" in page
+
+    first = round_generation_seed(event, boss)
+    view = bracket_view(event)
+    assert view is not None and view.progress is not None
+    seeds = {e: s for s, e in enumerate(view.bracket.seeds, start=1)}
+    for match in first.matches.filter(is_bye=False):
+        confirm_winner(match, better_seed(view.progress.state(match.bracket_slot), seeds), boss)
+    round_status.close_round(round=first, actor=boss)  # the worker's draft has not come yet
+    assert desk(event).step == "playoff"
+    page = _text(_client(boss).get(f"/director/events/{event.slug}/").content.decode())
+    assert "Next: the next play-off round" in page
+
+    final = playoff_rounds.advance_playoff(event=event, actor=boss)
+    round_status.publish_round(round=final, actor=boss)
+    view = bracket_view(event)
+    assert view is not None and view.progress is not None
+    for match in final.matches.filter(is_bye=False):
+        confirm_winner(match, better_seed(view.progress.state(match.bracket_slot), seeds), boss)
+    round_status.close_round(round=final, actor=boss)
+    assert desk(event).step == "finish"
+    page = _text(_client(boss).get(f"/director/events/{event.slug}/").content.decode())
+    assert "Next: finish the event" in page
+
+    finish.finish_event(event=event, actor=boss)
+    event.refresh_from_db()
+    assert desk(event).step == "finished"
+    page = _text(_client(boss).get(f"/director/events/{event.slug}/").content.decode())
+    assert "The event is finished." in page and "generate round" not in page
+
+
+def round_generation_seed(event: Event, boss: User) -> Round:
+    from tournaments.services import playoffs
+
+    first = playoffs.seed_playoff(event=event, actor=boss)
+    return round_status.publish_round(round=first, actor=boss)

@@ -10,8 +10,10 @@ from django.utils import timezone
 
 from tournaments.clock_math import ClockState, clock_state
 from tournaments.models import Event, Round
+from tournaments.selectors.final_placings import finish_check
 from tournaments.selectors.forfeits import count_forfeits
 from tournaments.selectors.results import MatchBoard, count_states, round_board
+from tournaments.selectors.standings import main_rounds_progress
 
 
 @dataclass(frozen=True)
@@ -64,10 +66,13 @@ def playing_after_time(boards: list[MatchBoard], clock: ClockState) -> set[int]:
 
 
 def desk(event: Event) -> Desk:
-    """The event's desk. A fixed number of queries (the latest round and its board)."""
+    """The event's desk. A fixed number of queries (the latest round and its board; between
+    rounds, what comes next: the Swiss rounds, the play-off's seeding or next round, finishing)."""
     rnd = Round.objects.filter(event=event).order_by("-number").first()
+    if event.status == Event.Status.FINISHED:
+        return Desk(round=rnd, step="finished")
     if rnd is None or rnd.status == Round.Status.CLOSED:
-        return Desk(round=rnd, step="generate")
+        return Desk(round=rnd, step=_between_rounds(event, rnd))
     if rnd.status == Round.Status.DRAFT:
         return Desk(round=rnd, step="publish")
     boards = round_board(rnd)
@@ -88,6 +93,21 @@ def desk(event: Event) -> Desk:
         late=len(playing_after_time(boards, clock)),
         forfeits=forfeits,
     )
+
+
+def _between_rounds(event: Event, last: Round | None) -> str:
+    """What the director does next while no round is open: ``generate`` (a Swiss round),
+    ``seed`` (the play-off, once the Swiss rounds are done), ``playoff`` (its next round) or
+    ``finish`` (the final, or the last Swiss round, is decided)."""
+    if last is None:
+        return "generate"
+    if finish_check(event).ready:
+        return "finish"
+    if last.kind == Round.Kind.PLAYOFF:
+        return "playoff"
+    if event.playoff != Event.Playoff.NONE and main_rounds_progress(event).complete:
+        return "seed"
+    return "generate"
 
 
 def _all_in(counts: dict[str, int]) -> bool:
