@@ -30,15 +30,34 @@ class Player(models.Model):
     """A person who plays. Contact details are for the director only, never shown publicly."""
 
     name = models.CharField(max_length=120)
+    # The name folded for search (accents and case removed: "Ramírez" -> "ramirez"), kept by
+    # the players service on every write so that search is the same on SQLite and PostgreSQL.
+    name_key = models.CharField(max_length=120, blank=True, db_index=True)
     club = models.CharField(max_length=120, blank=True)
+    # A rating given at registration (seeding "by rating" before the player has a rated game).
     rating = models.IntegerField(null=True, blank=True)
+    # The player's rating from rated results (``services/ratings.py``, openskill): the model's
+    # mean and uncertainty, and how many rated games they rest on; null before the first.
+    rating_mu = models.FloatField(null=True, blank=True)
+    rating_sigma = models.FloatField(null=True, blank=True)
+    rated_games = models.PositiveIntegerField(default=0)
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)
+    # A row merged into another for the same person: it stays (the merge is reversible from
+    # its audit record) but every page and search follows ``merged_into``.
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["name", "pk"]
         indexes = [models.Index(fields=["name"])]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(merged_into=F("pk")), name="player_not_merged_into_itself"
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.club})" if self.club else self.name
@@ -171,6 +190,16 @@ class Event(models.Model):
     public_results = models.BooleanField(default=True)
     public_standings = models.BooleanField(default=True)
 
+    # Ratings (``services/ratings.py``): a rated event's confirmed results rate its players.
+    rated = models.BooleanField(default=True)
+    # The league season this event counts in (``tournaments/community.py``), if any.
+    league = models.ForeignKey(
+        "tournaments.League",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="events",
+    )
     salt = models.CharField(max_length=64, default=new_salt)
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed_events", blank=True
@@ -447,6 +476,7 @@ class AuditEntry(models.Model):
 # --- Results (issue 6): claims, confirmed results, idempotent submissions -------------------
 
 
+# Ratings' history and leagues live in ``tournaments/community.py``.
 # A match's claims and confirmed results live in ``tournaments/result_records.py``.
 # The bookkeeping rows (background jobs, idempotency records, standings state and snapshots,
 # API keys, the workers' heartbeat) live in
@@ -460,6 +490,7 @@ from tournaments.bookkeeping import (  # noqa: E402
     StandingsState,
     WorkerHeartbeat,
 )
+from tournaments.community import League, RatingChange  # noqa: E402
 from tournaments.result_records import Claim, MatchResult  # noqa: E402
 
 __all__ = [
@@ -471,10 +502,12 @@ __all__ = [
     "EntryPlayer",
     "Event",
     "IdempotencyRecord",
+    "League",
     "Match",
     "MatchResult",
     "Partnership",
     "Player",
+    "RatingChange",
     "Round",
     "RoundSeat",
     "StandingsRecompute",
