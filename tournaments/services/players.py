@@ -124,6 +124,8 @@ def merge_players(*, actor: User | None, loser_id: int, survivor_id: int) -> Aud
     rows = {
         p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[loser_id, survivor_id])
     }
+    if len(rows) != 2:
+        raise NotFound("No such player.", code="player_not_found")
     loser, survivor = rows[loser_id], rows[survivor_id]
     _unmerged(loser)
     _unmerged(survivor)
