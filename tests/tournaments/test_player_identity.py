@@ -172,7 +172,7 @@ def test_the_director_pages_edit_merge_with_a_confirmation_and_unmerge() -> None
     ).event.directors.add(w.boss)
     client = Client()
     client.force_login(w.boss)
-    entries_page = client.get(f"/director/events/summer/entries/").content.decode()
+    entries_page = client.get("/director/events/summer/entries/").content.decode()
     assert f'href="/director/players/{w.ana.pk}/"' in entries_page
     page = client.get(f"/director/players/{w.ana.pk}/").content.decode()
     assert 'value="ana@example.org"' in page  # the director sees the contact details
