@@ -25,8 +25,8 @@ def test_the_player_page_shows_both_events_partners_results_and_placings() -> No
     assert "Spring Open" in html and "Summer Cup" in html
     assert html.index("Summer Cup") < html.index("Spring Open")  # newest first
     assert f'href="/players/{w.bob.pk}/"' in html and f'href="/players/{w.ed.pk}/"' in html
-    assert "Finished 1" in html  # Spring's frozen placing
-    assert "Standing 1" in html  # Summer's current rank
+    assert "Final place: 1" in html  # Spring's frozen placing
+    assert "Current place: 1" in html  # Summer's current rank
     assert "v Cy &amp; Di" in html and "won 61–40" in html  # displayed points, not raw 305
     assert "v Fay &amp; Gus" in html and 'class="badge forfeit"' in html
     assert "ana@example.org" not in html and "0700 1" not in html  # contact never public
@@ -62,7 +62,7 @@ def test_private_results_hide_the_scores_but_not_the_matches() -> None:
     html = _page(Client(), w.ana.pk)
     spring = html[html.index("Spring Open") :]
     assert "v Cy &amp; Di" in spring and "61–40" not in spring
-    assert "Finished 1" in spring  # the podium is public with the standings
+    assert "Final place: 1" in spring  # the podium is public with the standings
 
 
 def test_a_merged_player_redirects_to_the_survivor() -> None:
