@@ -127,3 +127,11 @@ def test_the_team_page_lists_its_players_with_links() -> None:
     html = Client().get(f"/events/summer/teams/{w.summer_entry.pk}/").content.decode()
     assert f'href="/players/{w.ana.pk}/"' in html  # Ana has Spring
     assert f'href="/players/{w.ed.pk}/"' not in html and "Ed Obi" in html  # no page to link
+
+
+def test_search_survives_odd_queries() -> None:
+    two_events()
+    for query in ("%", "_", "x" * 500):
+        assert Client().get("/players/", {"q": query}).status_code == 200
+    assert Client().get("/players/", {"q": "a\x00"}).status_code == 400  # the NUL middleware
+    assert "No player found" in Client().get("/players/", {"q": "%"}).content.decode()
