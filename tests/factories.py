@@ -25,6 +25,7 @@ from tournaments.models import (
     RoundSeat,
     Table,
 )
+from tournaments.search_keys import name_key
 
 DAY = datetime.date(2026, 12, 5)
 _numbers = itertools.count(1)
@@ -56,7 +57,12 @@ def make_entry(
     names = players or ((f"{name} Solo",) if single else (f"{name} One", f"{name} Two"))
     n = next(_numbers)
     people = [
-        Player.objects.create(name=person, club=club, email=f"p{n}{i}@example.org" if club else "")
+        Player.objects.create(
+            name=person,
+            name_key=name_key(person),
+            club=club,
+            email=f"p{n}{i}@example.org" if club else "",
+        )
         for i, person in enumerate(names)
     ]
     if single:

@@ -162,6 +162,16 @@ class ErrorCode(StrEnum):
     INVALID_PLAYOFF_FORMAT = "invalid_playoff_format"
     CONSOLATION_NEEDS_SINGLE = "consolation_needs_single"
 
+    # Players across events: identity (edit, merge, unmerge).
+    PLAYER_NOT_FOUND = "player_not_found"
+    INVALID_EMAIL = "invalid_email"
+    PLAYER_MERGED = "player_merged"
+    MERGE_SAME_PLAYER = "merge_same_player"
+    MERGE_SAME_EVENT = "merge_same_event"
+    MERGE_NOT_FOUND = "merge_not_found"
+    MERGE_ALREADY_UNDONE = "merge_already_undone"
+    MERGE_NOT_UNDOABLE = "merge_not_undoable"
+
 
 class SpinnerError(Exception):
     """An expected failure a person can act on: a stable ``code``, a message saying what to fix,

@@ -263,7 +263,37 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
             "director": 200,
         },
     ),
+    # Players (public reads): the match's first player, of an unlisted event ("home" is not
+    # listed), so only those who oversee the event see the player; the search answers everyone.
+    "player_detail": (
+        _nothing,
+        lambda c, m, r: c.get(f"/api/players/{m.entry_a.members.first().player_id}/"),
+        {
+            "anonymous": NOT_YOURS,
+            "table_a": NOT_YOURS,
+            "table_b": NOT_YOURS,
+            "table_other_round": NOT_YOURS,
+            "table_other_event": NOT_YOURS,
+            "other_director": NOT_YOURS,
+            "director": 200,
+        },
+    ),
+    "player_list": (
+        _nothing,
+        lambda c, m, r: c.get("/api/players/", {"q": "R1T1A"}),
+        {
+            "anonymous": 200,
+            "table_a": 200,
+            "table_b": 200,
+            "table_other_round": 200,
+            "table_other_event": 200,
+            "other_director": 200,
+            "director": 200,
+        },
+    ),
 }
+# Public reads: anonymous callers get the table's answer, not a 401.
+PUBLIC_READS = {"player_detail", "player_list"}
 
 
 # Staff (not a director of the event, not a superuser): every read, no change. A superuser
@@ -281,6 +311,8 @@ STAFF = {
     "round_matches": 200,
     "round_claims": 200,
     "revoke_links": 403,
+    "player_detail": 200,
+    "player_list": 200,
 }
 # Side B's link of table 1 reads what side A's reads; it writes only as side B.
 SIDE_B = {"claims_submit": 403, "confirm": 201}
@@ -323,7 +355,8 @@ def test_role_endpoint_matrix(endpoint: str, role: str) -> None:
     setup, call, expected = ENDPOINTS[endpoint]
     setup(match)
     response = call(_client(role, rnd, director, stranger), match, rnd)
-    want = 401 if role == "anonymous" else expected[role]
+    public = endpoint in PUBLIC_READS
+    want = 401 if role == "anonymous" and not public else expected[role]
     assert response.status_code == want, (endpoint, role, response.content[:300])
     if want >= 400:
         body = response.json()

@@ -1,5 +1,5 @@
 """The API's routes (namespace ``api``), mounted once at ``/api/``: the schema and its docs,
-the table's endpoints, the director's endpoints, the standings and the export."""
+the table's endpoints, the director's endpoints, the standings, the export and the players."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from tournaments.api import director, docs, errors, table
 from tournaments.api.export import EventExportApi
+from tournaments.api.players import PlayerDetailApi, PlayerListApi
 from tournaments.api.standings import EventStandingsApi
 
 app_name = "api"
@@ -20,6 +21,9 @@ urlpatterns = [
     path("docs/", docs.api_docs, name="docs"),
     path("events/<slug:slug>/export/", EventExportApi.as_view(), name="event-export"),
     path("events/<slug:slug>/standings/", EventStandingsApi.as_view(), name="event-standings"),
+    # Players across events (public read).
+    path("players/", PlayerListApi.as_view(), name="player-list"),
+    path("players/<int:player_id>/", PlayerDetailApi.as_view(), name="player-detail"),
     # The table's endpoints (a table link's token) and the match's detail.
     path("table/", table.TableMatchApi.as_view(), name="table-match"),
     path(MATCH, table.MatchDetailApi.as_view(), name="match-detail"),

@@ -31,6 +31,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from tournaments import search_keys
 from tournaments.errors import Conflict, ValidationFailed
 from tournaments.models import Entry, EntryPlayer, Event, Partnership, Player
 from tournaments.services import results as results_service
@@ -61,15 +62,24 @@ def clean(text: str) -> str:
 def find_or_create_player(spec: PlayerSpec) -> Player:
     """The existing player with exactly this name and club (the oldest, if several), else a new one.
 
-    A reused player's rating is updated when the spec gives one and the player has none.
+    A reused player's rating is updated when the spec gives one and the player has none. A
+    player merged into another (``services/players.py``) resolves to the row it was merged into.
+    A new player's ``name_key`` (the folded name search reads) is set here.
     """
     name, club = spec.key()
     if not name:
         raise ValidationFailed("Every player needs a name.", code="player_required")
     player = Player.objects.filter(name=name, club=club).order_by("pk").first()
+    if player is not None and player.merged_into_id is not None:
+        player = Player.objects.get(pk=player.merged_into_id)  # the row it was merged into
     if player is None:
         return Player.objects.create(
-            name=name, club=club, rating=spec.rating, email=spec.email, phone=spec.phone
+            name=name,
+            name_key=search_keys.name_key(name),
+            club=club,
+            rating=spec.rating,
+            email=spec.email,
+            phone=spec.phone,
         )
     if spec.rating is not None and player.rating is None:
         player.rating = spec.rating

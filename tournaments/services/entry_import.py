@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Collection
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
@@ -17,6 +18,7 @@ from django.db import transaction
 from tournaments import csv_safety
 from tournaments.errors import ValidationFailed
 from tournaments.models import Entry, EntryPlayer, Event, Player
+from tournaments.search_keys import name_key
 from tournaments.services.audit import record
 from tournaments.services.entries import (
     PlayerSpec,
@@ -60,11 +62,29 @@ class ImportRow:
     team_name: str
     seed: int | None
     existing: list[bool] = field(default_factory=list)  # per player: reuses a known player
+    # Per player: a known player whose name and club match once folded (accents, case and
+    # spacing aside: "Jose Ramirez" and "José Ramírez"), offered instead of a new row.
+    offers: list[Player | None] = field(default_factory=list)
 
     @property
     def people(self) -> list[tuple[PlayerSpec, bool]]:
         """Each player with whether a known player (same name and club) is reused."""
         return list(zip(self.players, self.existing, strict=True))
+
+    @property
+    def people_offers(self) -> list[tuple[PlayerSpec, bool, Player | None, str]]:
+        """Each player, whether a known player is reused, the offered player and the key the
+        director's acceptance carries (``reuse`` of :func:`import_entries`)."""
+        offers = self.offers or [None] * len(self.players)
+        return [
+            (spec, known, offer, self.offer_key(i))
+            for i, (spec, known, offer) in enumerate(
+                zip(self.players, self.existing, offers, strict=True)
+            )
+        ]
+
+    def offer_key(self, index: int) -> str:
+        return f"{self.line}:{index}"
 
 
 @dataclass
@@ -206,6 +226,7 @@ class _ImportContext:
     entered: dict[tuple[str, str], str]
     known: set[tuple[str, str]]
     pairs: list[tuple[str, str, str]]
+    similar: dict[str, list[Player]]
     seen_players: dict[tuple[str, str], int] = field(default_factory=dict)
     seen_seeds: dict[int, int] = field(default_factory=dict)
 
@@ -223,10 +244,17 @@ class _ImportContext:
         }
         typed_names = {clean(c) for _, cells in lines for c in cells}
         known = set(Player.objects.filter(name__in=typed_names).values_list("name", "club"))
+        similar: dict[str, list[Player]] = {}
+        in_event = EntryPlayer.objects.filter(event=event).values("player_id")
+        for player in Player.objects.filter(
+            name_key__in={name_key(c) for _, cells in lines for c in cells},
+            merged_into__isnull=True,
+        ).exclude(pk__in=in_event):
+            similar.setdefault(player.name_key, []).append(player)
         pairs = [("player_a", "club_a", "rating_a"), ("player_b", "club_b", "rating_b")]
         if event.entry_kind != Event.EntryKind.PARTNERSHIP:
             pairs = [("player", "club", "rating")]
-        return cls(existing_seeds, entered, known, pairs)
+        return cls(existing_seeds, entered, known, pairs, similar)
 
 
 def _check_line(
@@ -277,17 +305,40 @@ def _check_line(
                 team_name=clean(row.get("team", "")),
                 seed=seed,
                 existing=[s.key() in ctx.known for s in specs],
+                offers=[None if s.key() in ctx.known else _offer(s, ctx) for s in specs],
             )
         )
 
 
+def _offer(spec: PlayerSpec, ctx: _ImportContext) -> Player | None:
+    """The known player whose folded name and club are this player's, if any (the oldest)."""
+    club = name_key(spec.club)
+    for player in ctx.similar.get(name_key(spec.name), []):
+        if name_key(player.club) == club:
+            return player
+    return None
+
+
+def _players_of(row: ImportRow, reuse: Collection[str]) -> list[Player | PlayerSpec]:
+    """The row's players, with each accepted offer's known player in place of a new one."""
+    offers = row.offers or [None] * len(row.players)
+    return [
+        offer if offer is not None and row.offer_key(i) in reuse else spec
+        for i, (spec, offer) in enumerate(zip(row.players, offers, strict=True))
+    ]
+
+
 @transaction.atomic
-def import_entries(*, actor: User | None, event: Event, text: str) -> list[Entry]:
+def import_entries(
+    *, actor: User | None, event: Event, text: str, reuse: Collection[str] = ()
+) -> list[Entry]:
     """Create every entry of a CSV (see ``preview_import``) in one transaction, or none.
 
     Raises ``ValidationFailed(code="import_invalid")`` with ``details["errors"]`` as a list of
     ``{"line": n, "message": ...}`` when any line is wrong; nothing is saved then. Also refused
-    once rounds exist (``rounds_started``): add late entries one by one.
+    once rounds exist (``rounds_started``): add late entries one by one. ``reuse`` holds the
+    offers the director accepted (``ImportRow.offer_key``: "line:index"): those players are the
+    known players offered on the preview, not new rows.
     """
     locked = lock_event(event)
     check_open_for_entries(locked, late=False)
@@ -302,7 +353,7 @@ def import_entries(*, actor: User | None, event: Event, text: str) -> list[Entry
         create_entry(
             actor=actor,
             event=locked,
-            players=row.players,
+            players=_players_of(row, reuse),
             team_name=row.team_name,
             seed=row.seed,
             late=False,

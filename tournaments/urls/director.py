@@ -9,6 +9,7 @@ from tournaments.views import (
     entry_import,
     events,
     finish,
+    player_admin,
     results,
     round_clock,
     rounds,
@@ -39,6 +40,18 @@ urlpatterns = [
     path(EVENT + "import/", entry_import.import_entries, name="import"),
     path(EVENT + "audit/", events.audit_log, name="audit"),
     path(EVENT + "finish/", finish.event_finish, name="event-finish"),
+    # Players (across events).
+    path("director/players/<int:player_id>/", player_admin.player_admin, name="player"),
+    path(
+        "director/players/<int:player_id>/merge/<int:into_id>/",
+        player_admin.player_merge,
+        name="player-merge",
+    ),
+    path(
+        "director/players/merges/<int:audit_id>/unmerge/",
+        player_admin.player_unmerge,
+        name="player-unmerge",
+    ),
     # Rounds.
     path(EVENT + "rounds/", rounds.round_list, name="rounds"),
     path(EVENT + "rounds/generate/", rounds.round_generate, name="round-generate"),

@@ -1,9 +1,9 @@
 """Public pages (namespace ``public``): events, round pages, standings, the play-off's bracket,
-teams and matches."""
+teams and matches, players."""
 
 from django.urls import path
 
-from tournaments.views import bracket, home, projector, public, rounds, standings
+from tournaments.views import bracket, home, players, projector, public, rounds, standings
 
 app_name = "public"
 
@@ -22,4 +22,6 @@ urlpatterns = [
     path("events/<slug:slug>/standings.csv", standings.standings_csv, name="standings-csv"),
     path("events/<slug:slug>/teams/<int:entry_id>/", standings.team, name="team"),
     path("events/<slug:slug>/matches/<int:match_id>/", standings.match, name="match"),
+    path("players/", players.player_search, name="players"),
+    path("players/<int:player_id>/", players.player_detail, name="player"),
 ]

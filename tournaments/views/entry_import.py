@@ -44,7 +44,10 @@ def import_entries(request: HttpRequest, event: Event) -> HttpResponse:
         if request.POST.get("action") == "confirm":
             try:
                 created = entry_import.import_entries(
-                    actor=user_of(request), event=event, text=text
+                    actor=user_of(request),
+                    event=event,
+                    text=text,
+                    reuse=set(request.POST.getlist("reuse")),
                 )
             except SpinnerError as exc:
                 show_error(request, exc)

@@ -22,7 +22,7 @@ from tournaments.permissions import can_oversee, can_see, director_required
 from tournaments.presenters import standings as presenter
 from tournaments.presenters import table as table_presenter
 from tournaments.selectors import director_standings as director_standings_reads
-from tournaments.selectors import matches, result_privacy, standings_records
+from tournaments.selectors import matches, players, result_privacy, standings_records
 from tournaments.selectors import standings as standings_reads
 from tournaments.services import playoffs, tiebreak_rounds
 from tournaments.services import standings as standings_service
@@ -184,6 +184,7 @@ def team(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         show_results=can_see(request.user, event, "results"),
         show_chart=not result_privacy.hides_outcomes(request.user, event),
     )
+    context["players"] = players.team_players(entry.pk, request.user)
     return render(request, "tournaments/standings/team.html", context)
 
 
