@@ -162,6 +162,14 @@ class ErrorCode(StrEnum):
     INVALID_PLAYOFF_FORMAT = "invalid_playoff_format"
     CONSOLATION_NEEDS_SINGLE = "consolation_needs_single"
 
+    # Leagues: their settings and their events.
+    INVALID_LEAGUE_POINTS = "invalid_league_points"
+    INVALID_BEST_OF = "invalid_best_of"
+    NOT_LEAGUE_DIRECTOR = "not_league_director"
+    NOT_EVENT_DIRECTOR = "not_event_director"
+    EVENT_IN_ANOTHER_LEAGUE = "event_in_another_league"
+    EVENT_NOT_IN_LEAGUE = "event_not_in_league"
+
 
 class SpinnerError(Exception):
     """An expected failure a person can act on: a stable ``code``, a message saying what to fix,

@@ -1,9 +1,9 @@
 """Public pages (namespace ``public``): events, round pages, standings, the play-off's bracket,
-teams and matches."""
+teams and matches; leagues and their season tables."""
 
 from django.urls import path
 
-from tournaments.views import bracket, home, projector, public, rounds, standings
+from tournaments.views import bracket, home, leagues, projector, public, rounds, standings
 
 app_name = "public"
 
@@ -22,4 +22,8 @@ urlpatterns = [
     path("events/<slug:slug>/standings.csv", standings.standings_csv, name="standings-csv"),
     path("events/<slug:slug>/teams/<int:entry_id>/", standings.team, name="team"),
     path("events/<slug:slug>/matches/<int:match_id>/", standings.match, name="match"),
+    # Leagues: the season table over their events.
+    path("leagues/", leagues.league_list, name="leagues"),
+    path("leagues/<slug:slug>/", leagues.league_detail, name="league"),
+    path("leagues/<slug:slug>/table.csv", leagues.league_table_csv, name="league-table-csv"),
 ]
