@@ -1,5 +1,5 @@
 """The API's routes (namespace ``api``), mounted once at ``/api/``: the schema and its docs,
-the table's endpoints, the director's endpoints, the standings and the export."""
+the table's endpoints, the director's endpoints, the standings, the export and the leagues."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from tournaments.api import director, docs, errors, table
 from tournaments.api.export import EventExportApi
+from tournaments.api.leagues import LeagueDetailApi, LeagueListApi
 from tournaments.api.standings import EventStandingsApi
 
 app_name = "api"
@@ -20,6 +21,8 @@ urlpatterns = [
     path("docs/", docs.api_docs, name="docs"),
     path("events/<slug:slug>/export/", EventExportApi.as_view(), name="event-export"),
     path("events/<slug:slug>/standings/", EventStandingsApi.as_view(), name="event-standings"),
+    path("leagues/", LeagueListApi.as_view(), name="league-list"),
+    path("leagues/<slug:slug>/", LeagueDetailApi.as_view(), name="league-detail"),
     # The table's endpoints (a table link's token) and the match's detail.
     path("table/", table.TableMatchApi.as_view(), name="table-match"),
     path(MATCH, table.MatchDetailApi.as_view(), name="match-detail"),
