@@ -227,6 +227,8 @@ def test_the_director_creates_a_league_and_adds_an_event() -> None:
     assert created.status_code == 302
     league = League.objects.get(slug="club")
     assert (league.points, league.best_of, league.public) == ([25, 18, 15], 2, True)
+    edit = client.get("/director/leagues/club/")
+    assert edit.status_code == 200 and b'<option value="jan">' in edit.content
     added = client.post("/director/leagues/club/events/add/", {"event": "jan"})
     assert added.status_code == 302
     assert Event.objects.get(slug="jan").league_id == league.pk
@@ -262,3 +264,14 @@ def test_the_api_hides_a_private_league(season: dict[str, Any]) -> None:
     assert response.json()["code"] == "not_found"
     assert APIClient().get("/api/leagues/").json() == []
     assert APIClient().post("/api/leagues/", {}).status_code in (401, 403, 405)
+
+
+def test_a_long_table_is_paged(season: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    from tournaments.views import leagues as views
+
+    monkeypatch.setattr(views, "ROWS_PER_PAGE", 4)
+    first = Client().get("/leagues/club/").content.decode()
+    assert "Page 1 of 2" in first and "?page=2" in first
+    second = Client().get("/leagues/club/?page=2").content.decode()
+    assert "Page 2 of 2" in second and ">Ed<" in second
+    assert Client().get("/leagues/club/?page=oops").status_code == 200
