@@ -232,6 +232,8 @@ def test_the_director_creates_a_league_and_adds_an_event() -> None:
     added = client.post("/director/leagues/club/events/add/", {"event": "jan"})
     assert added.status_code == 302
     assert Event.objects.get(slug="jan").league_id == league.pk
+    dashboard = client.get("/director/events/jan/").content.decode()
+    assert 'counts in <a href="/leagues/club/">' in dashboard
     log = client.get("/director/events/jan/audit/").content.decode()
     assert "counted the event in the league “club”" in log
     stranger = Client()
