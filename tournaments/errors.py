@@ -171,6 +171,13 @@ class ErrorCode(StrEnum):
     MERGE_NOT_FOUND = "merge_not_found"
     MERGE_ALREADY_UNDONE = "merge_already_undone"
     MERGE_NOT_UNDOABLE = "merge_not_undoable"
+    # Leagues: their settings and their events.
+    INVALID_LEAGUE_POINTS = "invalid_league_points"
+    INVALID_BEST_OF = "invalid_best_of"
+    NOT_LEAGUE_DIRECTOR = "not_league_director"
+    NOT_EVENT_DIRECTOR = "not_event_director"
+    EVENT_IN_ANOTHER_LEAGUE = "event_in_another_league"
+    EVENT_NOT_IN_LEAGUE = "event_not_in_league"
 
 
 class SpinnerError(Exception):

@@ -395,3 +395,35 @@ def test_staff_read_every_event_but_change_nothing_through_the_api() -> None:
     assert body["message"] == "Staff can see this event; only its directors change it."
     assert body["details"] == {"event": event.slug}
     assert _state(match) == before
+
+
+# The leagues (issue 16): public reads for everyone; a private league is its directors' (and
+# superusers') alone, a 404 to everyone else; no method but GET.
+@pytest.mark.parametrize("role", ["anonymous", "stranger", "staff", "league_director", "superuser"])
+def test_league_endpoints_read_for_all_and_private_leagues_for_their_directors(role: str) -> None:
+    from tournaments.models import League
+
+    public = League.objects.create(slug="open", name="Open", points=[3, 1])
+    private = League.objects.create(slug="closed", name="Closed", points=[3, 1], public=False)
+    users = {
+        "stranger": lambda: User.objects.create_user(username="stranger"),
+        "staff": lambda: User.objects.create_user(username="staff", is_staff=True),
+        "league_director": lambda: User.objects.create_user(username="lead"),
+        "superuser": lambda: User.objects.create_superuser(username="root"),
+    }
+    client = APIClient()
+    if role in users:
+        user = users[role]()
+        if role == "league_director":
+            private.directors.add(user)
+        client = user_client(user)
+    sees_private = role in ("league_director", "superuser")
+    assert client.get("/api/leagues/").status_code == 200
+    assert [lg["slug"] for lg in client.get("/api/leagues/").json()] == [public.slug]
+    assert client.get("/api/leagues/open/").status_code == 200
+    closed = client.get("/api/leagues/closed/")
+    assert closed.status_code == (200 if sees_private else 404)
+    if not sees_private:
+        assert closed.json()["code"] == "not_found"
+    refused = post(client, "/api/leagues/open/", {})
+    assert refused.status_code == 405 and refused.json()["code"] == "method_not_allowed"

@@ -22,7 +22,7 @@ from schemathesis import GenerationMode, checks
 
 from tests.tournaments.api_support import private_cache
 from tests.tournaments.results_support import make_director, make_event, make_round, match_at, sheet
-from tournaments.models import Table
+from tournaments.models import League, Table
 from tournaments.services import claims
 from tournaments.services.table_links import table_token
 
@@ -66,6 +66,9 @@ def world(db: None, settings: Any) -> Iterator[dict[str, Any]]:
     rates = {"table_token": "100000/min", "anon": "100000/min"}
     settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
     event = make_event("fuzz", allow_final_score_only=True)
+    # A public league of the same slug, for the league endpoints' path.
+    event.league = League.objects.create(slug="fuzz", name="Fuzz", points=[3, 2, 1])
+    event.save(update_fields=["league"])
     director = make_director(event, "fuzz-director")
     rnd = make_round(event)
     match = match_at(rnd, 1)

@@ -1,5 +1,6 @@
 """The API's routes (namespace ``api``), mounted once at ``/api/``: the schema and its docs,
-the table's endpoints, the director's endpoints, the standings, the export and the players."""
+the table's endpoints, the director's endpoints, the standings, the export, the players and
+the leagues."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from drf_spectacular.views import SpectacularAPIView
 
 from tournaments.api import director, docs, errors, table
 from tournaments.api.export import EventExportApi
+from tournaments.api.leagues import LeagueDetailApi, LeagueListApi
 from tournaments.api.players import PlayerDetailApi, PlayerListApi
 from tournaments.api.standings import EventStandingsApi
 
@@ -24,6 +26,8 @@ urlpatterns = [
     # Players across events (public read).
     path("players/", PlayerListApi.as_view(), name="player-list"),
     path("players/<int:player_id>/", PlayerDetailApi.as_view(), name="player-detail"),
+    path("leagues/", LeagueListApi.as_view(), name="league-list"),
+    path("leagues/<slug:slug>/", LeagueDetailApi.as_view(), name="league-detail"),
     # The table's endpoints (a table link's token) and the match's detail.
     path("table/", table.TableMatchApi.as_view(), name="table-match"),
     path(MATCH, table.MatchDetailApi.as_view(), name="match-detail"),

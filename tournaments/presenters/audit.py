@@ -209,6 +209,15 @@ def _director(entry: AuditEntry, event: Event, names: AuditNames) -> str:
     return f"{_who(entry)} made {after.get('director', 'someone')} a director of this event"
 
 
+def _league(verb: str) -> Presenter:
+    def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+        data = entry.after if isinstance(entry.after, dict) else entry.before
+        league = data.get("league", "a league") if isinstance(data, dict) else "a league"
+        return f"{_who(entry)} {verb} the league “{league}”"
+
+    return sentence
+
+
 def _import(entry: AuditEntry, event: Event, names: AuditNames) -> str:
     after = entry.after if isinstance(entry.after, dict) else {}
     count = len(after.get("entries") or [])
@@ -248,6 +257,8 @@ PRESENTERS: dict[str, Presenter] = {
     "event.create": _fixed("created the event"),
     "event.update": _update,
     "event.add_director": _director,
+    "league.add_event": _league("counted the event in"),
+    "league.remove_event": _league("took the event out of"),
     "round.generate": _generate,
     "round.generate_requested": _fixed("asked for the next round"),
     "round.discard": _round("discarded the draft of"),

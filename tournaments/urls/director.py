@@ -9,6 +9,7 @@ from tournaments.views import (
     entry_import,
     events,
     finish,
+    leagues,
     player_admin,
     results,
     round_clock,
@@ -39,6 +40,15 @@ urlpatterns = [
     ),
     path(EVENT + "import/", entry_import.import_entries, name="import"),
     path(EVENT + "audit/", events.audit_log, name="audit"),
+    # Leagues.
+    path("director/leagues/", leagues.director_leagues, name="leagues"),
+    path("director/leagues/new/", leagues.league_create, name="league-create"),
+    path("director/leagues/<slug:slug>/", leagues.league_edit, name="league-edit"),
+    path(
+        "director/leagues/<slug:slug>/events/<str:action>/",
+        leagues.league_event,
+        name="league-event",
+    ),
     path(EVENT + "finish/", finish.event_finish, name="event-finish"),
     # Players (across events).
     path("director/players/<int:player_id>/", player_admin.player_admin, name="player"),

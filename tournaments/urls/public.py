@@ -1,9 +1,18 @@
 """Public pages (namespace ``public``): events, round pages, standings, the play-off's bracket,
-teams and matches, players."""
+teams and matches, players; leagues and their season tables."""
 
 from django.urls import path
 
-from tournaments.views import bracket, home, players, projector, public, rounds, standings
+from tournaments.views import (
+    bracket,
+    home,
+    leagues,
+    players,
+    projector,
+    public,
+    rounds,
+    standings,
+)
 
 app_name = "public"
 
@@ -24,4 +33,8 @@ urlpatterns = [
     path("events/<slug:slug>/matches/<int:match_id>/", standings.match, name="match"),
     path("players/", players.player_search, name="players"),
     path("players/<int:player_id>/", players.player_detail, name="player"),
+    # Leagues: the season table over their events.
+    path("leagues/", leagues.league_list, name="leagues"),
+    path("leagues/<slug:slug>/", leagues.league_detail, name="league"),
+    path("leagues/<slug:slug>/table.csv", leagues.league_table_csv, name="league-table-csv"),
 ]

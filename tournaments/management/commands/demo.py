@@ -295,7 +295,18 @@ STEPS: list[tuple[str, Callable[[DemoContext], str]]] = [
     # Issue 8 (keep these last: they read the rounds and results the steps above make).
     ("standings", compute_standings),
     ("play-off seeding", seed_playoff),
+    # Issue 16: the demo league, its three past events (tournaments/management/demo_league.py).
+    ("the demo league", lambda ctx: _demo_league(ctx)),
 ]
+
+
+def _demo_league(ctx: DemoContext) -> str:
+    from tournaments.management.demo_league import build_league
+
+    def play_out(event: Event) -> str:
+        return finish_demo(DemoContext(event=event, director=ctx.director))
+
+    return build_league(ctx.director, play_out=play_out)
 
 
 def _play_out(ctx: DemoContext, rnd: Round) -> int:
