@@ -42,7 +42,7 @@ def test_the_demo_plays_on_to_a_finished_event_with_a_champion_once() -> None:
     before = rows()
     out = StringIO()
     call_command("demo", "--finish", stdout=out)
-    assert "finished already" in out.getvalue()
+    assert "played to the champion: finished already" in out.getvalue()
     assert (
         AuditEntry.objects.count(),
         Match.objects.count(),
@@ -62,3 +62,20 @@ def test_the_demo_plays_on_to_a_finished_event_with_a_champion_once() -> None:
     }
     page = Client().get("/events/demo/bracket/")
     assert page.status_code == 200 and b"<svg" in page.content
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_moves_to_the_champion_also_hold_where_the_worker_drafts_rounds_itself() -> None:
+    """Outside one transaction the (eager) worker drafts each next bracket round as soon as a
+    round's last result is confirmed: the director's moves publish it instead of advancing."""
+    from django.contrib.auth.models import User
+
+    from tournaments.management.commands import demo
+
+    call_command("demo", stdout=StringIO())
+    ctx = demo.DemoContext(
+        event=Event.objects.get(slug="demo"), director=User.objects.get(username="director")
+    )
+    moves = demo.finish_demo(ctx)
+    assert "the worker drafted the next play-off round" in moves
+    assert Event.objects.get(slug="demo").status == Event.Status.FINISHED

@@ -360,6 +360,8 @@ def _advance_or_finish(ctx: DemoContext, event: Event, done: str) -> str:
     try:
         new = playoff_rounds.advance_playoff(event=event, actor=ctx.director)
     except SpinnerError as exc:
+        if exc.code == "playoff_round_draft":
+            return f"{done}; the worker drafted the next play-off round"  # published next move
         if exc.code != "playoff_finished":
             raise
         finished = finish.finish_event(event=event, actor=ctx.director)
