@@ -9,15 +9,17 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 
 from tournaments.models import AuditEntry, Event, Round
+from tournaments.selectors.bracket import bracket_view
 from tournaments.selectors.forfeits import count_forfeits
 from tournaments.selectors.results import count_states, round_board
+from tournaments.selectors.standings import main_rounds_progress
 
 
 @dataclass(frozen=True)
 class Desk:
     """The event's "now": ``round`` (the latest round, or None), ``step`` (what the director
-    does next: ``generate``, ``publish``, ``start``, ``results`` or ``close``), the clock and the
-    round's result counts."""
+    does next: ``publish``, ``start``, ``results`` or ``close`` a round; once it is closed, what
+    :func:`next_step` says), the clock and the round's result counts."""
 
     round: Round | None
     step: str
@@ -63,8 +65,10 @@ def round_started_at(rnd: Round) -> datetime.datetime | None:
 def desk(event: Event) -> Desk:
     """The event's desk. A fixed number of queries (the latest round, its board, its start)."""
     rnd = Round.objects.filter(event=event).order_by("-number").first()
-    if rnd is None or rnd.status == Round.Status.CLOSED:
+    if rnd is None:
         return Desk(round=rnd, step="generate")
+    if rnd.status == Round.Status.CLOSED:
+        return Desk(round=rnd, step=next_step(event))
     if rnd.status == Round.Status.DRAFT:
         return Desk(round=rnd, step="publish")
     boards = round_board(rnd)
@@ -85,6 +89,26 @@ def desk(event: Event) -> Desk:
         now=timezone.now(),
         forfeits=forfeits,
     )
+
+
+def next_step(event: Event) -> str:
+    """What comes after the closed rounds: ``generate`` the next main round while the Swiss
+    rounds are not all played, then (a play-off event) ``seed`` the play-off from the standings
+    page (where a tie across the cut gets its tiebreak round first), ``advance`` it ("Next
+    play-off round") until its bracket is decided, and ``finish`` the event; ``finished`` once
+    it is. The pages send the director to the one place that does the step."""
+    if event.status == Event.Status.FINISHED:
+        return "finished"
+    if not main_rounds_progress(event).complete:
+        return "generate"
+    if event.playoff == Event.Playoff.NONE:
+        return "finish"
+    view = bracket_view(event)
+    if view is None:
+        return "seed"
+    if view.progress is not None and view.progress.finished:
+        return "finish"
+    return "advance"
 
 
 def _all_in(counts: dict[str, int]) -> bool:

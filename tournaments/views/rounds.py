@@ -18,6 +18,7 @@ from tournaments.models import BackgroundJob, Event, Round
 from tournaments.permissions import can_oversee, can_see, director_required
 from tournaments.selectors import matches
 from tournaments.selectors import rounds as selectors
+from tournaments.selectors.desk import next_step
 from tournaments.services import playoff_rounds, round_edits, round_generation, round_status
 from tournaments.views.confirm import confirm_page, confirmed
 from tournaments.views.errors import show_error
@@ -71,6 +72,8 @@ def round_list(request: HttpRequest, *, event: Event) -> HttpResponse:
             "job": job,
             "running": running,
             "playoff_seeded": playoff_rounds.is_seeded(event),
+            # after the Swiss rounds: seed the play-off (standings page), finish (the desk)
+            "next_step": next_step(event),
         },
     )
 
