@@ -12,11 +12,13 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from tests.tournaments.desk_support import states_round as _states_round
+from tests.tournaments.finish_support import confirm_winner, play_bracket, seeded_event
 from tests.tournaments.rounds_factory import make_director, make_event, make_field, settle_round
 from tournaments.models import AuditEntry, Entry, Event, Round
 from tournaments.presenters import audit as audit_presenters
 from tournaments.presenters import projector
-from tournaments.services import entries, round_generation, round_status
+from tournaments.selectors.desk import next_step
+from tournaments.services import entries, finish, round_generation, round_status
 from tournaments.services.table_links import table_link_path
 
 pytestmark = pytest.mark.django_db
@@ -271,3 +273,33 @@ def test_seats_are_compass_points_and_the_match_page_names_the_teams() -> None:
     text = _text(html)
     assert f"{conflict.entry_a.name}'s claim" in text and f"{conflict.entry_b.name}'s claim" in text
     assert "side 0" not in text and "side 1" not in text and "First side" not in text
+
+
+def test_after_the_swiss_rounds_the_desk_and_the_rounds_page_lead_to_each_next_step() -> None:
+    """Seed the play-off (standings page), the next play-off round, finish, finished: never
+    "generate round N+1", which refuses once the Swiss rounds are over."""
+    event, boss, _ = seeded_event("steps", field=8, qualifiers=4)
+    client = _client(boss)
+    desk, rounds = f"/director/events/{event.slug}/", f"/director/events/{event.slug}/rounds/"
+    first = event.rounds.get(kind=Round.Kind.PLAYOFF)
+    for match in first.matches.filter(is_bye=False):
+        confirm_winner(match, match.entry_a_id, boss)
+    round_status.close_round(round=first, actor=boss)
+    assert next_step(event) == "advance"
+    assert "Next: the next play-off round" in _text(client.get(desk).content.decode())
+    assert "Next play-off round" in client.get(rounds).content.decode()
+
+    play_bracket(event, boss)
+    final = event.rounds.exclude(status=Round.Status.CLOSED).get()
+    round_status.close_round(round=final, actor=boss)
+    assert next_step(event) == "finish"
+    text = _text(client.get(desk).content.decode())
+    assert "the play-off is decided" in text and "Next: finish the event" in text
+    page = _text(client.get(rounds).content.decode())
+    assert "Finish the event on the desk" in page and "Next play-off round" not in page
+
+    finish.finish_event(event=event, actor=boss)
+    event.refresh_from_db()
+    assert next_step(event) == "finished"
+    assert "The event is finished." in _text(client.get(desk).content.decode())
+    assert "Generate the next round" not in client.get(rounds).content.decode()
