@@ -37,7 +37,7 @@ FINAL = "W3-1"  # the final of the demo's 8-team bracket
 
 def shot(page: Any, artifacts: Path, name: str, *, full: bool = False) -> None:
     page.screenshot(path=str(artifacts / name), full_page=full)
-    if os.environ.get("SPINNER_UPDATE_SCREENS") == "1":
+    if os.environ.get("SPINNER_UPDATE_SCREENS") == "1" and name.startswith("walk-"):
         page.screenshot(path=str(SCREENS / name), full_page=full)
 
 
@@ -148,6 +148,12 @@ def test_the_demo_final_on_two_phones_then_the_director_finishes(
         for c in contexts:
             c.close()
     finish_from_the_desk(live_server, phone, artifacts, champion)
+    # Finishing closed the final's round: a side's link shows the table's result, read only.
+    phone.goto(live_server.url + paths[1])
+    expect(phone.locator("#round-closed")).to_contain_text("Round 8 is closed")
+    expect(phone.locator("#claim-confirmed")).to_contain_text(f"{champion} wins")
+    no_sideways_scroll(phone)
+    shot(phone, artifacts, "final-link-after-closing.png")
 
 
 def finish_from_the_desk(live_server: Any, phone: Any, artifacts: Path, champion: str) -> None:
