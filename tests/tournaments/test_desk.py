@@ -12,11 +12,13 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from tests.tournaments.desk_support import states_round as _states_round
+from tests.tournaments.finish_support import confirm_winner, play_bracket, seeded_event
 from tests.tournaments.rounds_factory import make_director, make_event, make_field, settle_round
 from tournaments.models import AuditEntry, Entry, Event, Round
 from tournaments.presenters import audit as audit_presenters
 from tournaments.presenters import projector
-from tournaments.services import entries, round_generation, round_status
+from tournaments.selectors.desk import next_step
+from tournaments.services import entries, finish, round_generation, round_status
 from tournaments.services.table_links import table_link_path
 
 pytestmark = pytest.mark.django_db
@@ -273,56 +275,31 @@ def test_seats_are_compass_points_and_the_match_page_names_the_teams() -> None:
     assert "side 0" not in text and "side 1" not in text and "First side" not in text
 
 
-def test_between_rounds_the_desk_leads_to_the_seeding_the_next_play_off_round_and_finishing() -> (
-    None
-):
-    from tests.tournaments.finish_support import better_seed, confirm_winner, seeded_event
-    from tournaments.selectors.bracket import bracket_view
-    from tournaments.selectors.desk import desk
-    from tournaments.services import finish, playoff_rounds
-
-    event, boss, _ = seeded_event("desk-cup", field=8, qualifiers=4)
-    first = Round.objects.get(event=event, kind=Round.Kind.PLAYOFF)
-    # the Swiss rounds over and the play-off not seeded yet: the desk says "seed"
-    Round.objects.filter(pk=first.pk).update(status=Round.Status.CLOSED)
-    swiss_only = Event.objects.get(pk=event.pk)
-    first.matches.all().delete()
-    first.delete()
-    assert desk(swiss_only).step == "seed"
-    page = _text(_client(boss).get(f"/director/events/{event.slug}/").content.decode())
-    assert "Next: seed the play-off" in page
-
-    first = round_generation_seed(event, boss)
-    view = bracket_view(event)
-    assert view is not None and view.progress is not None
-    seeds = {e: s for s, e in enumerate(view.bracket.seeds, start=1)}
+def test_after_the_swiss_rounds_the_desk_and_the_rounds_page_lead_to_each_next_step() -> None:
+    """Seed the play-off (standings page), the next play-off round, finish, finished: never
+    "generate round N+1", which refuses once the Swiss rounds are over."""
+    event, boss, _ = seeded_event("steps", field=8, qualifiers=4)
+    client = _client(boss)
+    desk, rounds = f"/director/events/{event.slug}/", f"/director/events/{event.slug}/rounds/"
+    first = event.rounds.get(kind=Round.Kind.PLAYOFF)
     for match in first.matches.filter(is_bye=False):
-        confirm_winner(match, better_seed(view.progress.state(match.bracket_slot), seeds), boss)
-    round_status.close_round(round=first, actor=boss)  # the worker's draft has not come yet
-    assert desk(event).step == "playoff"
-    page = _text(_client(boss).get(f"/director/events/{event.slug}/").content.decode())
-    assert "Next: the next play-off round" in page
+        confirm_winner(match, match.entry_a_id, boss)
+    round_status.close_round(round=first, actor=boss)
+    assert next_step(event) == "advance"
+    assert "Next: the next play-off round" in _text(client.get(desk).content.decode())
+    assert "Next play-off round" in client.get(rounds).content.decode()
 
-    final = playoff_rounds.advance_playoff(event=event, actor=boss)
-    round_status.publish_round(round=final, actor=boss)
-    view = bracket_view(event)
-    assert view is not None and view.progress is not None
-    for match in final.matches.filter(is_bye=False):
-        confirm_winner(match, better_seed(view.progress.state(match.bracket_slot), seeds), boss)
+    play_bracket(event, boss)
+    final = event.rounds.exclude(status=Round.Status.CLOSED).get()
     round_status.close_round(round=final, actor=boss)
-    assert desk(event).step == "finish"
-    page = _text(_client(boss).get(f"/director/events/{event.slug}/").content.decode())
-    assert "Next: finish the event" in page
+    assert next_step(event) == "finish"
+    text = _text(client.get(desk).content.decode())
+    assert "the play-off is decided" in text and "Next: finish the event" in text
+    page = _text(client.get(rounds).content.decode())
+    assert "Finish the event on the desk" in page and "Next play-off round" not in page
 
     finish.finish_event(event=event, actor=boss)
     event.refresh_from_db()
-    assert desk(event).step == "finished"
-    page = _text(_client(boss).get(f"/director/events/{event.slug}/").content.decode())
-    assert "The event is finished." in page and "generate round" not in page
-
-
-def round_generation_seed(event: Event, boss: User) -> Round:
-    from tournaments.services import playoffs
-
-    first = playoffs.seed_playoff(event=event, actor=boss)
-    return round_status.publish_round(round=first, actor=boss)
+    assert next_step(event) == "finished"
+    assert "The event is finished." in _text(client.get(desk).content.decode())
+    assert "Generate the next round" not in client.get(rounds).content.decode()

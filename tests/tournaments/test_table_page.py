@@ -88,15 +88,49 @@ def test_all_fives_head_to_head_shows_raw_points(client: Client) -> None:
     assert config["allow_final_only"] is True
 
 
-def test_a_bad_or_closed_link_is_refused(client: Client) -> None:
+def test_a_bad_link_is_refused_and_a_closed_rounds_link_only_reads(client: Client) -> None:
     setup = make_setup()
     forged = setup.path()[:-5] + "AAAA/"
     response = client.get(forged)
     assert response.status_code == 401
     assert b"not valid" in response.content
-    Round.objects.filter(pk=setup.round.pk).update(status=Round.Status.CLOSED)
+    Round.objects.filter(pk=setup.round.pk).update(status=Round.Status.DRAFT)
     assert client.get(setup.path()).status_code == 401
+    Round.objects.filter(pk=setup.round.pk).update(status=Round.Status.CLOSED)
+    # A closed round's link shows the table, no entry (nothing to enter), and writes nothing.
+    page = client.get(setup.path())
+    assert page.status_code == 200
+    html = page.content.decode()
+    assert 'id="round-closed"' in html and "Round 1 is closed" in html
+    assert "spinner/phone.js" not in html and "does not work" not in html
     assert post(client, setup.path() + "position", {}).json()["code"] == "table_link_expired"
+
+
+def test_the_last_table_of_a_round_closed_under_it_keeps_its_result_on_both_phones(
+    client: Client,
+) -> None:
+    """A play-off round closes itself the moment its last result is confirmed: the phones of
+    that table, polling their status, show the confirmed result (200: htmx swaps only a 2xx),
+    not a dead link."""
+    setup = make_setup(rules="five-up", target=25)
+    match = setup.matches[0]
+    submit_claim(match=match, side=0, sheet=tally_sheet())
+    confirm_claim(match=match, side=1, expected_version=1)
+    Round.objects.filter(pk=setup.round.pk).update(status=Round.Status.CLOSED)
+    for side in (0, 1):
+        status = client.get(setup.path(0, side=side) + "status")
+        assert status.status_code == 200
+        html = status.content.decode()
+        assert 'id="claim-confirmed"' in html and 'id="round-closed"' in html
+        assert "Team A</strong> wins" in html
+        assert 'data-action="confirm"' not in html
+    # A claim left pending when the round closed offers no Confirm any more.
+    other = make_setup("other", rules="five-up", target=25)
+    submit_claim(match=other.matches[0], side=0, sheet=tally_sheet())
+    Round.objects.filter(pk=other.round.pk).update(status=Round.Status.CLOSED)
+    pending = client.get(other.path(0, side=1) + "status").content.decode()
+    assert 'id="claim-pending-A"' in pending and 'data-action="confirm"' not in pending
+    assert "the director settles it" in pending
 
 
 def scores_of(placements: list[dict[str, Any]]) -> list[tuple[Any, int, int]]:

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from tournaments.clock_math import ClockState, clock_state
 from tournaments.models import Event, Round
-from tournaments.selectors.final_placings import finish_check
+from tournaments.selectors.bracket import bracket_view
 from tournaments.selectors.forfeits import count_forfeits
 from tournaments.selectors.results import MatchBoard, count_states, round_board
 from tournaments.selectors.standings import main_rounds_progress
@@ -72,7 +72,7 @@ def desk(event: Event) -> Desk:
     if event.status == Event.Status.FINISHED:
         return Desk(round=rnd, step="finished")
     if rnd is None or rnd.status == Round.Status.CLOSED:
-        return Desk(round=rnd, step=_between_rounds(event, rnd))
+        return Desk(round=rnd, step=next_step(event) if rnd is not None else "generate")
     if rnd.status == Round.Status.DRAFT:
         return Desk(round=rnd, step="publish")
     boards = round_board(rnd)
@@ -95,19 +95,24 @@ def desk(event: Event) -> Desk:
     )
 
 
-def _between_rounds(event: Event, last: Round | None) -> str:
-    """What the director does next while no round is open: ``generate`` (a Swiss round),
-    ``seed`` (the play-off, once the Swiss rounds are done), ``playoff`` (its next round) or
-    ``finish`` (the final, or the last Swiss round, is decided)."""
-    if last is None:
+def next_step(event: Event) -> str:
+    """What comes after the closed rounds: ``generate`` the next main round while the Swiss
+    rounds are not all played, then (a play-off event) ``seed`` the play-off from the standings
+    page (where a tie across the cut gets its tiebreak round first), ``advance`` it ("Next
+    play-off round") until its bracket is decided, and ``finish`` the event; ``finished`` once
+    it is. The pages send the director to the one place that does the step."""
+    if event.status == Event.Status.FINISHED:
+        return "finished"
+    if not main_rounds_progress(event).complete:
         return "generate"
-    if finish_check(event).ready:
+    if event.playoff == Event.Playoff.NONE:
         return "finish"
-    if last.kind == Round.Kind.PLAYOFF:
-        return "playoff"
-    if event.playoff != Event.Playoff.NONE and main_rounds_progress(event).complete:
+    view = bracket_view(event)
+    if view is None:
         return "seed"
-    return "generate"
+    if view.progress is not None and view.progress.finished:
+        return "finish"
+    return "advance"
 
 
 def _all_in(counts: dict[str, int]) -> bool:

@@ -55,7 +55,10 @@ def director_standings(event: Event) -> dict[str, Any]:
         "propose_blocked": propose_blocked,
         "can_seed": not seed_blocked,
         "seed_blocked": seed_blocked,
-        "playoff_exists": Round.objects.filter(event=event, kind=Round.Kind.PLAYOFF).exists(),
+        # the play-off's first round once seeded (None before): the page links to it
+        "playoff_first": Round.objects.filter(event=event, kind=Round.Kind.PLAYOFF)
+        .order_by("number")
+        .first(),
         "tiebreak_rounds": list(
             Round.objects.filter(event=event, kind=Round.Kind.TIEBREAK)
             .order_by("-number")

@@ -143,6 +143,7 @@ def _match_json(m: Match, result: dict[str, Any] | None = None) -> dict[str, Any
     data = m.explanation if isinstance(m.explanation, dict) else {}
     why = {k: v for k, v in data.items() if k not in ("overrides", "bye")}
     return {
+        "id": m.pk,
         "table": m.table.number if m.table is not None else None,
         "bye": m.is_bye,
         "entries": [m.entry_a_id] if m.entry_b_id is None else [m.entry_a_id, m.entry_b_id],

@@ -21,7 +21,10 @@ invalid: cards printed before the upgrade for a round still open must be printed
 
 A link is revoked by rotating its round's ``link_secret`` (every link of that round dies at
 once), is valid only while the round is published or in play (it expires when the round
-closes), and can act only on its own table's match in that round.
+closes), and can act only on its own table's match in that round. Once the round is closed, the
+phone's page may still read its table's final result through the link (``closed_ok``): a
+play-off round closes itself the moment its last result is confirmed, and that table's phones
+must show the result, not a dead link.
 """
 
 from __future__ import annotations
@@ -100,6 +103,11 @@ class TableAccess:
                 details={"link_side": self.side, "side": side},
             )
 
+    @property
+    def closed(self) -> bool:
+        """The link's round is closed: its page shows the result, nothing more is entered."""
+        return self.round.status == Round.Status.CLOSED
+
     def may_act_on(self, match: Match) -> bool:
         """True only for the table's own match in the link's round."""
         return match.round_id == self.round.pk and match.table_id == self.table.pk
@@ -144,12 +152,13 @@ def side_actor(match: Match, side: int) -> str:
     return f"{where}, side {game.side_letter(side)}{who}"
 
 
-def resolve_table_token(token: str) -> TableAccess:
+def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
     """Check a token and say what it grants (its round, table and side).
 
     Raises ``TableLinkInvalid`` (malformed, unknown round or table, wrong mac, revoked) or
-    ``TableLinkExpired`` (the round is not published or in play). Runs in a fixed three queries
-    at most (round with event, table, match).
+    ``TableLinkExpired`` (the round is not published or in play; ``closed_ok``: a closed round
+    is let through, for reading its result only). Runs in a fixed three queries at most (round
+    with event, table, match).
     """
     parsed = _TOKEN.fullmatch(token) if isinstance(token, str) else None
     if parsed is None:
@@ -164,7 +173,8 @@ def resolve_table_token(token: str) -> TableAccess:
     )
     if round_ is None or table is None or not constant_time_compare(_mac(round_, table, side), mac):
         raise TableLinkInvalid("This table link is not valid; ask the director for a new one.")
-    if round_.status not in LINK_ACTIVE_STATUSES:
+    readable = closed_ok and round_.status == Round.Status.CLOSED
+    if round_.status not in LINK_ACTIVE_STATUSES and not readable:
         raise TableLinkExpired(
             "This round is not open for entry: table links work only while it is in play.",
             details={"round_status": round_.status},

@@ -18,6 +18,7 @@ from tournaments.models import BackgroundJob, Event, Round
 from tournaments.permissions import can_oversee, can_see, director_required
 from tournaments.selectors import desk, matches
 from tournaments.selectors import rounds as selectors
+from tournaments.selectors.desk import next_step
 from tournaments.selectors.results import round_board
 from tournaments.services import playoff_rounds, round_edits, round_generation, round_status
 from tournaments.views.confirm import confirm_page, confirmed
@@ -72,6 +73,8 @@ def round_list(request: HttpRequest, *, event: Event) -> HttpResponse:
             "job": job,
             "running": running,
             "playoff_seeded": playoff_rounds.is_seeded(event),
+            # after the Swiss rounds: seed the play-off (standings page), finish (the desk)
+            "next_step": next_step(event),
         },
     )
 

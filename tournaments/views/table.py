@@ -21,6 +21,7 @@ from tournaments.errors import NotFound, SpinnerError
 from tournaments.models import Match
 from tournaments.presenters import table as presenter
 from tournaments.rate_limit import per_table_link, throttled
+from tournaments.selectors.bracket import game_line
 from tournaments.selectors.results import match_board
 from tournaments.services.table_links import TableAccess, resolve_table_token
 
@@ -29,10 +30,11 @@ class NoMatchHere(NotFound):
     code = "no_match_at_table"
 
 
-def _access(token: str) -> tuple[TableAccess, Match]:
+def _access(token: str, *, closed_ok: bool = False) -> tuple[TableAccess, Match]:
     """The table link's grant and its match; a bad, revoked or expired link raises its
-    ``SpinnerError`` (rendered by the callers), as does a table with no match this round."""
-    access = resolve_table_token(token)
+    ``SpinnerError`` (rendered by the callers), as does a table with no match this round.
+    ``closed_ok``: a closed round's link is let through to read its result."""
+    access = resolve_table_token(token, closed_ok=closed_ok)
     if access.match_id is None:
         raise NoMatchHere(
             f"No match at table {access.table.number} in round {access.round.number}: "
@@ -60,11 +62,14 @@ def _refused(request: HttpRequest, exc: SpinnerError) -> HttpResponse:
 
 @require_GET
 def table_page(request: HttpRequest, token: str) -> HttpResponse:
-    """The table's entry page: the match, the seats, the board and the scoresheet entry."""
+    """The table's entry page: the match, the seats, the board and the scoresheet entry. Once
+    the round is closed: the table's final result, read only."""
     try:
-        access, match = _access(token)
+        access, match = _access(token, closed_ok=True)
     except SpinnerError as exc:
         return _refused(request, exc)
+    if access.closed:
+        return private(render(request, "tournaments/table/closed.html", _closed(access, match)))
     context = presenter.page_context(match, token, csrf=get_token(request), side=access.side)
     context.update({"round": access.round, "table": access.table})
     return private(render(request, "tournaments/table/table.html", context))
@@ -86,11 +91,13 @@ def claim_status(request: HttpRequest, token: str) -> HttpResponse:
     """The claim status fragment (htmx polls it): nothing yet, a pending claim with its summary
     (and, on the other side's link, its Confirm button), a conflict, or the confirmed result."""
     try:
-        access, match = _access(token)
+        access, match = _access(token, closed_ok=True)
     except SpinnerError as exc:
         return private(
             HttpResponse(format_html('<p class="error">{}</p>', exc.message), status=exc.status)
         )
+    if access.closed:  # the round closed (a play-off round closes itself): the result stays
+        return private(render(request, "tournaments/table/status.html", _closed(access, match)))
     shown = _shown_game(request, match)
     if shown is not None:  # a best-of match moved on to its next game: reload the page to it
         context = presenter.moved_on_context(shown, match)
@@ -101,6 +108,19 @@ def claim_status(request: HttpRequest, token: str) -> HttpResponse:
     assert board is not None
     context = presenter.status_context(match, board, side=access.side)
     return private(render(request, "tournaments/table/status.html", context))
+
+
+def _closed(access: TableAccess, match: Match) -> dict[str, object]:
+    """A closed round's table: its result as the status fragment shows it, no action offered."""
+    board = match_board(match.pk)
+    assert board is not None
+    context = presenter.status_context(match, board, side=access.side)
+    context.update(
+        {"closed": True, "round": access.round, "table": access.table, "event": access.round.event}
+    )
+    context["game_line"] = game_line(match)
+    context["match"] = match
+    return context
 
 
 def _shown_game(request: HttpRequest, current: Match) -> Match | None:

@@ -370,12 +370,15 @@ def _advance_or_finish(ctx: DemoContext, event: Event, done: str) -> str:
     return f"{done}; play-off round {new.number} drafted"
 
 
-def finish_demo(ctx: DemoContext) -> str:
+def finish_demo(ctx: DemoContext, *, until: Callable[[Event], bool] | None = None) -> str:
     """``demo --finish``: play the demo event on to its champion, as its director would (the
     Swiss rounds, a tiebreak round if the cut is tied, the play-off and its best-of-3 final),
-    then finish it. Running it again on a finished demo changes nothing."""
+    then finish it. Running it again on a finished demo changes nothing. ``until``: stop
+    earlier, before the first move at which it holds (a test stops at the final, published)."""
     moves = []
     for _ in range(100):  # a bound, far above the moves an event of 24 entries needs
+        if until is not None and until(Event.objects.get(pk=ctx.event.pk)):
+            break
         move = _next_move(ctx)
         if move is None:
             break
