@@ -188,6 +188,8 @@ def seed_playoff(walk: Walk) -> Page:
         standings = walk.director.click(walk.desk(), "Next: seed the play-off")
     seeded = walk.director.submit(standings, standings.form(button="Seed the play-off bracket"))
     assert "The play-off bracket is seeded." in seeded.text, seeded.what()
+    # Found: the recent jobs named the seeding by its code, "seed_playoff".
+    assert "Seeding the play-off" in seeded.text and "seed_playoff" not in seeded.text
     # Found: the seeded standings page said so and led nowhere (the desk did).
     review = walk.director.click(seeded, "Review and publish round")
     assert "Quarter-final" in review.text

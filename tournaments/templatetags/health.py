@@ -6,6 +6,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
+from tournaments import job_kinds
 from tournaments.selectors.health import worker_health
 
 register = template.Library()
@@ -22,3 +23,9 @@ def worker_notice() -> SafeString | str:
         "standings update when it is back.</p>",
         health.message,
     )
+
+
+@register.filter
+def job_label(kind: str) -> str:
+    """``{{ job.kind|job_label }}``: a background job's kind in words ("Seeding the play-off")."""
+    return job_kinds.label(kind)
