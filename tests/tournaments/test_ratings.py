@@ -1,0 +1,175 @@
+"""Ratings through the database: what is rated, the coalesced task after each result, a
+correction re-rates, and re-rating from a round equals re-rating from scratch."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.db import transaction
+
+from tests.tournaments import ratings_support as rs
+from tournaments import job_kinds
+from tournaments.models import BackgroundJob, Entry, Match, Player, RatingChange
+from tournaments.rating import RatedGame, rate_round
+from tournaments.services import forfeits, ratings
+
+pytestmark = pytest.mark.django_db
+
+
+def players_of(entry: Entry) -> tuple[int, ...]:
+    return tuple(sorted(entry.members.values_list("player_id", flat=True)))
+
+
+def snapshot() -> dict[str, Any]:
+    steps = sorted(
+        RatingChange.objects.values_list(
+            "player_id", "round_id", "event_id", "mu", "sigma", "games"
+        )
+    )
+    players = sorted(Player.objects.values_list("pk", "rating_mu", "rating_sigma", "rated_games"))
+    return {"steps": steps, "players": players}
+
+
+def test_a_confirmed_result_rates_its_four_players_as_openskill_does(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    event = rs.make_event("one")
+    actor = rs.director(event)
+    (match,) = rs.seat_round(event, 1, [(0, 1)])
+    with django_capture_on_commit_callbacks(execute=True):
+        rs.enter(match, actor, (100, 40))
+
+    expected = rate_round(
+        {},
+        [
+            RatedGame.two_sides(
+                (1, match.pk), players_of(match.entry_a), players_of(match.entry_b), 0
+            )
+        ],
+    )
+    for player_id, rating in expected.items():
+        player = Player.objects.get(pk=player_id)
+        assert (player.rating_mu, player.rating_sigma, player.rated_games) == (
+            rating.mu,
+            rating.sigma,
+            1,
+        )
+        step = RatingChange.objects.get(player=player)
+        assert (step.mu, step.sigma, step.games, step.round_id) == (
+            rating.mu,
+            rating.sigma,
+            1,
+            match.round_id,
+        )
+    assert not BackgroundJob.objects.filter(kind=job_kinds.RERATE).exists()
+
+
+def test_forfeits_byes_and_unrated_events_are_not_rated(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    event = rs.make_event("forfeits", entries=5)
+    actor = rs.director(event)
+    (match,) = rs.seat_round(event, 1, [(0, 1)])
+    rs.factories.seat_bye(match.round, rs.field(event)[4])
+    unrated = rs.make_event("friendly", rated=False)
+    (friendly,) = rs.seat_round(unrated, 1, [(0, 1)])
+    with django_capture_on_commit_callbacks(execute=True):
+        forfeits.record_forfeit(match=match, side=1, reason="no show", actor=actor)
+        rs.enter(friendly, rs.director(unrated), (100, 20))
+    ratings.rerate_all()
+    assert RatingChange.objects.count() == 0
+    assert not Player.objects.filter(rating_mu__isnull=False).exists()
+
+
+def test_a_correction_rerates_from_its_round(django_capture_on_commit_callbacks: Any) -> None:
+    event = rs.make_event("fix")
+    actor = rs.director(event)
+    first = rs.seat_round(event, 1, [(0, 1), (2, 3)])
+    second = rs.seat_round(event, 2, [(0, 2), (1, 3)])
+    with django_capture_on_commit_callbacks(execute=True):
+        for match in first + second:
+            rs.enter(match, actor, (100, 50))
+    winner = players_of(first[0].entry_a)[0]
+    before = Player.objects.get(pk=winner).rating_mu
+    with django_capture_on_commit_callbacks(execute=True):
+        rs.enter(first[0], actor, (30, 100))  # the correction: side B won round 1's table 1
+    after = snapshot()
+    assert Player.objects.get(pk=winner).rating_mu != before
+    ratings.rerate_all()
+    assert snapshot() == after
+
+
+def test_a_burst_of_results_is_one_mark_and_one_run(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    event = rs.make_event("burst", entries=6)
+    actor = rs.director(event)
+    rs.seat_round(event, 1, [(0, 1), (2, 3), (4, 5)])
+    later = rs.seat_round(event, 2, [(0, 2), (1, 4), (3, 5)])
+    first = list(Match.objects.filter(round__number=1, round__event=event))
+    with django_capture_on_commit_callbacks(execute=False) as callbacks, transaction.atomic():
+        rs.enter(later[0], actor, (100, 10))
+        for match in first:
+            rs.enter(match, actor, (100, 10))
+        marks = list(BackgroundJob.objects.filter(kind=job_kinds.RERATE))
+        assert [(m.status, m.params) for m in marks] == [("pending", {"round": 1})]
+    for callback in callbacks:  # the standings' requests and the one re-rate task
+        callback()
+    assert not BackgroundJob.objects.filter(kind=job_kinds.RERATE).exists()
+    assert RatingChange.objects.filter(round__number=1).count() == 12
+    assert RatingChange.objects.filter(round__number=2).count() == 4
+    rated = snapshot()
+    assert ratings.run_requested_rerate() is None  # a second delivery does nothing
+    ratings.rerate_all()
+    assert snapshot() == rated
+
+
+def _season() -> tuple[list[list[Match]], Any]:
+    """Two events of two rounds each (the second a day later), the same players in both."""
+    matches: list[list[Match]] = []
+    actors = []
+    for day, slug in ((5, "winter"), (6, "spring")):
+        event = rs.make_event(slug, day=day, entries=6)
+        actors.append(rs.director(event))
+        matches.append(rs.seat_round(event, 1, [(0, 1), (2, 3), (4, 5)]))
+        matches.append(rs.seat_round(event, 2, [(0, 3), (1, 5), (2, 4)]))
+    return matches, actors
+
+
+def test_confirmation_order_within_a_round_changes_nothing() -> None:
+    rounds, actors = _season()
+    scores = [(100, 40), (55, 100), (100, 99)]
+    outcomes = []
+    for seed in range(4):
+        rng = random.Random(seed)
+        sid = transaction.savepoint()
+        for index, matches in enumerate(rounds):
+            order = list(zip(matches, scores, strict=True))
+            rng.shuffle(order)
+            for match, score in order:
+                rs.enter(match, actors[index // 2], score)
+            ratings.run_requested_rerate()  # as the worker would, after each round's burst
+        outcomes.append(snapshot()["players"])
+        transaction.savepoint_rollback(sid)
+    assert all(outcome == outcomes[0] for outcome in outcomes)
+    assert any(mu is not None for _, mu, _, _ in outcomes[0])
+
+
+def test_rerating_from_any_round_equals_rerating_from_scratch() -> None:
+    rounds, actors = _season()
+    for index, matches in enumerate(rounds):
+        for match, score in zip(matches, [(100, 40), (55, 100), (100, 99)], strict=True):
+            rs.enter(match, actors[index // 2], score)
+    ratings.rerate_all()
+    scratch = snapshot()
+    for matches in rounds:
+        rnd = matches[0].round
+        # an incremental run from each round finds the stored numbers already right
+        assert (
+            ratings.rerate_from(event_id=rnd.event_id, round_number=rnd.number).steps_written == 0
+        )
+    RatingChange.objects.filter(event=rounds[2][0].round.event).delete()
+    ratings.rerate_from(event_id=rounds[2][0].round.event_id, round_number=1)
+    assert snapshot() == scratch

@@ -1,0 +1,157 @@
+"""What the re-rate reads: rated games as the rating package's plain records, the stored rating
+steps, and each player's rating before a round (``services/ratings.py`` writes them).
+
+What counts (issue 16): the current confirmed result of every played match (not a bye, not a
+forfeit: ``MatchResult.forfeit`` empty) of a published round of a rated event
+(``Event.rated``, not a draft). Each game of a best-of play-off series is its own ``Match`` row
+and its own rated game. A merged player (``Player.merged_into``) is rated as the survivor.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+
+from django.db.models import F, Q, Window
+from django.db.models.functions import RowNumber
+
+from tournaments.models import EntryPlayer, Event, MatchResult, Player, RatingChange, Round
+from tournaments.rating import PlayerRating, RatedGame, RatedRound
+from tournaments.rating.engine import Position
+
+StoredStep = tuple[int, float, float, int]
+"""A stored ``RatingChange``: (pk, mu, sigma, games)."""
+
+
+def position_of(*, event_id: int, round_number: int) -> Position:
+    """The round's place in the season: (event start date, event id, round number)."""
+    start_date = Event.objects.values_list("start_date", flat=True).get(pk=event_id)
+    return (start_date, event_id, round_number)
+
+
+def _since(position: Position | None, prefix: str, number: str) -> Q:
+    """Rows at ``position`` or after it (``prefix`` leads to the event, ``number`` to the round
+    number); every row when ``position`` is None."""
+    if position is None:
+        return Q()
+    start_date, event_id, round_number = position
+    return (
+        Q(**{f"{prefix}start_date__gt": start_date})
+        | Q(**{f"{prefix}start_date": start_date, f"{prefix}id__gt": event_id})
+        | Q(**{f"{prefix}id": event_id, f"{number}__gte": round_number})
+    )
+
+
+def survivors() -> dict[int, int]:
+    """Merged player id -> the player it was merged into (followed to the end). One query."""
+    merged = dict(
+        Player.objects.filter(merged_into__isnull=False).values_list("pk", "merged_into_id")
+    )
+    out: dict[int, int] = {}
+    for pk in merged:
+        seen = {pk}
+        target = merged[pk]
+        while target in merged and target not in seen:  # a chain: A -> B -> C
+            seen.add(target)
+            target = merged[target]
+        out[pk] = target
+    return out
+
+
+def rated_rounds(*, since: Position | None = None) -> list[RatedRound]:
+    """Every round with rated games at ``since`` or after (None: the whole history), in
+    position order, games as ``RatedGame`` records (players as survivors). Three queries."""
+    rows = list(
+        MatchResult.objects.filter(
+            _since(since, "match__round__event__", "match__round__number"),
+            is_current=True,
+            forfeit="",
+            match__is_bye=False,
+            match__round__event__rated=True,
+        )
+        .exclude(match__round__event__status=Event.Status.DRAFT)
+        .exclude(match__round__status=Round.Status.DRAFT)
+        .values_list(
+            "match_id",
+            "match__game_no",
+            "match__round_id",
+            "match__round__number",
+            "match__round__event_id",
+            "match__round__event__start_date",
+            "match__entry_a_id",
+            "match__entry_b_id",
+            "winner_side",
+        )
+    )
+    members = _members({row[4] for row in rows})
+    by_round: dict[int, tuple[Position, list[RatedGame]]] = {}
+    for match_id, game_no, round_id, number, event_id, start, a, b, winner in rows:
+        if b is None:  # pragma: no cover - a played match has two entries
+            continue
+        game = RatedGame.two_sides(
+            (game_no, match_id), members.get(a, ()), members.get(b, ()), winner
+        )
+        by_round.setdefault(round_id, ((start, event_id, number), []))[1].append(game)
+    rounds = [
+        RatedRound(position=position, round_id=round_id, games=tuple(games))
+        for round_id, (position, games) in by_round.items()
+    ]
+    return sorted(rounds, key=lambda r: (r.position, r.round_id))
+
+
+def _members(event_ids: set[int]) -> dict[int, tuple[int, ...]]:
+    """Entry id -> its players (survivors of merges), in player id order. Two queries."""
+    merged = survivors()
+    members: dict[int, list[int]] = defaultdict(list)
+    rows = EntryPlayer.objects.filter(event_id__in=event_ids).values_list("entry_id", "player_id")
+    for entry_id, player_id in rows:
+        members[entry_id].append(merged.get(player_id, player_id))
+    return {entry: tuple(sorted(players)) for entry, players in members.items()}
+
+
+def steps_since(position: Position | None) -> dict[tuple[int, int], StoredStep]:
+    """The stored rating steps at ``position`` or after: (player, round) -> (pk, mu, sigma,
+    games). One query."""
+    rows = RatingChange.objects.filter(_since(position, "event__", "round__number")).values_list(
+        "player_id", "round_id", "pk", "mu", "sigma", "games"
+    )
+    return {(player, rnd): (pk, mu, sigma, games) for player, rnd, pk, mu, sigma, games in rows}
+
+
+def ratings_before(position: Position, players: Iterable[int]) -> dict[int, PlayerRating]:
+    """Each of ``players``' rating just before ``position`` (their latest stored step before
+    it); players with none are absent (new). One query."""
+    before = RatingChange.objects.filter(player_id__in=list(players)).exclude(
+        _since(position, "event__", "round__number")
+    )
+    latest = before.annotate(
+        nth=Window(
+            RowNumber(),
+            partition_by=[F("player_id")],
+            order_by=[
+                F("event__start_date").desc(),
+                F("event_id").desc(),
+                F("round__number").desc(),
+            ],
+        )
+    ).filter(nth=1)
+    return {
+        player: PlayerRating(mu=mu, sigma=sigma, games=games)
+        for player, mu, sigma, games in latest.values_list("player_id", "mu", "sigma", "games")
+    }
+
+
+def stored_player_ratings(players: Iterable[int] | None) -> dict[int, tuple[float | None, ...]]:
+    """Player id -> (rating_mu, rating_sigma, rated_games) as stored; ``None``: every player
+    with a rating. One query."""
+    query = (
+        Player.objects.filter(rating_mu__isnull=False)
+        if players is None
+        else Player.objects.filter(pk__in=list(players))
+    )
+    return {
+        pk: (mu, sigma, float(games))
+        for pk, mu, sigma, games in query.values_list(
+            "pk", "rating_mu", "rating_sigma", "rated_games"
+        )
+    }

@@ -1,0 +1,202 @@
+"""Ratings: re-rating players from rated results (openskill, ``tournaments.rating``), and the
+coalesced request that keeps them current after each confirmed result.
+
+The design (issue 16; ``docs/ratings.md``)
+-----------------------------------------
+*What is stored.* One ``RatingChange`` per player per round they played rated games in (the
+rating after the round), and the latest on ``Player.rating_mu`` / ``rating_sigma`` /
+``rated_games``. :func:`rerate_all` recomputes everything from scratch; :func:`rerate_from`
+recomputes from one round on, starting from the stored steps before it. Both compute with the
+same pure code from the same starting floats, so they give the same numbers; both write only
+the rows whose values changed (a second run writes nothing: idempotent).
+
+*Requests, coalesced.* Every change to a confirmed result of a rated event calls
+:func:`request_rerate` in the result's transaction (``services.results.write_result``). The mark
+is a pending ``BackgroundJob`` of kind ``rerate`` per event whose ``params["round"]`` is the
+earliest round to re-rate from: a burst of results lowers that number on the one pending row,
+and only the request that created the row sends the task (after commit). The task
+(:func:`run_requested_rerate`) claims every pending mark at once, re-rates from the earliest
+position among them, and deletes them, in one transaction; a result confirmed meanwhile finds no
+pending row (the claim locked it) and makes a new one, so nothing is missed. Re-rates run one at
+a time: a PostgreSQL transaction advisory lock (SQLite's ``IMMEDIATE`` transactions serialise
+them there).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from django.db import connection, transaction
+
+from tournaments import job_kinds
+from tournaments.models import BackgroundJob, Event, Player, RatingChange
+from tournaments.queueing import enqueue_after_commit
+from tournaments.rating import PlayerRating, rate_rounds
+from tournaments.rating.engine import Position
+from tournaments.selectors import rating_records
+
+logger = logging.getLogger(__name__)
+
+RERATE_TASK = "tournaments.rerate_players"
+"""The task that runs the pending re-rate (``tasks.py``)."""
+
+LOCK_KEY = 0x5241  # "RA": one re-rate at a time, across events (ratings span the season)
+
+
+@dataclass(frozen=True)
+class RerateOutcome:
+    """What a re-rate did: rounds rated, and rows written."""
+
+    rounds: int = 0
+    steps_written: int = 0
+    steps_deleted: int = 0
+    players_updated: int = 0
+
+
+def _lock() -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [LOCK_KEY])
+
+
+@transaction.atomic
+def rerate_all() -> RerateOutcome:
+    """Every rated event's ratings from scratch, in (start date, event id, round) order."""
+    _lock()
+    return _rerate(None)
+
+
+@transaction.atomic
+def rerate_from(*, event_id: int, round_number: int = 1) -> RerateOutcome:
+    """Re-rate from the event's round ``round_number`` on (every later round of every later
+    event too), from the stored ratings before it: the same numbers as :func:`rerate_all`."""
+    _lock()
+    return _rerate(rating_records.position_of(event_id=event_id, round_number=round_number))
+
+
+def _rerate(since: Position | None) -> RerateOutcome:
+    rounds = rating_records.rated_rounds(since=since)
+    stored = rating_records.steps_since(since)
+    players = {p for rnd in rounds for game in rnd.games for p in game.players()}
+    players |= {player for player, _ in stored}
+    start = {} if since is None else rating_records.ratings_before(since, players)
+    latest: dict[int, PlayerRating] = dict(start)
+    computed: dict[tuple[int, int], tuple[int, PlayerRating]] = {}
+    for rnd, after in rate_rounds(rounds, start):
+        for player, rating in after.items():
+            computed[(player, rnd.round_id)] = (rnd.position[1], rating)
+        latest.update(after)
+    written, deleted = _write_steps(stored, computed)
+    updated = _write_players(None if since is None else players, latest)
+    return RerateOutcome(len(rounds), written, deleted, updated)
+
+
+def _write_steps(
+    stored: dict[tuple[int, int], rating_records.StoredStep],
+    computed: dict[tuple[int, int], tuple[int, PlayerRating]],
+) -> tuple[int, int]:
+    """Make the stored steps equal the computed ones, touching only the rows that differ."""
+    stale = [
+        step[0]
+        for key, step in stored.items()
+        if key not in computed or _values(computed[key][1]) != step[1:]
+    ]
+    fresh = [
+        RatingChange(player_id=player, round_id=round_id, event_id=event_id, **_fields(rating))
+        for (player, round_id), (event_id, rating) in computed.items()
+        if (player, round_id) not in stored or _values(rating) != stored[(player, round_id)][1:]
+    ]
+    for start in range(0, len(stale), 5000):
+        RatingChange.objects.filter(pk__in=stale[start : start + 5000]).delete()
+    RatingChange.objects.bulk_create(fresh, batch_size=2000)
+    return len(fresh), len(stale)
+
+
+def _values(rating: PlayerRating) -> tuple[float, float, int]:
+    return (rating.mu, rating.sigma, rating.games)
+
+
+def _fields(rating: PlayerRating) -> dict[str, float | int]:
+    return {"mu": rating.mu, "sigma": rating.sigma, "games": rating.games}
+
+
+def _write_players(players: set[int] | None, latest: dict[int, PlayerRating]) -> int:
+    """Put each player's latest rating on ``Player`` (``players``: those that may have moved;
+    None: every player), touching only the rows that differ."""
+    stored = rating_records.stored_player_ratings(players)
+    if players is None:
+        stored |= rating_records.stored_player_ratings(set(latest) - set(stored))
+    changed: list[Player] = []
+    for pk, values in stored.items():
+        rating = latest.get(pk)
+        wanted = (None, None, 0.0) if rating is None else _values(rating)
+        if tuple(values) != tuple(wanted):
+            changed.append(
+                Player(
+                    pk=pk,
+                    rating_mu=None if rating is None else rating.mu,
+                    rating_sigma=None if rating is None else rating.sigma,
+                    rated_games=0 if rating is None else rating.games,
+                )
+            )
+    Player.objects.bulk_update(
+        changed, ["rating_mu", "rating_sigma", "rated_games"], batch_size=500
+    )
+    return len(changed)
+
+
+# --- Requests: the coalesced mark and the task's body ------------------------------------------
+
+
+def request_rerate(*, event_id: int, round_number: int = 1) -> None:
+    """In the caller's transaction: mark the event's ratings to re-rate from ``round_number``
+    on, and (once it commits) send the task, unless a pending mark already waits (see the module
+    doc). Never raises for the broker (``enqueue_after_commit``)."""
+    pending = (
+        BackgroundJob.objects.select_for_update()
+        .filter(kind=job_kinds.RERATE, event_id=event_id, status=BackgroundJob.Status.PENDING)
+        .order_by("pk")
+        .first()
+    )
+    if pending is not None:
+        if round_number < int(pending.params.get("round", round_number)):
+            pending.params = {"round": round_number}
+            pending.save(update_fields=["params", "updated_at"])
+        return
+    job = BackgroundJob.objects.create(
+        kind=job_kinds.RERATE, event_id=event_id, params={"round": round_number}
+    )
+    enqueue_after_commit(RERATE_TASK, job.pk)
+
+
+def note_result_changed(*, event: Event, round_number: int) -> None:
+    """A confirmed result of ``event`` changed (in the result's transaction): re-rate from its
+    round when the event is rated and not a draft."""
+    if event.rated and event.status != Event.Status.DRAFT:
+        request_rerate(event_id=event.pk, round_number=round_number)
+
+
+@transaction.atomic
+def run_requested_rerate() -> RerateOutcome | None:
+    """The task's body: claim every pending mark, re-rate from the earliest, drop the marks.
+    None when nothing was pending (a second delivery, or a run that a sibling already did)."""
+    _lock()
+    marks = list(
+        BackgroundJob.objects.select_for_update()
+        .filter(kind=job_kinds.RERATE, status=BackgroundJob.Status.PENDING)
+        .values_list("pk", "event_id", "params")
+    )
+    if not marks:
+        return None
+    positions = [
+        rating_records.position_of(event_id=event_id, round_number=int(params.get("round", 1)))
+        for _, event_id, params in marks
+        if event_id is not None and Event.objects.filter(pk=event_id).exists()
+    ]
+    BackgroundJob.objects.filter(pk__in=[pk for pk, _, _ in marks]).delete()
+    if not positions:
+        return None
+    outcome = _rerate(min(positions))
+    logger.info("re-rated from %s: %s", min(positions), outcome)
+    return outcome
