@@ -3,16 +3,31 @@ correction re-rates, and re-rating from a round equals re-rating from scratch.""
 
 from __future__ import annotations
 
+import io
 import random
+from fractions import Fraction
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.db import transaction
+from django.template.loader import render_to_string
 
 from tests.tournaments import ratings_support as rs
 from tournaments import job_kinds
-from tournaments.models import BackgroundJob, Entry, Match, Player, RatingChange
+from tournaments.models import (
+    BackgroundJob,
+    Entry,
+    EntryPlayer,
+    Match,
+    Partnership,
+    Player,
+    RatingChange,
+)
 from tournaments.rating import RatedGame, rate_round
+from tournaments.ratings_scale import display_rating
+from tournaments.selectors.pairing_inputs import pairing_inputs
+from tournaments.selectors.ratings import rating_history
 from tournaments.services import forfeits, ratings
 
 pytestmark = pytest.mark.django_db
@@ -173,3 +188,61 @@ def test_rerating_from_any_round_equals_rerating_from_scratch() -> None:
     RatingChange.objects.filter(event=rounds[2][0].round.event).delete()
     ratings.rerate_from(event_id=rounds[2][0].round.event_id, round_number=1)
     assert snapshot() == scratch
+
+
+def test_seeding_by_rating_uses_the_openskill_rating_then_the_registration_one() -> None:
+    season = rs.make_event("season", day=5)
+    (match,) = rs.seat_round(season, 1, [(0, 1)])
+    rs.enter(match, rs.director(season), (100, 10))
+    ratings.rerate_all()
+    cup = rs.make_event("cup", day=9, first_round="rating", entries=0)
+    winners = players_of(match.entry_a)
+    newcomer = Player.objects.create(name="New Comer", rating=1234)
+    unrated = rs.factories.make_entry(cup, "unrated")
+    mixed = Entry.objects.create(
+        event=cup,
+        partnership=Partnership.objects.create(player_a_id=winners[0], player_b=newcomer),
+        name="mixed",
+    )
+    for player_id in (winners[0], newcomer.pk):
+        EntryPlayer.objects.create(event=cup, entry=mixed, player_id=player_id)
+
+    records = {r.entry_id: r for r in pairing_inputs(cup, round_no=1).entries}
+
+    rated = Player.objects.get(pk=winners[0])
+    assert rated.rating_mu is not None and rated.rating_sigma is not None
+    shown = display_rating(rated.rating_mu, rated.rating_sigma)[0]
+    assert shown > 1500
+    assert records[mixed.pk].rating == Fraction(shown + 1234, 2)
+    assert records[unrated.pk].rating is None
+
+
+def test_the_rating_include_draws_the_history() -> None:
+    event = rs.make_event("drawn")
+    actor = rs.director(event)
+    for number in (1, 2, 3):
+        (match,) = rs.seat_round(event, number, [(0, 1)])
+        rs.enter(match, actor, (100, 10))
+    ratings.rerate_all()
+    player = Player.objects.get(pk=players_of(match.entry_a)[0])
+    html = render_to_string("tournaments/players/_rating.html", {"player": player})
+    rating, plus_minus = display_rating(player.rating_mu or 0, player.rating_sigma or 0)
+    assert f"<strong>{rating}</strong> ± {plus_minus}" in html
+    assert html.count("<circle") == 3 and "<polyline" in html
+    assert [p.games for p in rating_history(player)] == [1, 2, 3]
+
+
+def test_the_rerate_command_rebuilds_what_was_lost() -> None:
+    event = rs.make_event("cmd")
+    (match,) = rs.seat_round(event, 1, [(0, 1)])
+    rs.enter(match, rs.director(event), (100, 10))
+    ratings.rerate_all()
+    rated = snapshot()
+    RatingChange.objects.all().delete()
+    Player.objects.update(rating_mu=None, rating_sigma=None, rated_games=0)
+    out = io.StringIO()
+    call_command("rerate", "--event", "cmd", stdout=out)
+    assert snapshot() == rated
+    assert "4 rating steps written" in out.getvalue()
+    call_command("rerate", stdout=out)
+    assert snapshot() == rated
