@@ -3,6 +3,7 @@ correction re-rates, and re-rating from a round equals re-rating from scratch.""
 
 from __future__ import annotations
 
+import datetime
 import io
 import random
 from fractions import Fraction
@@ -28,7 +29,7 @@ from tournaments.rating import RatedGame, rate_round
 from tournaments.ratings_scale import display_rating
 from tournaments.selectors.pairing_inputs import pairing_inputs
 from tournaments.selectors.ratings import rating_history
-from tournaments.services import forfeits, ratings
+from tournaments.services import events, forfeits, ratings
 
 pytestmark = pytest.mark.django_db
 
@@ -246,3 +247,27 @@ def test_the_rerate_command_rebuilds_what_was_lost() -> None:
     assert "4 rating steps written" in out.getvalue()
     call_command("rerate", stdout=out)
     assert snapshot() == rated
+
+
+def test_making_an_event_unrated_or_moving_it_rerates(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    early = rs.make_event("early", day=5)
+    late = rs.make_event("late", day=8)
+    for event in (early, late):
+        (match,) = rs.seat_round(event, 1, [(0, 1)])
+        with django_capture_on_commit_callbacks(execute=True):
+            rs.enter(match, rs.director(event), (100, 10))
+    assert RatingChange.objects.count() == 8
+    with django_capture_on_commit_callbacks(execute=True):
+        events.update_event(actor=None, event=late, rated=False, reason="a friendly")
+    assert set(RatingChange.objects.values_list("event_id", flat=True)) == {early.pk}
+    with django_capture_on_commit_callbacks(execute=True):
+        events.update_event(actor=None, event=late, rated=True, reason="rated after all")
+        events.update_event(
+            actor=None, event=late, start_date=datetime.date(2026, 12, 1), reason="moved"
+        )
+    moved = snapshot()
+    ratings.rerate_all()
+    assert snapshot() == moved
+    assert RatingChange.objects.count() == 8

@@ -24,8 +24,10 @@ them there).
 
 from __future__ import annotations
 
+import datetime
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import connection, transaction
 
@@ -149,10 +151,19 @@ def _write_players(players: set[int] | None, latest: dict[int, PlayerRating]) ->
 # --- Requests: the coalesced mark and the task's body ------------------------------------------
 
 
-def request_rerate(*, event_id: int, round_number: int = 1) -> None:
+def request_rerate(
+    *, event_id: int, round_number: int = 1, since_date: datetime.date | None = None
+) -> None:
     """In the caller's transaction: mark the event's ratings to re-rate from ``round_number``
-    on, and (once it commits) send the task, unless a pending mark already waits (see the module
-    doc). Never raises for the broker (``enqueue_after_commit``)."""
+    on (``since_date``: from every event on or after that day, for an event that moved or joined
+    or left the ratings), and (once it commits) send the task, unless a pending mark already
+    waits (see the module doc). Never raises for the broker (``enqueue_after_commit``).
+
+    The players service calls it after a merge or an unmerge (``since_date``: the day of the
+    first event either row played in)."""
+    wanted: dict[str, Any] = {"round": round_number}
+    if since_date is not None:
+        wanted = {"round": 1, "since": since_date.isoformat()}
     pending = (
         BackgroundJob.objects.select_for_update()
         .filter(kind=job_kinds.RERATE, event_id=event_id, status=BackgroundJob.Status.PENDING)
@@ -160,13 +171,12 @@ def request_rerate(*, event_id: int, round_number: int = 1) -> None:
         .first()
     )
     if pending is not None:
-        if round_number < int(pending.params.get("round", round_number)):
-            pending.params = {"round": round_number}
+        merged = _earlier(pending.params, wanted)
+        if merged != pending.params:
+            pending.params = merged
             pending.save(update_fields=["params", "updated_at"])
         return
-    job = BackgroundJob.objects.create(
-        kind=job_kinds.RERATE, event_id=event_id, params={"round": round_number}
-    )
+    job = BackgroundJob.objects.create(kind=job_kinds.RERATE, event_id=event_id, params=wanted)
     enqueue_after_commit(RERATE_TASK, job.pk)
 
 
@@ -175,6 +185,20 @@ def note_result_changed(*, event: Event, round_number: int) -> None:
     round when the event is rated and not a draft."""
     if event.rated and event.status != Event.Status.DRAFT:
         request_rerate(event_id=event.pk, round_number=round_number)
+
+
+def _earlier(one: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
+    """The mark that re-rates from the earlier of two marks of one event."""
+    since = [mark["since"] for mark in (one, other) if mark.get("since")]
+    if since:
+        return {"round": 1, "since": min(since)}
+    return {"round": min(int(one.get("round", 1)), int(other.get("round", 1)))}
+
+
+def _mark_position(event_id: int, params: dict[str, Any]) -> Position:
+    if params.get("since"):
+        return (datetime.date.fromisoformat(params["since"]), 0, 0)
+    return rating_records.position_of(event_id=event_id, round_number=int(params.get("round", 1)))
 
 
 @transaction.atomic
@@ -190,7 +214,7 @@ def run_requested_rerate() -> RerateOutcome | None:
     if not marks:
         return None
     positions = [
-        rating_records.position_of(event_id=event_id, round_number=int(params.get("round", 1)))
+        _mark_position(event_id, params)
         for _, event_id, params in marks
         if event_id is not None and Event.objects.filter(pk=event_id).exists()
     ]
