@@ -58,20 +58,29 @@ def survivors() -> dict[int, int]:
     return out
 
 
-def rated_rounds(*, since: Position | None = None) -> list[RatedRound]:
-    """Every round with rated games at ``since`` or after (None: the whole history), in
-    position order, games as ``RatedGame`` records (players as survivors). Three queries."""
+def rounds_since(since: Position | None) -> tuple[list[int], list[int]]:
+    """(rated round ids, every round id) at ``since`` or after: the rounds whose games count
+    (published rounds of rated events that are not drafts), and every round whose stored steps
+    the re-rate may rewrite. One query, over rounds only (the big tables are then read by
+    round id, through their indexes)."""
+    rows = Round.objects.filter(_since(since, "event__", "number")).values_list(
+        "pk", "status", "event__rated", "event__status"
+    )
+    rated, every = [], []
+    for pk, status, event_rated, event_status in rows:
+        every.append(pk)
+        if event_rated and event_status != Event.Status.DRAFT and status != Round.Status.DRAFT:
+            rated.append(pk)
+    return rated, every
+
+
+def rated_rounds(round_ids: list[int]) -> list[RatedRound]:
+    """The rounds ``round_ids`` (see :func:`rounds_since`) with their rated games as
+    ``RatedGame`` records (players as survivors), in position order. Three queries."""
     rows = list(
         MatchResult.objects.filter(
-            _since(since, "match__round__event__", "match__round__number"),
-            is_current=True,
-            forfeit="",
-            match__is_bye=False,
-            match__round__event__rated=True,
-        )
-        .exclude(match__round__event__status=Event.Status.DRAFT)
-        .exclude(match__round__status=Round.Status.DRAFT)
-        .values_list(
+            match__round_id__in=round_ids, is_current=True, forfeit="", match__is_bye=False
+        ).values_list(
             "match_id",
             "match__game_no",
             "match__round_id",
@@ -109,10 +118,10 @@ def _members(event_ids: set[int]) -> dict[int, tuple[int, ...]]:
     return {entry: tuple(sorted(players)) for entry, players in members.items()}
 
 
-def steps_since(position: Position | None) -> dict[tuple[int, int], StoredStep]:
-    """The stored rating steps at ``position`` or after: (player, round) -> (pk, mu, sigma,
+def steps_since(round_ids: list[int]) -> dict[tuple[int, int], StoredStep]:
+    """The stored rating steps of the rounds ``round_ids``: (player, round) -> (pk, mu, sigma,
     games). One query."""
-    rows = RatingChange.objects.filter(_since(position, "event__", "round__number")).values_list(
+    rows = RatingChange.objects.filter(round_id__in=round_ids).values_list(
         "player_id", "round_id", "pk", "mu", "sigma", "games"
     )
     return {(player, rnd): (pk, mu, sigma, games) for player, rnd, pk, mu, sigma, games in rows}
@@ -120,11 +129,30 @@ def steps_since(position: Position | None) -> dict[tuple[int, int], StoredStep]:
 
 def ratings_before(position: Position, players: Iterable[int]) -> dict[int, PlayerRating]:
     """Each of ``players``' rating just before ``position`` (their latest stored step before
-    it); players with none are absent (new). One query."""
-    before = RatingChange.objects.filter(player_id__in=list(players)).exclude(
-        _since(position, "event__", "round__number")
+    it); players with none are absent (new). Two queries.
+
+    First the earlier rounds of the same event (in a Swiss event nearly everyone played the
+    round before: a few thousand rows by the event's index), then, for the players not found
+    there, their latest step in an earlier event (a window over their history).
+    """
+    wanted = set(players)
+    start_date, event_id, round_number = position
+    found: dict[int, PlayerRating] = {}
+    same_event = (
+        RatingChange.objects.filter(event_id=event_id, round__number__lt=round_number)
+        .order_by("round__number")
+        .values_list("player_id", "mu", "sigma", "games")
     )
-    latest = before.annotate(
+    for player, mu, sigma, games in same_event:
+        if player in wanted:
+            found[player] = PlayerRating(mu=mu, sigma=sigma, games=games)
+    rest = wanted - set(found)
+    if not rest:
+        return found
+    earlier = RatingChange.objects.filter(player_id__in=sorted(rest)).filter(
+        Q(event__start_date__lt=start_date) | Q(event__start_date=start_date, event_id__lt=event_id)
+    )
+    latest = earlier.annotate(
         nth=Window(
             RowNumber(),
             partition_by=[F("player_id")],
@@ -135,10 +163,9 @@ def ratings_before(position: Position, players: Iterable[int]) -> dict[int, Play
             ],
         )
     ).filter(nth=1)
-    return {
-        player: PlayerRating(mu=mu, sigma=sigma, games=games)
-        for player, mu, sigma, games in latest.values_list("player_id", "mu", "sigma", "games")
-    }
+    for player, mu, sigma, games in latest.values_list("player_id", "mu", "sigma", "games"):
+        found[player] = PlayerRating(mu=mu, sigma=sigma, games=games)
+    return found
 
 
 def stored_player_ratings(players: Iterable[int] | None) -> dict[int, tuple[float | None, ...]]:

@@ -78,8 +78,9 @@ def rerate_from(*, event_id: int, round_number: int = 1) -> RerateOutcome:
 
 
 def _rerate(since: Position | None) -> RerateOutcome:
-    rounds = rating_records.rated_rounds(since=since)
-    stored = rating_records.steps_since(since)
+    rated_ids, every_id = rating_records.rounds_since(since)
+    rounds = rating_records.rated_rounds(rated_ids)
+    stored = rating_records.steps_since(every_id)
     players = {p for rnd in rounds for game in rnd.games for p in game.players()}
     players |= {player for player, _ in stored}
     start = {} if since is None else rating_records.ratings_before(since, players)
