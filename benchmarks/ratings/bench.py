@@ -2,10 +2,10 @@
 
 Targets (issue 16): from scratch under 60 s; one incremental update after a result under 50 ms.
 
-    .venv/bin/python benchmarks/ratings/bench.py pure [--runs 3]        # (a) the pure re-rate
+    .venv/bin/python benchmarks/ratings/bench.py pure [--runs 3]    # (a) the pure re-rate
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/spinner_ratings_bench \\
-        .venv/bin/python benchmarks/ratings/bench.py db [--runs 3]      # (b) rerate_all, (c) rerate_from
-    ... bench.py db --profile                                           # cProfile of (b) and (c)
+        .venv/bin/python benchmarks/ratings/bench.py db [--runs 3]  # (b) and (c)
+    ... bench.py db --profile                                       # cProfile of (b) and (c)
 
 The season (seeded RNG): 100 one-day events a week apart; each draws 1,600 of the 20,000 players
 into 800 partnerships and plays 5 Swiss-like rounds of 400 matches (2,000 matches per event,
