@@ -15,10 +15,11 @@ the rows whose values changed (a second run writes nothing: idempotent).
 is a pending ``BackgroundJob`` of kind ``rerate`` per event whose ``params["round"]`` is the
 earliest round to re-rate from: a burst of results lowers that number on the one pending row,
 and only the request that created the row sends the task (after commit). The task
-(:func:`run_requested_rerate`) claims every pending mark at once, re-rates from the earliest
-position among them, and deletes them, in one transaction; a result confirmed meanwhile finds no
-pending row (the claim locked it) and makes a new one, so nothing is missed. Re-rates run one at
-a time: a PostgreSQL transaction advisory lock (SQLite's ``IMMEDIATE`` transactions serialise
+(:func:`run_requested_rerate`) claims every pending mark at once (a short transaction of its
+own, pending -> running, so a table's confirmation never waits on a re-rate), re-rates from the
+earliest position among them, and deletes them; a result confirmed meanwhile finds no pending
+row and makes a new one, so nothing is missed. Re-rates run one at a time: a PostgreSQL
+transaction advisory lock (SQLite's ``IMMEDIATE`` transactions serialise
 them there).
 """
 
@@ -30,6 +31,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import connection, transaction
+from django.db.models import Q
+from django.utils import timezone
 
 from tournaments import job_kinds
 from tournaments.models import BackgroundJob, Event, Player, RatingChange
@@ -202,26 +205,45 @@ def _mark_position(event_id: int, params: dict[str, Any]) -> Position:
     return rating_records.position_of(event_id=event_id, round_number=int(params.get("round", 1)))
 
 
-@transaction.atomic
 def run_requested_rerate() -> RerateOutcome | None:
     """The task's body: claim every pending mark, re-rate from the earliest, drop the marks.
-    None when nothing was pending (a second delivery, or a run that a sibling already did)."""
-    _lock()
-    marks = list(
-        BackgroundJob.objects.select_for_update()
-        .filter(kind=job_kinds.RERATE, status=BackgroundJob.Status.PENDING)
-        .values_list("pk", "event_id", "params")
-    )
+    None when nothing was pending (a second delivery, or a run that a sibling already did).
+
+    The claim is a short transaction of its own (pending -> running), so a table confirming a
+    result never waits on a re-rate for its mark; a worker that dies mid-run leaves its marks
+    running, and the next run takes them again once they are ``STALE_RUNNING`` old.
+    """
+    marks = _claim_marks()
     if not marks:
         return None
-    positions = [
-        _mark_position(event_id, params)
-        for _, event_id, params in marks
-        if event_id is not None and Event.objects.filter(pk=event_id).exists()
-    ]
-    BackgroundJob.objects.filter(pk__in=[pk for pk, _, _ in marks]).delete()
-    if not positions:
-        return None
-    outcome = _rerate(min(positions))
-    logger.info("re-rated from %s: %s", min(positions), outcome)
+    positions = [_mark_position(event_id, params) for _, event_id, params in marks]
+    with transaction.atomic():
+        _lock()
+        outcome = _rerate(min(positions)) if positions else RerateOutcome()
+        BackgroundJob.objects.filter(pk__in=[pk for pk, _, _ in marks]).delete()
+    logger.info("re-rated from %s: %s", min(positions, default=None), outcome)
     return outcome
+
+
+STALE_RUNNING = datetime.timedelta(minutes=15)
+"""A running mark this old belongs to a worker that died: the next run takes it again."""
+
+
+@transaction.atomic
+def _claim_marks() -> list[tuple[int, int, dict[str, Any]]]:
+    """Every pending mark (and every stale running one), now running: (pk, event id, params)
+    of the events that still exist."""
+    stale = timezone.now() - STALE_RUNNING
+    rows = list(
+        BackgroundJob.objects.select_for_update()
+        .filter(kind=job_kinds.RERATE, event__isnull=False)
+        .filter(
+            Q(status=BackgroundJob.Status.PENDING)
+            | Q(status=BackgroundJob.Status.RUNNING, updated_at__lt=stale)
+        )
+        .values_list("pk", "event_id", "params")
+    )
+    BackgroundJob.objects.filter(pk__in=[pk for pk, _, _ in rows]).update(
+        status=BackgroundJob.Status.RUNNING, updated_at=timezone.now()
+    )
+    return [(pk, event_id, params) for pk, event_id, params in rows if event_id is not None]
