@@ -271,3 +271,21 @@ def test_making_an_event_unrated_or_moving_it_rerates(
     ratings.rerate_all()
     assert snapshot() == moved
     assert RatingChange.objects.count() == 8
+
+
+def test_a_merged_player_is_rated_as_the_survivor() -> None:
+    first = rs.make_event("first", day=5)
+    second = rs.make_event("second", day=6)
+    for event in (first, second):
+        (match,) = rs.seat_round(event, 1, [(0, 1)])
+        rs.enter(match, rs.director(event), (100, 10))
+    old = Player.objects.get(pk=players_of(rs.field(first)[0])[0])
+    survivor = Player.objects.get(pk=players_of(rs.field(second)[0])[0])
+    Player.objects.filter(pk=old.pk).update(merged_into=survivor)
+    ratings.rerate_all()
+    survivor.refresh_from_db()
+    assert survivor.rated_games == 2
+    assert not RatingChange.objects.filter(player=old).exists()
+    assert Player.objects.get(pk=old.pk).rating_mu is None
+    old.refresh_from_db()
+    assert [p.games for p in rating_history(old)] == [1, 2]  # a merged row: the survivor's
