@@ -185,6 +185,43 @@ def build_db() -> None:
     print(f"built the season in {time.perf_counter() - started:.0f} s")
 
 
+def timed_rerate_all() -> float:
+    """``services.ratings.rerate_all``, step by step with a clock on each (the same calls)."""
+    from django.db import transaction
+
+    from tournaments.rating import rate_rounds
+    from tournaments.selectors import rating_records
+    from tournaments.services import ratings
+
+    clock = {}
+    wall = time.perf_counter()
+    with transaction.atomic():
+        t = time.perf_counter()
+        rated_ids, every_id = rating_records.rounds_since(None)
+        rounds = rating_records.rated_rounds(rated_ids)
+        stored = rating_records.steps_since(every_id)
+        clock["read"] = time.perf_counter() - t
+        t = time.perf_counter()
+        latest, computed = {}, {}
+        for rnd, after in rate_rounds(rounds, {}):
+            for player, rating in after.items():
+                computed[(player, rnd.round_id)] = (rnd.position[1], rating)
+            latest.update(after)
+        clock["compute"] = time.perf_counter() - t
+        t = time.perf_counter()
+        ratings._write_steps(stored, computed)
+        clock["write steps"] = time.perf_counter() - t
+        t = time.perf_counter()
+        ratings._write_players(None, latest)
+        clock["write players"] = time.perf_counter() - t
+        t = time.perf_counter()
+    clock["commit"] = time.perf_counter() - t
+    total = time.perf_counter() - wall
+    parts = ", ".join(f"{k} {v:.1f} s" for k, v in clock.items())
+    print(f"  rerate_all: {total:.1f} s ({parts})")
+    return total
+
+
 def bench_db(runs: int, profile: bool) -> None:
     import django
 
@@ -199,13 +236,7 @@ def bench_db(runs: int, profile: bool) -> None:
     full = []
     for _ in range(runs):
         RatingChange.objects.all().delete()
-        wall = time.perf_counter()
-        if profile:
-            cProfile.runctx("ratings.rerate_all()", globals(), locals(), "/tmp/rerate_all.prof")
-        else:
-            outcome = ratings.rerate_all()
-            print(f"  rerate_all: {time.perf_counter() - wall:.1f} s  {outcome}")
-        full.append(time.perf_counter() - wall)
+        full.append(timed_rerate_all())
     print(f"rerate_all median: {statistics.median(full):.1f} s over {runs}")
     again = time.perf_counter()
     print(
