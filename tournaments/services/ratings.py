@@ -93,21 +93,25 @@ def _rerate(since: Position | None) -> RerateOutcome:
         for player, rating in after.items():
             computed[(player, rnd.round_id)] = (rnd.position[1], rating)
         latest.update(after)
-    written, deleted = _write_steps(stored, computed)
-    updated = _write_players(None if since is None else players, latest)
-    return RerateOutcome(len(rounds), written, deleted, updated)
+    written, deleted, moved = _write_steps(stored, computed)
+    # From a round on, a player none of whose steps changed keeps their stored rating (it is
+    # their latest step's, already); from scratch, every player is checked.
+    updated = _write_players(None if since is None else moved, latest)
+    return RerateOutcome(len(rounds), len(written), len(deleted), updated)
 
 
 def _write_steps(
     stored: dict[tuple[int, int], rating_records.StoredStep],
     computed: dict[tuple[int, int], tuple[int, PlayerRating]],
-) -> tuple[int, int]:
-    """Make the stored steps equal the computed ones, touching only the rows that differ."""
-    stale = [
-        step[0]
+) -> tuple[list[RatingChange], list[int], set[int]]:
+    """Make the stored steps equal the computed ones, touching only the rows that differ:
+    returns the rows written, the pks deleted and the players whose steps moved."""
+    changed = {
+        key
         for key, step in stored.items()
         if key not in computed or _values(computed[key][1]) != step[1:]
-    ]
+    }
+    stale = [stored[key][0] for key in changed]
     fresh = [
         RatingChange(player_id=player, round_id=round_id, event_id=event_id, **_fields(rating))
         for (player, round_id), (event_id, rating) in computed.items()
@@ -116,7 +120,8 @@ def _write_steps(
     for start in range(0, len(stale), 5000):
         RatingChange.objects.filter(pk__in=stale[start : start + 5000]).delete()
     RatingChange.objects.bulk_create(fresh, batch_size=2000)
-    return len(fresh), len(stale)
+    moved = {player for player, _ in changed} | {step.player_id for step in fresh}
+    return fresh, stale, moved
 
 
 def _values(rating: PlayerRating) -> tuple[float, float, int]:
