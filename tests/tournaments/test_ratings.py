@@ -10,6 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from django.core.cache import cache
 from django.core.management import call_command
 from django.db import transaction
 from django.template.loader import render_to_string
@@ -289,3 +290,26 @@ def test_a_merged_player_is_rated_as_the_survivor() -> None:
     assert Player.objects.get(pk=old.pk).rating_mu is None
     old.refresh_from_db()
     assert [p.games for p in rating_history(old)] == [1, 2]  # a merged row: the survivor's
+
+
+def test_the_memo_of_rated_games_never_gives_a_number_from_scratch_would_not() -> None:
+    rounds, actors = _season()
+    for index, matches in enumerate(rounds):
+        for match, score in zip(matches, [(100, 40), (55, 100), (100, 99)], strict=True):
+            rs.enter(match, actors[index // 2], score)
+    last = rounds[-1][0].round
+    ratings.rerate_all()
+    ratings.rerate_from(event_id=last.event_id, round_number=last.number)  # learns the round
+    assert cache.get(f"ratings:certified:{last.pk}")
+    # a stored step tampered with is not trusted: its game is rated again
+    step = RatingChange.objects.filter(round=last).order_by("pk").first()
+    assert step is not None
+    RatingChange.objects.filter(pk=step.pk).update(mu=step.mu + 1)
+    ratings.rerate_from(event_id=last.event_id, round_number=last.number)
+    assert RatingChange.objects.get(player=step.player_id, round=last).mu == step.mu
+    # a correction in the round: only its game changes, the others come from the memo
+    rs.enter(rounds[-1][1], actors[1], (100, 3))
+    ratings.rerate_from(event_id=last.event_id, round_number=last.number)
+    incremental = snapshot()
+    ratings.rerate_all()
+    assert snapshot() == incremental

@@ -31,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import Protocol
 
 from openskill.models import PlackettLuce
 
@@ -139,18 +140,46 @@ def passes(games: Iterable[RatedGame]) -> list[list[RatedGame]]:
     return out
 
 
+class Memo(Protocol):
+    """Games already rated: ``known`` gives a game's ratings after it when this very game was
+    rated before from these very ratings (None otherwise); ``learn`` is told every game rated.
+    A memo may forget anything; it must never give ratings that ``rate_game`` would not."""
+
+    def known(
+        self, round_id: int, game: RatedGame, before: Mapping[int, PlayerRating]
+    ) -> dict[int, PlayerRating] | None: ...
+
+    def learn(
+        self,
+        round_id: int,
+        game: RatedGame,
+        before: Mapping[int, PlayerRating],
+        after: dict[int, PlayerRating],
+    ) -> None: ...
+
+
 def rate_round(
-    state: Mapping[int, PlayerRating], games: Iterable[RatedGame]
+    state: Mapping[int, PlayerRating],
+    games: Iterable[RatedGame],
+    *,
+    memo: Memo | None = None,
+    round_id: int = 0,
 ) -> dict[int, PlayerRating]:
     """The round's games rated together from ``state`` (the ratings before the round): each
-    player who played, their rating after the round. ``state`` is not changed."""
+    player who played, their rating after the round. ``state`` is not changed. A ``memo``
+    saves re-rating a game rated before from the same ratings (the same floats either way)."""
     after: dict[int, PlayerRating] = {}
     current: Mapping[int, PlayerRating] = state
     for one_pass in passes(games):
         changes: dict[int, PlayerRating] = {}
         for game in one_pass:
             # every game of the pass reads the state before the pass, never a neighbour's change
-            changes.update(rate_game(current, game))
+            known = None if memo is None else memo.known(round_id, game, current)
+            if known is None:
+                known = rate_game(current, game)
+                if memo is not None:
+                    memo.learn(round_id, game, current, known)
+            changes.update(known)
         after.update(changes)
         current = _Overlay(state, after)
     return after
@@ -177,7 +206,10 @@ class _Overlay(Mapping[int, PlayerRating]):
 
 
 def rate_rounds(
-    rounds: Iterable[RatedRound], start: Mapping[int, PlayerRating] | None = None
+    rounds: Iterable[RatedRound],
+    start: Mapping[int, PlayerRating] | None = None,
+    *,
+    memo: Memo | None = None,
 ) -> Iterator[tuple[RatedRound, dict[int, PlayerRating]]]:
     """Re-rate ``rounds`` in position order from ``start`` (default: everyone new): yields each
     round with the ratings after it of the players who played in it. ``start`` is not changed.
@@ -187,6 +219,6 @@ def rate_rounds(
     """
     state: dict[int, PlayerRating] = dict(start or {})
     for rnd in sorted(rounds, key=lambda r: (r.position, r.round_id)):
-        after = rate_round(state, rnd.games)
+        after = rate_round(state, rnd.games, memo=memo, round_id=rnd.round_id)
         state.update(after)
         yield rnd, after

@@ -40,6 +40,7 @@ from tournaments.queueing import enqueue_after_commit
 from tournaments.rating import PlayerRating, rate_rounds
 from tournaments.rating.engine import Position
 from tournaments.selectors import rating_records
+from tournaments.services.rating_memo import CertifiedGames
 
 logger = logging.getLogger(__name__)
 
@@ -89,11 +90,16 @@ def _rerate(since: Position | None) -> RerateOutcome:
     start = {} if since is None else rating_records.ratings_before(since, players)
     latest: dict[int, PlayerRating] = dict(start)
     computed: dict[tuple[int, int], tuple[int, PlayerRating]] = {}
-    for rnd, after in rate_rounds(rounds, start):
+    # From a round on, a game rated before from the same ratings is not rated again
+    # (``rating_memo``: the same floats, certified); from scratch everything is computed.
+    memo = None if since is None else CertifiedGames(stored, [r.round_id for r in rounds])
+    for rnd, after in rate_rounds(rounds, start, memo=memo):
         for player, rating in after.items():
             computed[(player, rnd.round_id)] = (rnd.position[1], rating)
         latest.update(after)
     written, deleted, moved = _write_steps(stored, computed)
+    if memo is not None:
+        memo.save()
     # From a round on, a player none of whose steps changed keeps their stored rating (it is
     # their latest step's, already); from scratch, every player is checked.
     updated = _write_players(None if since is None else moved, latest)
