@@ -131,26 +131,24 @@ def ratings_before(position: Position, players: Iterable[int]) -> dict[int, Play
     """Each of ``players``' rating just before ``position`` (their latest stored step before
     it); players with none are absent (new). Two queries.
 
-    First the earlier rounds of the same event (in a Swiss event nearly everyone played the
-    round before: a few thousand rows by the event's index), then, for the players not found
-    there, their latest step in an earlier event (a window over their history).
+    First the round just before, in the same event (in a Swiss event nearly everyone played
+    it: one round's rows, by the round's index), then, for the players not found there, their
+    latest step before ``position`` (a window over their history).
     """
     wanted = set(players)
-    start_date, event_id, round_number = position
+    _, event_id, round_number = position
     found: dict[int, PlayerRating] = {}
-    same_event = (
-        RatingChange.objects.filter(event_id=event_id, round__number__lt=round_number)
-        .order_by("round__number")
-        .values_list("player_id", "mu", "sigma", "games")
-    )
-    for player, mu, sigma, games in same_event:
+    just_before = RatingChange.objects.filter(
+        event_id=event_id, round__number=round_number - 1
+    ).values_list("player_id", "mu", "sigma", "games")
+    for player, mu, sigma, games in just_before:
         if player in wanted:
             found[player] = PlayerRating(mu=mu, sigma=sigma, games=games)
     rest = wanted - set(found)
     if not rest:
         return found
-    earlier = RatingChange.objects.filter(player_id__in=sorted(rest)).filter(
-        Q(event__start_date__lt=start_date) | Q(event__start_date=start_date, event_id__lt=event_id)
+    earlier = RatingChange.objects.filter(player_id__in=sorted(rest)).exclude(
+        _since(position, "event__", "round__number")
     )
     latest = earlier.annotate(
         nth=Window(
