@@ -313,3 +313,19 @@ def test_the_memo_of_rated_games_never_gives_a_number_from_scratch_would_not() -
     incremental = snapshot()
     ratings.rerate_all()
     assert snapshot() == incremental
+
+
+@pytest.mark.postgres
+def test_a_big_rewrite_by_copy_stores_the_same_floats(
+    postgres: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rounds, actors = _season()
+    for index, matches in enumerate(rounds):
+        for match, score in zip(matches, [(100, 40), (55, 100), (100, 99)], strict=True):
+            rs.enter(match, actors[index // 2], score)
+    ratings.rerate_all()
+    inserted = snapshot()
+    RatingChange.objects.all().delete()
+    monkeypatch.setattr(ratings, "COPY_FROM", 1)  # every rewrite takes the COPY path
+    assert ratings.rerate_all().steps_written == len(inserted["steps"])
+    assert snapshot() == inserted
