@@ -53,7 +53,7 @@ LAYERS = {
     "tournaments.management": 6,
     "tournaments.urls": 6,
 }
-PURE = ("tournaments.pairing", "tournaments.standings")
+PURE = ("tournaments.pairing", "tournaments.standings", "tournaments.rating")
 INSIDE_ALLOWED = {
     # A Celery task module is imported by the worker at start-up, before the app registry is
     # ready in some entry points; tasks import their service when they run.

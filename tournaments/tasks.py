@@ -100,3 +100,14 @@ def advance_playoff(event_id: int) -> int | None:
 
     rnd = playoff_rounds.advance_when_ready(event_id=event_id)
     return None if rnd is None else rnd.number
+
+
+@shared_task(name="tournaments.rerate_players")
+def rerate_players(job_id: int) -> int | None:
+    """A rated result changed: re-rate from the earliest pending mark (coalesced: the run claims
+    every pending mark; a second delivery finds none and does nothing). Returns the rounds
+    rated, or None."""
+    from tournaments.services import ratings  # tasks sit above services
+
+    outcome = ratings.run_requested_rerate()
+    return None if outcome is None else outcome.rounds

@@ -25,6 +25,7 @@ from tournaments.pairing.records import (
     Number,
     PastMatch,
 )
+from tournaments.ratings_scale import display_rating
 from tournaments.selectors.standings_records import points_config, standings_result
 from tournaments.standings import result_points
 from tournaments.standings.records import normalise
@@ -130,12 +131,26 @@ def _rating(ratings: list[int]) -> Number | None:
 
 
 def _members(event: Event) -> dict[int, list[tuple[int, int | None]]]:
-    """Entry id -> [(player id, rating)] for every entry of the event. One query."""
+    """Entry id -> [(player id, seeding rating)] for every entry of the event. One query.
+
+    A player's seeding rating (``first_round == "rating"``) is their openskill rating on the
+    display scale (``ratings_scale.display_rating``, the survivor's for a merged row) once they
+    have rated games, else the rating given at registration (``Player.rating``), else None.
+    """
     members: dict[int, list[tuple[int, int | None]]] = defaultdict(list)
     rows = EntryPlayer.objects.filter(event=event).values_list(
-        "entry_id", "player_id", "player__rating"
+        "entry_id",
+        "player_id",
+        "player__rating",
+        "player__rating_mu",
+        "player__rating_sigma",
+        "player__merged_into__rating_mu",
+        "player__merged_into__rating_sigma",
     )
-    for entry_id, player_id, rating in rows:
+    for entry_id, player_id, given, mu, sigma, merged_mu, merged_sigma in rows:
+        if merged_mu is not None and merged_sigma is not None:
+            mu, sigma = merged_mu, merged_sigma
+        rating = given if mu is None or sigma is None else display_rating(mu, sigma)[0]
         members[entry_id].append((player_id, rating))
     return members
 

@@ -23,6 +23,7 @@ from django.utils.text import slugify
 from tournaments import game
 from tournaments.errors import Conflict, NotFound, ValidationFailed
 from tournaments.models import Event
+from tournaments.services import ratings
 from tournaments.services.audit import record, snapshot
 from tournaments.standings import TIEBREAKS as STANDINGS_TIEBREAKS
 
@@ -51,6 +52,7 @@ SETTINGS_FIELDS: tuple[str, ...] = (
     "playoff_reset",
     "playoff_formats",
     "first_round",
+    "rated",
     "points_win",
     "points_draw",
     "points_loss",
@@ -69,6 +71,9 @@ SETTINGS_FIELDS: tuple[str, ...] = (
     "public_results",
     "public_standings",
 )
+
+#: Fields that decide whether and where the event's results count in the ratings.
+RATING_FIELDS = frozenset({"rated", "start_date", "status"})
 
 #: Fields that decide how games are played and checked: fixed once the first round exists.
 RULE_FIELDS: tuple[str, ...] = ("rules", "target", "hand_size", "entry_kind")
@@ -367,9 +372,13 @@ def update_event(*, actor: User | None, event: Event, reason: str = "", **change
         # Reopened: the frozen placings no longer stand (finishing again freezes new ones).
         changed.update(placings=None, finished_at=None)
     before = snapshot(locked, list(changed))
+    earliest = min(locked.start_date, changed.get("start_date", locked.start_date))
     for field, value in changed.items():
         setattr(locked, field, value)
     locked.save()
+    if RATING_FIELDS & set(changed) and locked.rounds.exists():
+        # its results join or leave the ratings, or move in the season: re-rate from there
+        ratings.request_rerate(event_id=locked.pk, since_date=earliest)
     record(
         event=locked,
         actor=actor,

@@ -49,6 +49,7 @@ FIELDSETS: list[tuple[str, list[str]]] = [
             "format",
             "swiss_rounds",
             "first_round",
+            "rated",
             "playoff",
             "playoff_qualifiers",
             "playoff_consolation",
@@ -156,6 +157,12 @@ class EventForm(forms.Form):
             "Unticked: a forfeit adds nothing to points for, against or spread (like a bye)."
         )
         self.fields["hand_size"].help_text = "Tiles per player. Empty: the rule set's deal."
+        self.fields["rated"].label = "Rated"
+        self.fields[
+            "rated"
+        ].help_text = (
+            "Its played results rate the players (forfeits never do). Untick for a friendly."
+        )
         self.fields["tiebreaks"] = forms.CharField(
             required=False,
             help_text="In order, separated by commas, from: "
