@@ -10,8 +10,17 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from tests.tournaments.players_support import entry_of, make_player, two_events
+from tournaments import job_kinds
 from tournaments.errors import Conflict, NotFound, ValidationFailed
-from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Partnership, Player
+from tournaments.models import (
+    AuditEntry,
+    BackgroundJob,
+    Entry,
+    EntryPlayer,
+    Event,
+    Partnership,
+    Player,
+)
 from tournaments.services import entries, players
 
 pytestmark = pytest.mark.django_db
@@ -100,6 +109,10 @@ def test_merge_moves_everything_and_unmerge_restores_exactly() -> None:
         "solo",
     }
     assert Entry.objects.get(pk=single.pk).player_id == w.ana.pk
+    # who played whom changed: the ratings are marked to re-rate from the first rated event
+    first = min((e for e in Event.objects.filter(rated=True)), key=lambda e: (e.start_date, e.pk))
+    marks = BackgroundJob.objects.filter(kind=job_kinds.RERATE, status=BackgroundJob.Status.PENDING)
+    assert first.start_date.isoformat() in {m.params.get("since") for m in marks}
     players.unmerge_players(actor=w.boss, audit_id=merge.pk)
     assert _state() == before
     undo = AuditEntry.objects.get(action="player.unmerge")

@@ -31,10 +31,11 @@ from django.core.validators import validate_email
 from django.db import transaction
 
 from tournaments.errors import Conflict, NotFound, ValidationFailed
-from tournaments.models import AuditEntry, Entry, EntryPlayer, Partnership, Player
+from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Partnership, Player
 from tournaments.permissions import is_staff
 from tournaments.search_keys import name_key
 from tournaments.selectors.players import player_directable_events
+from tournaments.services import ratings
 from tournaments.services.audit import record, snapshot
 from tournaments.services.entries import clean
 
@@ -157,6 +158,7 @@ def merge_players(*, actor: User | None, loser_id: int, survivor_id: int) -> Aud
     Entry.objects.filter(pk__in=singles).update(player=survivor)
     loser.merged_into = survivor
     loser.save(update_fields=["merged_into"])
+    _rerate_after_identity_change(loser, survivor)
     after: dict[str, Any] = {
         "loser": loser.pk,
         "survivor": survivor.pk,
@@ -173,6 +175,18 @@ def merge_players(*, actor: User | None, loser_id: int, survivor_id: int) -> Aud
         before={"loser": snapshot(loser, ["name", "club"]), "survivor": survivor.pk},
         after=after,
     )
+
+
+def _rerate_after_identity_change(*players: Player) -> None:
+    """A merge or an unmerge changes who played whom in the ratings: re-rate from the day of
+    the first rated event either row played in (``services.ratings``)."""
+    first = (
+        Event.objects.filter(rated=True, entries__members__player__in=players)
+        .order_by("start_date", "pk")
+        .first()
+    )
+    if first is not None:
+        ratings.request_rerate(event_id=first.pk, since_date=first.start_date)
 
 
 def merge_record(audit_id: int) -> AuditEntry:
@@ -213,6 +227,7 @@ def unmerge_players(*, actor: User | None, audit_id: int) -> Player:
     Entry.objects.filter(pk__in=after["entries"], player=survivor).update(player=loser)
     loser.merged_into = None
     loser.save(update_fields=["merged_into"])
+    _rerate_after_identity_change(loser, survivor)
     record(
         event=None,
         actor=actor,
