@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import extend_schema
 from rest_framework import exceptions, permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -100,6 +99,16 @@ def _summary(player: Player) -> dict[str, Any]:
 _MATCH_FIELDS = list(PlayerMatchSerializer().fields)
 
 
+class PlayerQuerySerializer(serializers.Serializer[Any]):
+    """The list's query: the schema states the same bounds the view checks."""
+
+    q = serializers.CharField(allow_blank=True, help_text="A name.")
+    page = serializers.IntegerField(min_value=1, required=False, help_text="From 1.")
+    page_size = serializers.IntegerField(
+        min_value=1, max_value=MAX_PAGE_SIZE, default=25, help_text="1 to 100 (25)."
+    )
+
+
 class PlayerListApi(APIView):
     """Players by name, accents and case ignored."""
 
@@ -108,22 +117,15 @@ class PlayerListApi(APIView):
     @extend_schema(
         operation_id="player_list",
         summary="Players whose name (or a later word of it) starts with q, accents ignored",
-        parameters=[
-            OpenApiParameter("q", OpenApiTypes.STR, required=True, description="A name."),
-            OpenApiParameter("page", OpenApiTypes.INT, description="From 1."),
-            OpenApiParameter("page_size", OpenApiTypes.INT, description="1 to 100 (25)."),
-        ],
+        parameters=[PlayerQuerySerializer],
         responses={200: PlayerListSerializer, **errors(400, 404)},
         tags=["players"],
     )
     def get(self, request: Request) -> Response:
         query = str(request.query_params.get("q", ""))[: selectors.MAX_QUERY]
-        try:
-            size = int(request.query_params.get("page_size", "25"))
-        except ValueError:
-            raise exceptions.ValidationError({"page_size": "a whole number"}) from None
-        if not 1 <= size <= MAX_PAGE_SIZE:
-            raise exceptions.ValidationError({"page_size": f"from 1 to {MAX_PAGE_SIZE}"})
+        asked = PlayerQuerySerializer(data={**request.query_params.dict(), "q": query})
+        asked.is_valid(raise_exception=True)
+        size = int(asked.validated_data["page_size"])
         paginator = Paginator(selectors.search_players(query, request.user), size)
         try:
             page = paginator.page(request.query_params.get("page", 1))
