@@ -22,9 +22,10 @@ from scoring.rules import (
     RuleSet,
     UnknownRuleSet,
     find_ruleset,
+    last_hand_by_time,
     round5,
 )
-from scoring.sheet import FormatFault, Sheet, last_hand_by_time, parse_sheet, sheet_to_dict
+from scoring.sheet import FormatFault, Sheet, parse_sheet, sheet_to_dict
 from scoring.simulate import EndlessMatch, simulate, simulate_jsonl
 from scoring.tiles import TILES, Seat, Tile, TileError
 from scoring.verify import Fault, Verdict, first_divergence, verify, verify_json, verify_parsed

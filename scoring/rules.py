@@ -27,12 +27,14 @@ from typing import Final, Literal
 __all__ = [
     "DEFAULT_RULESET",
     "RULESETS",
+    "TIME_POLICIES",
     "MatchOptions",
     "OptionError",
     "RuleSet",
     "Score",
     "UnknownRuleSet",
     "find_ruleset",
+    "last_hand_by_time",
     "round5",
     "target_winner",
     "uniquely_highest",
@@ -309,3 +311,20 @@ def find_ruleset(name: str = DEFAULT_RULESET) -> RuleSet:
         return RULESETS[name]
     except (KeyError, TypeError):
         raise UnknownRuleSet(f"unknown rule set {name!r} (known: {', '.join(RULESETS)})") from None
+
+
+TIME_POLICIES: Final = ("finish-hand", "one-more-hand")
+"""What a match does once time is called: finish the hand in play, or play one more."""
+
+
+def last_hand_by_time(called_in_hand: int, policy: str) -> int:
+    """The last hand a match plays once time is called during hand ``called_in_hand``: that
+    hand itself (``finish-hand``) or the one after it (``one-more-hand``). The match ends once
+    that hand is settled, unless the target ended it before (``scoresheet.md``, "By time").
+
+    >>> last_hand_by_time(3, "finish-hand"), last_hand_by_time(3, "one-more-hand")
+    (3, 4)
+    """
+    if policy not in TIME_POLICIES:
+        raise ValueError(f"unknown time policy {policy!r}")
+    return called_in_hand + (1 if policy == "one-more-hand" else 0)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final, NamedTuple
 
-from scoring.rules import RULESETS, MatchOptions, OptionError, Score, find_ruleset
+from scoring.rules import RULESETS, TIME_POLICIES, MatchOptions, OptionError, Score, find_ruleset
 from scoring.tiles import TILE_LOOKUP, Tile, TileError
 
 __all__ = [
@@ -41,21 +41,7 @@ _SHEET_KEYS: Final = frozenset(
 _HAND_KEYS: Final = frozenset(
     ("leader", "deal", "moves", "tally", "end", "finisher", "remaining", "settlement")
 )
-_POLICIES: Final = ("finish-hand", "one-more-hand")
 _LOOK: Final = TILE_LOOKUP
-
-
-def last_hand_by_time(called_in_hand: int, policy: str) -> int:
-    """The last hand a match plays once time is called during hand ``called_in_hand``: that
-    hand itself (``finish-hand``) or the one after it (``one-more-hand``). The match ends once
-    that hand is settled, unless the target ended it before (``scoresheet.md``, "By time").
-
-    >>> last_hand_by_time(3, "finish-hand"), last_hand_by_time(3, "one-more-hand")
-    (3, 4)
-    """
-    if policy not in _POLICIES:
-        raise ValueError(f"unknown time policy {policy!r}")
-    return called_in_hand + (1 if policy == "one-more-hand" else 0)
 
 
 # Every key of TILE_LOOKUP is a str: ``get`` of any other hashable gives None.
@@ -274,7 +260,7 @@ def _parse_time(t: object, hands: int) -> tuple[int, str]:
         raise FormatFault(
             f'"time.called_in_hand" must be the index of a hand of "hands", not {json_repr(called)}'
         )
-    if t["policy"] not in _POLICIES:
+    if t["policy"] not in TIME_POLICIES:
         raise FormatFault(
             f'"time.policy" must be "finish-hand" or "one-more-hand", not {json_repr(t["policy"])}'
         )

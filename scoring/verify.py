@@ -19,7 +19,8 @@ import json
 from typing import Any, Final
 
 from scoring.hand_end import HandEnd, Stop, loc, playable_mask
-from scoring.sheet import DRAW, PLAY, FormatFault, Hand, Sheet, last_hand_by_time, parse_sheet
+from scoring.rules import last_hand_by_time
+from scoring.sheet import DRAW, PLAY, FormatFault, Hand, Sheet, parse_sheet
 from scoring.tally_form import TallyFormReplay
 from scoring.tiles import TILES, Tile
 from scoring.verdict import CODES, Fault, Verdict, json_score
