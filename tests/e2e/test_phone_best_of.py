@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.test_phone_sides import enter_short_match as enter_short_game
+from tests.e2e.test_phone_sides import tap
 from tests.tournaments.phone_factory import Setup, audit_flush, make_setup, orm  # noqa: F401
 from tournaments.models import Match, MatchResult, Round
 
@@ -18,26 +20,6 @@ pytestmark = [
     pytest.mark.django_db(transaction=True),
     pytest.mark.usefixtures("audit_flush"),
 ]
-
-SEATS = ["Team A One (N)", "Team B One (E)", "Team A Two (S)", "Team B Two (W)"]
-
-
-def tap(page: Any, name: str) -> None:
-    page.get_by_role("button", name=name, exact=True).click()
-
-
-def enter_short_game(page: Any) -> None:
-    """Target 25 raw (5 points): Team A scores 30 in hand 1, North goes out."""
-    tap(page, SEATS[0])
-    tap(page, f"{SEATS[0]} scores 3 points")
-    tap(page, f"{SEATS[2]} scores 3 points")
-    tap(page, f"{SEATS[1]} scores 1 point")
-    tap(page, f"{SEATS[0]} dominoed")
-    expect(page.locator("#pips-1")).to_be_focused()
-    for pips in ("4", "2", "3"):
-        page.keyboard.type(pips)
-        page.keyboard.press("Enter")
-    expect(page.locator("#winner")).to_contain_text("Team A wins")
 
 
 def best_of_three_final() -> Setup:
