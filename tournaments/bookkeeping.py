@@ -171,9 +171,20 @@ class ApiToken(models.Model):
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
     )
+
+    class Scope(models.TextChoices):
+        READ = "read", "Read"
+        WRITE = "write", "Read and write"
+
     key_hash = models.CharField(max_length=64, unique=True)
     prefix = models.CharField(max_length=8)
     name = models.CharField(max_length=100, blank=True)
+    # What the key may do: read only, or also write; on which events (none listed: every event
+    # its user directs); until when (null: no expiry); revoked keys are kept for the audit.
+    scope = models.CharField(max_length=8, choices=Scope.choices, default=Scope.WRITE)
+    events = models.ManyToManyField("tournaments.Event", related_name="+", blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
 

@@ -200,6 +200,12 @@ class Event(models.Model):
         on_delete=models.SET_NULL,
         related_name="events",
     )
+    # The event day (issue 18): the zone every time a person reads is shown in, labelled; players
+    # checking themselves in from the event's QR code (with their entry's code or the director's
+    # code for the day), until round 1 is generated.
+    time_zone = models.CharField(max_length=64, default="UTC", help_text="e.g. America/Chicago")
+    self_check_in = models.BooleanField(default=False)
+    check_in_day_code = models.CharField(max_length=16, blank=True)
     salt = models.CharField(max_length=64, default=new_salt)
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed_events", blank=True
@@ -254,6 +260,10 @@ class Entry(models.Model):
     )
     registered_at = models.DateTimeField(auto_now_add=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
+    # How it was checked in: at the desk, or by a player from the event's check-in page.
+    checked_in_by_self = models.BooleanField(default=False)
+    # The code printed on the entry's registration, for self check-in.
+    check_in_code = models.CharField(max_length=16, blank=True)
     withdrawn_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -491,6 +501,11 @@ from tournaments.bookkeeping import (  # noqa: E402
     WorkerHeartbeat,
 )
 from tournaments.community import League, RatingChange  # noqa: E402
+from tournaments.integrations import (  # noqa: E402
+    PushSubscription,
+    WebhookDelivery,
+    WebhookEndpoint,
+)
 from tournaments.result_records import Claim, MatchResult  # noqa: E402
 
 __all__ = [
@@ -507,6 +522,7 @@ __all__ = [
     "MatchResult",
     "Partnership",
     "Player",
+    "PushSubscription",
     "RatingChange",
     "Round",
     "RoundSeat",
@@ -514,6 +530,8 @@ __all__ = [
     "StandingsSnapshot",
     "StandingsState",
     "Table",
+    "WebhookDelivery",
+    "WebhookEndpoint",
     "WorkerHeartbeat",
     "new_salt",
 ]
