@@ -131,7 +131,10 @@ def test_a_burst_of_results_is_one_mark_and_one_run(
         for match in first:
             rs.enter(match, actor, (100, 10))
         marks = list(BackgroundJob.objects.filter(kind=job_kinds.RERATE))
-        assert [(m.status, m.params) for m in marks] == [("pending", {"round": 1})]
+        changed = sorted(m.pk for m in [later[0], *first])
+        assert [(m.status, m.params) for m in marks] == [
+            ("pending", {"round": 1, "matches": changed})
+        ]
     for callback in callbacks:  # the standings' requests and the one re-rate task
         callback()
     assert not BackgroundJob.objects.filter(kind=job_kinds.RERATE).exists()
@@ -190,6 +193,52 @@ def test_rerating_from_any_round_equals_rerating_from_scratch() -> None:
     RatingChange.objects.filter(event=rounds[2][0].round.event).delete()
     ratings.rerate_from(event_id=rounds[2][0].round.event_id, round_number=1)
     assert snapshot() == scratch
+
+
+def _correct(match: Match, actor: Any, rng: random.Random) -> None:
+    """A random correction a director could make: other scores, a forfeit, or a draw."""
+    current = match.results.filter(is_current=True).first()  # type: ignore[attr-defined]
+    version = None if current is None else current.version
+    what = rng.choice(["scores", "scores", "forfeit", "draw"])
+    if what == "forfeit":
+        forfeits.record_forfeit(
+            match=match,
+            side=rng.randint(0, 1),
+            reason="no show",
+            actor=actor,
+            expected_version=version,
+        )
+    elif what == "draw":
+        rs.enter(match, actor, (90, 90))
+    else:
+        rs.enter(match, actor, (rng.randint(0, 99), 100) if rng.random() < 0.5 else (100, 40))
+
+
+def test_incremental_rerates_give_the_numbers_from_scratch(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    """Random corrections anywhere in a season (scores, forfeits, draws), each re-rated by the
+    worker's incremental path (only what the changed match can move), always equal a re-rate
+    from scratch; and the path touched fewer rounds than the season has."""
+    rounds, actors = _season()
+    for index, matches in enumerate(rounds):
+        for match, score in zip(matches, [(100, 40), (55, 100), (100, 99)], strict=True):
+            rs.enter(match, actors[index // 2], score)
+    ratings.run_requested_rerate()
+    rng = random.Random(16)
+    for _ in range(12):
+        index = rng.randrange(len(rounds))
+        match = rng.choice(rounds[index])
+        with django_capture_on_commit_callbacks(execute=False):
+            _correct(match, actors[index // 2], rng)
+        marks = list(BackgroundJob.objects.filter(kind=job_kinds.RERATE))
+        assert [m.params.get("matches") for m in marks] == [[match.pk]]
+        outcome = ratings.run_requested_rerate()
+        assert outcome is not None and outcome.rounds <= len(rounds) - index
+        incremental = snapshot()
+        scratch = ratings.rerate_all()  # writes nothing: the incremental numbers were right
+        assert (scratch.steps_written, scratch.steps_deleted, scratch.players_updated) == (0, 0, 0)
+        assert snapshot() == incremental
 
 
 def test_seeding_by_rating_uses_the_openskill_rating_then_the_registration_one() -> None:

@@ -15,7 +15,15 @@ from collections.abc import Iterable
 from django.db.models import F, Q, Window
 from django.db.models.functions import RowNumber
 
-from tournaments.models import EntryPlayer, Event, MatchResult, Player, RatingChange, Round
+from tournaments.models import (
+    EntryPlayer,
+    Event,
+    Match,
+    MatchResult,
+    Player,
+    RatingChange,
+    Round,
+)
 from tournaments.rating import PlayerRating, RatedGame, RatedRound
 from tournaments.rating.engine import Position
 
@@ -127,6 +135,11 @@ def steps_since(round_ids: list[int]) -> dict[tuple[int, int], StoredStep]:
     return {(player, rnd): (pk, mu, sigma, games) for player, rnd, pk, mu, sigma, games in rows}
 
 
+FEW_PLAYERS = 500
+"""Up to this many players, :func:`ratings_before` reads their rows by player, not the whole
+round before."""
+
+
 def ratings_before(position: Position, players: Iterable[int]) -> dict[int, PlayerRating]:
     """Each of ``players``' rating just before ``position`` (their latest stored step before
     it); players with none are absent (new). Two queries.
@@ -138,10 +151,11 @@ def ratings_before(position: Position, players: Iterable[int]) -> dict[int, Play
     wanted = set(players)
     _, event_id, round_number = position
     found: dict[int, PlayerRating] = {}
-    just_before = RatingChange.objects.filter(
-        event_id=event_id, round__number=round_number - 1
-    ).values_list("player_id", "mu", "sigma", "games")
-    for player, mu, sigma, games in just_before:
+    just_before = RatingChange.objects.filter(event_id=event_id, round__number=round_number - 1)
+    if len(wanted) <= FEW_PLAYERS:  # a few players (an incremental re-rate): by their index
+        just_before = just_before.filter(player_id__in=sorted(wanted))
+    rows = just_before.values_list("player_id", "mu", "sigma", "games")
+    for player, mu, sigma, games in rows:
         if player in wanted:
             found[player] = PlayerRating(mu=mu, sigma=sigma, games=games)
     rest = wanted - set(found)
@@ -179,3 +193,116 @@ def stored_player_ratings(players: Iterable[int] | None) -> dict[int, tuple[floa
             chunk = Player.objects.filter(pk__in=ids[start : start + 5000])
             rows.extend(chunk.values_list(*fields))
     return {pk: (mu, sigma, float(games)) for pk, mu, sigma, games in rows}
+
+
+# --- The incremental re-rate's reads (``services/rating_increments.py``) ----------------------
+
+RoundAt = tuple[Position, int, int]
+"""A rated round: (position, round id, event id)."""
+
+
+def rated_rounds_at(since: Position) -> list[RoundAt]:
+    """The rated rounds (see :func:`rounds_since`) at ``since`` or after, in position order.
+    One query, over rounds only."""
+    rows = (
+        Round.objects.filter(_since(since, "event__", "number"))
+        .filter(event__rated=True)
+        .exclude(event__status=Event.Status.DRAFT)
+        .exclude(status=Round.Status.DRAFT)
+        .values_list("pk", "number", "event_id", "event__start_date")
+    )
+    return sorted(((start, event_id, number), pk, event_id) for pk, number, event_id, start in rows)
+
+
+def seeds_of_matches(
+    match_ids: Iterable[int], merged: dict[int, int]
+) -> dict[int, tuple[Position, set[int]]]:
+    """Round id -> (its position, the players of ``match_ids`` in it, as survivors). Two
+    queries."""
+    rows = list(
+        Match.objects.filter(pk__in=sorted(set(match_ids))).values_list(
+            "round_id",
+            "round__number",
+            "round__event_id",
+            "round__event__start_date",
+            "entry_a_id",
+            "entry_b_id",
+        )
+    )
+    members = members_of_entries({e for row in rows for e in row[4:] if e is not None}, merged)
+    out: dict[int, tuple[Position, set[int]]] = {}
+    for round_id, number, event_id, start, a, b in rows:
+        players = out.setdefault(round_id, ((start, event_id, number), set()))[1]
+        for entry in (a, b):
+            players.update(members.get(entry, ()) if entry is not None else ())
+    return out
+
+
+def members_of_entries(
+    entry_ids: Iterable[int], merged: dict[int, int]
+) -> dict[int, tuple[int, ...]]:
+    """Entry id -> its players (survivors of merges, ``merged`` from :func:`survivors`), in
+    player id order. One query."""
+    members: dict[int, list[int]] = defaultdict(list)
+    rows = EntryPlayer.objects.filter(entry_id__in=sorted(set(entry_ids))).values_list(
+        "entry_id", "player_id"
+    )
+    for entry_id, player_id in rows:
+        members[entry_id].append(merged.get(player_id, player_id))
+    return {entry: tuple(sorted(players)) for entry, players in members.items()}
+
+
+def round_games_with(
+    round_id: int, event_id: int, players: set[int], merged: dict[int, int]
+) -> list[RatedGame]:
+    """The rated games of one round that hold any of ``players`` (survivors), closed over
+    shared players: a game of the round sharing a player with one taken is taken too (a
+    player's games in one round are rated in passes, each after the last, so a game needs all
+    of its players' games of the round). Four queries where each entry plays one opponent in
+    the round (Swiss, a best-of series), more otherwise."""
+    originals = set(players) | {pk for pk, survivor in merged.items() if survivor in players}
+    entries = set(
+        EntryPlayer.objects.filter(event_id=event_id, player_id__in=sorted(originals)).values_list(
+            "entry_id", flat=True
+        )
+    )
+    found: dict[int, tuple[int, int, int, int | None]] = {}
+    asked: set[int] = set()
+    while entries - asked:
+        ask = sorted(entries - asked)
+        asked |= entries
+        rows = (
+            MatchResult.objects.filter(
+                match__round_id=round_id, is_current=True, forfeit="", match__is_bye=False
+            )
+            .filter(Q(match__entry_a_id__in=ask) | Q(match__entry_b_id__in=ask))
+            .exclude(match_id__in=sorted(found))
+            .values_list(
+                "match_id",
+                "match__game_no",
+                "match__entry_a_id",
+                "match__entry_b_id",
+                "winner_side",
+            )
+        )
+        for match_id, game_no, a, b, winner in rows:
+            if b is not None:
+                found[match_id] = (game_no, a, b, winner)
+        entries |= {e for _, a, b, _ in found.values() for e in (a, b)}
+    members = members_of_entries({e for _, a, b, _ in found.values() for e in (a, b)}, merged)
+    return [
+        RatedGame.two_sides((game_no, match_id), members.get(a, ()), members.get(b, ()), winner)
+        for match_id, (game_no, a, b, winner) in sorted(found.items())
+    ]
+
+
+def steps_of_round(round_id: int, players: Iterable[int]) -> dict[tuple[int, int], StoredStep]:
+    """The stored steps of ``players`` in one round: (player, round) -> (pk, mu, sigma, games).
+    One query."""
+    rows = RatingChange.objects.filter(round_id=round_id, player_id__in=sorted(set(players)))
+    return {
+        (player, round_id): (pk, mu, sigma, games)
+        for player, pk, mu, sigma, games in rows.values_list(
+            "player_id", "pk", "mu", "sigma", "games"
+        )
+    }

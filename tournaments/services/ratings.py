@@ -10,6 +10,10 @@ recomputes from one round on, starting from the stored steps before it. Both com
 same pure code from the same starting floats, so they give the same numbers; both write only
 the rows whose values changed (a second run writes nothing: idempotent).
 
+*Incremental.* A mark that names the matches whose results changed is re-rated by
+:func:`rerate_matches`: only the games whose players' ratings can have moved are rated again
+(``services/rating_increments.py`` says why that gives the same numbers).
+
 *Requests, coalesced.* Every change to a confirmed result of a rated event calls
 :func:`request_rerate` in the result's transaction (``services.results.write_result``). The mark
 is a pending ``BackgroundJob`` of kind ``rerate`` per event whose ``params["round"]`` is the
@@ -40,6 +44,7 @@ from tournaments.queueing import enqueue_after_commit
 from tournaments.rating import PlayerRating, rate_rounds
 from tournaments.rating.engine import Position
 from tournaments.selectors import rating_records
+from tournaments.services import rating_increments
 from tournaments.services.rating_memo import CertifiedGames
 
 logger = logging.getLogger(__name__)
@@ -79,6 +84,27 @@ def rerate_from(*, event_id: int, round_number: int = 1) -> RerateOutcome:
     event too), from the stored ratings before it: the same numbers as :func:`rerate_all`."""
     _lock()
     return _rerate(rating_records.position_of(event_id=event_id, round_number=round_number))
+
+
+@transaction.atomic
+def rerate_matches(*, match_ids: list[int]) -> RerateOutcome:
+    """Re-rate after the results of ``match_ids`` changed: only the games whose players'
+    ratings can have moved (``services/rating_increments.py``); the same numbers as
+    :func:`rerate_all`."""
+    _lock()
+    return _rerate_matches(match_ids)
+
+
+def _rerate_matches(match_ids: list[int]) -> RerateOutcome:
+    try:
+        stored, computed, moving = rating_increments.changed_steps(match_ids)
+    except rating_increments.TooMany as too_many:
+        return _rerate(too_many.position)
+    written, deleted, _ = _write_steps(stored, computed)
+    latest = {player: rating for player, rating in moving.items() if rating is not None}
+    updated = _write_players(set(moving), latest)
+    rounds = {round_id for _, round_id in stored} | {round_id for _, round_id in computed}
+    return RerateOutcome(len(rounds), len(written), len(deleted), updated)
 
 
 def _rerate(since: Position | None) -> RerateOutcome:
@@ -192,8 +218,16 @@ def _write_players(players: set[int] | None, latest: dict[int, PlayerRating]) ->
 # --- Requests: the coalesced mark and the task's body ------------------------------------------
 
 
+MATCHES_AT_MOST = 200
+"""A mark names at most this many changed matches; beyond, it re-rates from its round."""
+
+
 def request_rerate(
-    *, event_id: int, round_number: int = 1, since_date: datetime.date | None = None
+    *,
+    event_id: int,
+    round_number: int = 1,
+    since_date: datetime.date | None = None,
+    match_id: int | None = None,
 ) -> None:
     """In the caller's transaction: mark the event's ratings to re-rate from ``round_number``
     on (``since_date``: from every event on or after that day, for an event that moved or joined
@@ -201,8 +235,11 @@ def request_rerate(
     waits (see the module doc). Never raises for the broker (``enqueue_after_commit``).
 
     The players service calls it after a merge or an unmerge (``since_date``: the day of the
-    first event either row played in)."""
+    first event either row played in). ``match_id``: the one match whose result changed (the
+    re-rate then rates only what it can move)."""
     wanted: dict[str, Any] = {"round": round_number}
+    if match_id is not None:
+        wanted["matches"] = [match_id]
     if since_date is not None:
         wanted = {"round": 1, "since": since_date.isoformat()}
     pending = (
@@ -221,11 +258,12 @@ def request_rerate(
     enqueue_after_commit(RERATE_TASK, job.pk)
 
 
-def note_result_changed(*, event: Event, round_number: int) -> None:
+def note_result_changed(*, event: Event, round_number: int, match_id: int | None = None) -> None:
     """A confirmed result of ``event`` changed (in the result's transaction): re-rate from its
-    round when the event is rated and not a draft."""
+    round (``match_id``: only what that match's result can move) when the event is rated and
+    not a draft."""
     if event.rated and event.status != Event.Status.DRAFT:
-        request_rerate(event_id=event.pk, round_number=round_number)
+        request_rerate(event_id=event.pk, round_number=round_number, match_id=match_id)
 
 
 def _earlier(one: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
@@ -233,7 +271,20 @@ def _earlier(one: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:
     since = [mark["since"] for mark in (one, other) if mark.get("since")]
     if since:
         return {"round": 1, "since": min(since)}
-    return {"round": min(int(one.get("round", 1)), int(other.get("round", 1)))}
+    out: dict[str, Any] = {"round": min(int(one.get("round", 1)), int(other.get("round", 1)))}
+    matches = _matches_of([one, other])
+    if matches is not None:
+        out["matches"] = matches
+    return out
+
+
+def _matches_of(marks: list[dict[str, Any]]) -> list[int] | None:
+    """The matches all ``marks`` name, or None when one of them asks for more (a whole round
+    or more), or when they name more than :data:`MATCHES_AT_MOST`."""
+    if not marks or any(mark.get("since") or "matches" not in mark for mark in marks):
+        return None
+    matches = sorted({int(m) for mark in marks for m in mark["matches"]})
+    return matches if len(matches) <= MATCHES_AT_MOST else None
 
 
 def _mark_position(event_id: int, params: dict[str, Any]) -> Position:
@@ -254,9 +305,13 @@ def run_requested_rerate() -> RerateOutcome | None:
     if not marks:
         return None
     positions = [_mark_position(event_id, params) for _, event_id, params in marks]
+    matches = _matches_of([params for _, _, params in marks])
     with transaction.atomic():
         _lock()
-        outcome = _rerate(min(positions)) if positions else RerateOutcome()
+        if matches is not None:
+            outcome = _rerate_matches(matches)
+        else:
+            outcome = _rerate(min(positions)) if positions else RerateOutcome()
         BackgroundJob.objects.filter(pk__in=[pk for pk, _, _ in marks]).delete()
     logger.info("re-rated from %s: %s", min(positions, default=None), outcome)
     return outcome

@@ -238,7 +238,9 @@ def write_result(
     )
     note_results_changed(event_id=match.round.event_id)
     # a rated event's players are re-rated from this round on (coalesced, after commit)
-    ratings.note_result_changed(event=match.round.event, round_number=match.round.number)
+    ratings.note_result_changed(
+        event=match.round.event, round_number=match.round.number, match_id=match.pk
+    )
     if series.after_result(match, result, previous):
         # a decided play-off match may let the bracket advance (the worker's job, idempotent)
         enqueue_after_commit(ADVANCE_PLAYOFF_TASK, match.round.event_id)
