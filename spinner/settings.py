@@ -64,12 +64,16 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "django_prometheus",
     "axes",
     "scoring.apps.ScoringConfig",
     "tournaments.apps.TournamentsConfig",
 ]
 
 MIDDLEWARE = [
+    # Every log line of a request carries its id (tournaments/request_log.py).
+    "tournaments.request_log.RequestIdMiddleware",
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -84,8 +88,11 @@ MIDDLEWARE = [
     # Refuses text no database can store (NUL, lone surrogates) and JSON nested too deeply,
     # before any view runs (tournaments/middleware.py).
     "tournaments.middleware.UnstorableInputMiddleware",
+    # Public page reads from the streaming replica, when there is one (tournaments/replica.py).
+    "tournaments.replica.ReplicaReadsMiddleware",
     # Last, as django-axes asks: it turns a locked-out login into its lockout response.
     "axes.middleware.AxesMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "spinner.urls"
@@ -134,6 +141,21 @@ else:
             },
         }
     }
+
+# A PostgreSQL streaming replica for the public pages' reads (tournaments/replica.py): the
+# router sends them there while it is at most SPINNER_REPLICA_MAX_LAG_SECONDS behind; everything
+# else, and every write, uses the primary. In tests it mirrors the test database (the replica
+# copies the primary's test database by streaming) and public reads stay on the primary unless a
+# test turns SPINNER_REPLICA_READS on (a transaction a test never commits never reaches it).
+DATABASE_REPLICA_URL = os.environ.get("DATABASE_REPLICA_URL", "")
+if DATABASE_URL and DATABASE_REPLICA_URL:
+    DATABASES["replica"] = dj_database_url.parse(
+        DATABASE_REPLICA_URL, conn_max_age=600, conn_health_checks=True
+    )
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+DATABASE_ROUTERS = ["tournaments.replica.ReplicaRouter"]
+SPINNER_REPLICA_READS = "pytest" not in sys.modules
+SPINNER_REPLICA_MAX_LAG_SECONDS = float(os.environ.get("SPINNER_REPLICA_MAX_LAG_SECONDS", "5"))
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -373,16 +395,25 @@ CONTENT_SECURITY_POLICY = {
 # Table links and API keys are credentials: every handler redacts them (the /t/<token>/ path
 # segment, ``Authorization: Table|Token ...``) before a line is written
 # (tournaments/log_redaction.py). gunicorn's access log: see docs/security.md.
+# One JSON object per line with the request's id (tournaments/request_log.py) in production, or
+# plain lines (SPINNER_LOG_FORMAT=plain|json); every handler redacts credentials first.
+SPINNER_LOG_FORMAT = os.environ.get("SPINNER_LOG_FORMAT", "json" if PRODUCTION else "plain")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact_tokens": {"()": "tournaments.log_redaction.RedactTokensFilter"}},
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s: %(message)s"}},
+    "filters": {
+        "redact_tokens": {"()": "tournaments.log_redaction.RedactTokensFilter"},
+        "request_id": {"()": "tournaments.request_log.RequestIdFilter"},
+    },
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"},
+        "json": {"()": "tournaments.request_log.JsonFormatter"},
+    },
     "handlers": {
         "console": {
             "class": "logging.StreamHandler",
-            "formatter": "plain",
-            "filters": ["redact_tokens"],
+            "formatter": "json" if SPINNER_LOG_FORMAT == "json" else "plain",
+            "filters": ["redact_tokens", "request_id"],
         }
     },
     "root": {"handlers": ["console"], "level": "INFO" if PRODUCTION else "WARNING"},
@@ -407,3 +438,27 @@ if PRODUCTION:
     SECURE_CONTENT_TYPE_NOSNIFF = True
     SECURE_REFERRER_POLICY = "same-origin"
     X_FRAME_OPTIONS = "DENY"
+    # A load balancer and Prometheus ask over plain HTTP inside the network.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
+
+# --- Operations: metrics and error reports -------------------------------------------------
+# /metrics asks for "Authorization: Bearer <token>" when this is set (tournaments/views/ops.py).
+SPINNER_METRICS_TOKEN = os.environ.get("SPINNER_METRICS_TOKEN", "")
+# Sentry, when SENTRY_DSN is set: errors of web requests and Celery tasks, no personal data,
+# credentials redacted (tournaments/log_redaction.py); traces only if a sample rate is given.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
+if SENTRY_DSN:
+    import sentry_sdk
+    from sentry_sdk.integrations.celery import CeleryIntegration
+    from sentry_sdk.integrations.django import DjangoIntegration
+
+    from tournaments.log_redaction import scrub_error_report
+
+    sentry_sdk.init(
+        dsn=SENTRY_DSN,
+        integrations=[DjangoIntegration(), CeleryIntegration()],
+        environment=SPINNER_ENV,
+        send_default_pii=False,
+        traces_sample_rate=float(os.environ.get("SENTRY_TRACES_SAMPLE_RATE", "0")),
+        before_send=scrub_error_report,
+    )

@@ -15,7 +15,7 @@ EDGES = (
     "tournaments/presenters",
     "tournaments/templatetags",
 )
-AUDIENCES = {"public", "director", "table", "api"}
+AUDIENCES = {"public", "director", "table", "api", "ops"}
 
 
 def _routes(resolver: URLResolver, namespace: str = "", prefix: str = "") -> list[tuple[str, str]]:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db.models import Max
+from django.db.models import Max, Min
 from django.utils import timezone
 
 from tournaments.models import WorkerHeartbeat
@@ -38,3 +38,17 @@ def worker_health(*, now: datetime | None = None) -> WorkerHealth:
         )
     since = timezone.localtime(last).strftime("%H:%M")
     return WorkerHealth(down=True, last_beat=last, message=f"Standings worker down since {since}.")
+
+
+def standings_lag_seconds(*, now: datetime | None = None) -> float:
+    """How long the oldest event whose standings lag its results has waited for a recompute
+    (0 when none lags). One query."""
+    from tournaments.models import StandingsState
+
+    oldest = StandingsState.objects.filter(dirty=True, dirty_since__isnull=False).aggregate(
+        oldest=Min("dirty_since")
+    )["oldest"]
+    if oldest is None:
+        return 0.0
+    waited: float = ((now or timezone.now()) - oldest).total_seconds()
+    return max(0.0, waited)
