@@ -382,9 +382,9 @@ def test_staff_read_every_event_but_change_nothing_through_the_api() -> None:
     rnd = make_round(event)
     match = match_at(rnd, 1)
     _conflict(match)
-    before = _state(match)
     staff = User.objects.create_user(username="staff", is_staff=True)
-    client = user_client(staff)
+    client = user_client(staff)  # making the key is audited too: before the picture
+    before = _state(match)
     response = client.get(f"/api/events/{event.slug}/rounds/1/matches/")
     assert response.status_code == 200 and len(response.json()) == 2
     assert match.pk in {m["id"] for m in response.json()}
