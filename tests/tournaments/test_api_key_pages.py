@@ -71,6 +71,9 @@ def test_a_key_is_made_shown_once_and_listed_without_its_secret() -> None:
     assert list(token.events.all()) == [home]
     assert token.expires_at is not None and token.expires_at.date() == expires
     assert AuditEntry.objects.filter(action="api_token.create", event=home).count() == 1
+    log = client.get(f"/director/events/{home.slug}/audit/").content.decode()
+    assert f"dora made the API key “Club website” ({key[:8]}…, read only)" in log
+    assert key not in log
     # Never again: the list shows the name and the first characters only.
     again = client.get(PAGE).content.decode()
     assert key not in again

@@ -16,6 +16,7 @@ from django.apps import apps
 from django.contrib.auth.models import User
 from django.core.management import CommandError, call_command
 from django.db import connection
+from django.db.models import ProtectedError
 from django.utils import timezone
 from drf_spectacular.generators import SchemaGenerator
 from rest_framework.request import Request
@@ -394,3 +395,12 @@ def test_the_schema_says_what_a_key_may_do() -> None:
     text = schema["components"]["securitySchemes"]["tokenAuth"]["description"]
     for needed in ("read", "api_token_read_only", "api_token_revoked", "api_token_expired", "404"):
         assert needed in text
+
+
+def test_an_event_a_key_is_limited_to_cannot_vanish_and_widen_the_key() -> None:
+    """No events listed means every event: so a listed event must never disappear from under a
+    key. Making the key audited it in the event's log, which protects the event."""
+    event, director, _ = _home()
+    create_api_token(user=director, events=[event])
+    with pytest.raises(ProtectedError):
+        event.delete()

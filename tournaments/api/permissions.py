@@ -39,6 +39,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, permissions
 from rest_framework.request import Request
 
@@ -135,7 +136,7 @@ class NotEventScopedKey(permissions.BasePermission):
     """For endpoints that make something outside every event (creating an event): an API key
     limited to some events is refused (403 ``api_token_event_scoped``)."""
 
-    message = "This API key is limited to some events; use a key for all your events."
+    message = _("This API key is limited to some events; use a key for all your events.")
     code = "api_token_event_scoped"
 
     def has_permission(self, request: Request, view: Any) -> bool:

@@ -22,6 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions, permissions
 from rest_framework.authentication import TokenAuthentication
@@ -31,7 +32,9 @@ from tournaments.errors import SpinnerError
 from tournaments.models import ApiToken
 from tournaments.services.api_tokens import ApiKeyAccess, resolve_api_key
 
-READ_ONLY_MESSAGE = "This API key may only read (GET); use a read-and-write key to change things."
+READ_ONLY_MESSAGE = _(
+    "This API key may only read (GET); use a read-and-write key to change things."
+)
 
 
 class HashedTokenAuthentication(TokenAuthentication):

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from tournaments.errors import NotAllowed, NotFound, ValidationFailed
 from tournaments.models import ApiToken, Event
@@ -114,12 +115,15 @@ def resolve_api_key(key: str) -> ApiKeyAccess:
     """
     token = ApiToken.objects.select_related("user").filter(key_hash=hash_key(key)).first()
     if token is None or not token.user.is_active:
-        raise ApiKeyRefused("This API key is not valid; make a new one on your API keys page.")
+        raise ApiKeyRefused(_("This API key is not valid; make a new one on your API keys page."))
     if token.revoked_at is not None:
-        raise ApiKeyRevoked("This API key was revoked; make a new one on your API keys page.")
+        raise ApiKeyRevoked(_("This API key was revoked; make a new one on your API keys page."))
     now = timezone.now()
     if is_expired(token, now):
-        raise ApiKeyExpired("This API key has expired; make a new one on your API keys page.")
+        raise ApiKeyExpired(_("This API key has expired; make a new one on your API keys page."))
+    # No events listed: every event the user directs. A listed event cannot vanish from under
+    # a key (which would widen it): making the key audited it in that event's log, and the
+    # log's rows protect their event from deletion.
     ids = frozenset(token.events.values_list("pk", flat=True))
     if token.last_used_at is None or now - token.last_used_at > LAST_USED_EVERY:
         ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
@@ -137,19 +141,21 @@ def _check_request(
     *, user: User, name: str, scope: str, events: list[Event], expires_at: dt.datetime | None
 ) -> None:
     if len(name) > NAME_MAX:
-        raise _invalid("name", f"Give the key a name of at most {NAME_MAX} characters.")
+        raise _invalid(
+            "name", _("Give the key a name of at most %(n)d characters.") % {"n": NAME_MAX}
+        )
     if scope not in ApiToken.Scope.values:
         raise _invalid(
-            "scope", "A key reads only (read) or reads and writes (write).", "invalid_choice"
+            "scope", _("A key reads only (read) or reads and writes (write)."), "invalid_choice"
         )
     if expires_at is not None and expires_at <= timezone.now():
-        message = "That expiry has already passed: pick a later date, or none."
+        message = _("That expiry has already passed: pick a later date, or none.")
         raise ApiKeyExpiryPast(
             message, details={"field": "expires_at", "errors": {"expires_at": message}}
         )
     foreign = [e.slug for e in events if not can_direct(user, e)]
     if foreign:
-        message = "A key can be limited only to events you direct."
+        message = _("A key can be limited only to events you direct.")
         raise NotAllowed(
             message,
             code="not_event_director",
@@ -208,7 +214,7 @@ def revoke_api_token(*, token_id: int, actor: User) -> ApiToken:
     is. Revoking a revoked key changes nothing and records nothing."""
     token = ApiToken.objects.select_for_update().filter(pk=token_id, user=actor).first()
     if token is None:
-        raise ApiKeyNotFound("No such API key among yours.", details={"id": token_id})
+        raise ApiKeyNotFound(_("No such API key among yours."), details={"id": token_id})
     if token.revoked_at is not None:
         return token
     token.revoked_at = timezone.now()

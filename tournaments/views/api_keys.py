@@ -16,6 +16,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.formats import date_format
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -38,7 +39,7 @@ class EventChoices(_EventsField):
     """The user's events as ticks, each with its date (two events may share a name)."""
 
     def label_from_instance(self, obj: Event) -> str:
-        return f"{obj.name} ({obj.start_date:%d %b %Y})"
+        return f"{obj.name} ({date_format(obj.start_date, 'j M Y')})"
 
 
 class ApiKeyForm(forms.Form):
