@@ -42,6 +42,14 @@ class ErrorCode(StrEnum):
     IDEMPOTENCY_MISMATCH = "idempotency_mismatch"
     INVALID_IF_MATCH = "invalid_if_match"
 
+    # API keys (``Authorization: Token <key>``): their limits, and managing them.
+    API_TOKEN_REVOKED = "api_token_revoked"
+    API_TOKEN_EXPIRED = "api_token_expired"
+    API_TOKEN_READ_ONLY = "api_token_read_only"
+    API_TOKEN_EVENT_SCOPED = "api_token_event_scoped"
+    API_TOKEN_NOT_FOUND = "api_token_not_found"
+    API_TOKEN_EXPIRY_PAST = "api_token_expiry_past"
+
     # Roles and table links.
     READ_ONLY_STAFF = "read_only_staff"
     TABLE_LINK_INVALID = "table_link_invalid"

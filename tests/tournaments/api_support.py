@@ -32,6 +32,15 @@ def user_client(user: User) -> APIClient:
     return client
 
 
+def key_client(user: User, **narrowed: Any) -> APIClient:
+    """A client with a new API key of ``user``, narrowed as told (``scope``, ``events``,
+    ``expires_at``: ``create_api_token``'s keywords)."""
+    client = APIClient()
+    _, secret = create_api_token(user=user, **narrowed)
+    client.credentials(HTTP_AUTHORIZATION=f"Token {secret}")
+    return client
+
+
 def key() -> str:
     return uuid.uuid4().hex
 

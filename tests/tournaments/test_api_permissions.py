@@ -4,7 +4,11 @@ Roles: anonymous, table A's token (the match's own table), table B's token (anot
 same round), the same table's token for another round of the event, a table token of another
 event, a director of another event, the event's director, a staff user who directs no event (reads
 every event's director endpoints, changes nothing: 403 ``read_only_staff``), a superuser (a
-director of every event). The match is table A's in round 1.
+director of every event), and the event's director through narrowed API keys: a read-only key
+(reads as the director does, any other method 403 ``api_token_read_only``), a key limited to
+this event (as the director), a key limited to the director's other event (404 wherever the
+request names this event: the key's user directs it, the key does not reach it). The match is
+table A's in round 1.
 Claims and confirmations are the tables' alone: a director gets 403 ``table_link_required``.
 An object the caller may not see (another table's match, another event's round) is a 404.
 """
@@ -19,6 +23,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from tests.tournaments.api_support import (
+    key_client,
     post,
     private_cache,
     table_client,
@@ -31,7 +36,7 @@ from tests.tournaments.results_support import (
     match_at,
     sheet,
 )
-from tournaments.models import AuditEntry, Event, Match, MatchResult, Round
+from tournaments.models import ApiToken, AuditEntry, Event, Match, MatchResult, Round
 from tournaments.services import claims
 
 pytestmark = pytest.mark.django_db
@@ -47,8 +52,12 @@ ROLES = (
     "director",
     "staff",
     "superuser",
+    "director_read_key",
+    "director_event_key",
+    "director_other_event_key",
 )
 TABLE_ONLY = "table_link_required"
+KEY_READ_ONLY = "api_token_read_only"
 READ_ONLY = "read_only_staff"
 # An object the caller may not see is a 404, as if it did not exist (as the pages answer);
 # a 403 only says what the caller is (a table token on a director endpoint, a director
@@ -263,6 +272,19 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
             "director": 200,
         },
     ),
+    # The event's export: directors' (and staff's) only; a table link is no credential there.
+    "export": (
+        _nothing,
+        lambda c, m, r: c.get(f"/api/events/{r.event.slug}/export/"),
+        {
+            "table_a": 401,
+            "table_b": 401,
+            "table_other_round": 401,
+            "table_other_event": 401,
+            "other_director": NOT_YOURS,
+            "director": 200,
+        },
+    ),
     # Players (public reads): the match's first player, of an unlisted event ("home" is not
     # listed), so only those who oversee the event see the player; the search answers everyone.
     "player_detail": (
@@ -311,15 +333,31 @@ STAFF = {
     "round_matches": 200,
     "round_claims": 200,
     "revoke_links": 403,
+    "export": 200,
     "player_detail": 200,
     "player_list": 200,
 }
 # Side B's link of table 1 reads what side A's reads; it writes only as side B.
 SIDE_B = {"claims_submit": 403, "confirm": 201}
+# The director's keys. A read-only key reads as the director does; its writes are refused
+# before anything else looks at them (the key's authentication): 403 api_token_read_only.
+WRITES = {"verify", "claims_submit", "confirm", "resolve", "override", "correct", "revoke_links"}
+# A key limited to the director's other event: every endpoint naming this event's match or
+# round answers as if it did not exist. The players' endpoints are public reads that widen with
+# the key's user's own rights (not an event's director endpoint; not narrowed by the key).
+OTHER_EVENT_KEY = {"table": 403, "player_detail": 200, "player_list": 200}
 for _name, (_setup, _call, _expected) in ENDPOINTS.items():
     _expected["staff"] = STAFF[_name]
     _expected["table_a_side_b"] = SIDE_B.get(_name, _expected["table_a"])
     _expected["superuser"] = _expected["director"]
+    _expected["director_read_key"] = 403 if _name in WRITES else _expected["director"]
+    _expected["director_event_key"] = _expected["director"]
+    _expected["director_other_event_key"] = OTHER_EVENT_KEY.get(_name, NOT_YOURS)
+    if _name in WRITES:
+        CODES[(_name, "director_read_key")] = KEY_READ_ONLY
+    for _key_role in ("director_read_key", "director_event_key", "director_other_event_key"):
+        if (_name, "director") in CODES and (_name, _key_role) not in CODES:
+            CODES[(_name, _key_role)] = CODES[(_name, "director")]
 
 
 def _client(role: str, rnd: Round, director: User, stranger: User) -> APIClient:
@@ -341,6 +379,14 @@ def _client(role: str, rnd: Round, director: User, stranger: User) -> APIClient:
         return user_client(User.objects.create_user(username="staff", is_staff=True))
     if role == "superuser":
         return user_client(User.objects.create_superuser(username="root"))
+    if role == "director_read_key":
+        return key_client(director, scope=ApiToken.Scope.READ)
+    if role == "director_event_key":
+        return key_client(director, events=[rnd.event])
+    if role == "director_other_event_key":
+        away = Event.objects.get(slug="away")
+        away.directors.add(director)
+        return key_client(director, events=[away])
     return user_client(director)
 
 
@@ -382,9 +428,9 @@ def test_staff_read_every_event_but_change_nothing_through_the_api() -> None:
     rnd = make_round(event)
     match = match_at(rnd, 1)
     _conflict(match)
-    before = _state(match)
     staff = User.objects.create_user(username="staff", is_staff=True)
-    client = user_client(staff)
+    client = user_client(staff)  # making the key is audited too: before the picture
+    before = _state(match)
     response = client.get(f"/api/events/{event.slug}/rounds/1/matches/")
     assert response.status_code == 200 and len(response.json()) == 2
     assert match.pk in {m["id"] for m in response.json()}

@@ -10,13 +10,13 @@ from typing import Any
 
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
-from rest_framework import exceptions, permissions
+from rest_framework import exceptions
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from tournaments.api.permissions import DirectorOnly
 from tournaments.models import Event
-from tournaments.permissions import can_oversee
 from tournaments.selectors import export
 
 
@@ -24,10 +24,11 @@ class EventExportApi(APIView):
     """The event export: directors of the event (and staff) only; token or session auth.
 
     Anonymous: 401/403; a signed-in user who does not direct the event: 404 (an event's
-    existence is not revealed to those who cannot export it).
+    existence is not revealed to those who cannot export it, nor to an API key limited to other
+    events).
     """
 
-    permission_classes = [permissions.IsAuthenticated]
+    permission_classes = [DirectorOnly]
 
     @extend_schema(
         operation_id="event_export",
@@ -37,8 +38,9 @@ class EventExportApi(APIView):
     )
     def get(self, request: Request, slug: str) -> Response:
         event = Event.objects.filter(slug=slug).first()
-        if event is None or not can_oversee(request.user, event):
+        if event is None:
             raise exceptions.NotFound("No such event among yours.")
+        self.check_object_permissions(request, event)
         document: dict[str, Any] = export.export_event(event)
         response = Response(document)
         if request.query_params.get("download"):

@@ -10,26 +10,65 @@ An object the caller may not see answers 404, as if it did not exist (as the pag
 director of another event, a table token for another table, round or event. A 403 says only
 what the caller is (a table token on a director endpoint, a director submitting a claim,
 read-only staff changing something), never whether an object exists.
+
+API keys (``Authorization: Token <key>``). A key's own limits (revoked or expired: 401; a read
+key writing: 403 ``api_token_read_only``) are checked by its authentication
+(``tournaments.api.tokens``) for every view. Its events are checked here, where every director
+endpoint resolves the event it acts on; an event outside the key's answers 404, as an event its
+user does not direct does (an event's existence is not revealed):
+
+- the object: ``may_act(request, event)``, which ``OwnTableOrDirector`` and ``DirectorOnly``
+  call from ``has_object_permission`` with ``event_of(obj)`` (an Event, a Round, a Match, or
+  any object with ``event``, ``round`` or ``match``: an Entry, a Table, a job, a webhook...);
+- the URL, before the view runs: the same classes' ``has_permission`` look at the event the
+  route names, by the ``slug`` kwarg (an event's slug: under these classes a ``slug`` always
+  names an event) or the ``match_id`` kwarg (``EVENT_URL_KWARGS``), so that a view which looks
+  its event up itself is held to the key's events too.
+
+How a new endpoint gets the check: subclass ``DirectorApi`` (``tournaments.api.base``) or list
+``DirectorOnly`` / ``OwnTableOrDirector`` in ``permission_classes``, and call
+``self.check_object_permissions(request, obj)`` with what it acts on (an Event, Round, Match,
+Entry...) before acting, as the directors' own rights need anyway. An endpoint about no one
+event filters its lists with ``in_key_scope(request, queryset)``; one that makes something
+outside every event (creating an event) adds ``NotEventScopedKey`` (403
+``api_token_event_scoped``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
+from django.db import models
+from django.utils.translation import gettext_lazy as _
 from rest_framework import exceptions, permissions
 from rest_framework.request import Request
 
 from tournaments.api.authentication import table_access
-from tournaments.models import Match, Round
+from tournaments.api.tokens import api_key
+from tournaments.models import Event, Match, Round
 from tournaments.permissions import can_direct, can_oversee, read_only_staff_error
+
+#: Route kwargs that name the request's event, and how to find the event from each.
+EVENT_URL_KWARGS: dict[str, str] = {"slug": "slug", "match_id": "rounds__matches__pk"}
+
+ModelT = TypeVar("ModelT", bound=models.Model)
+
+
+def key_covers(request: Request, event: Event) -> bool:
+    """False only for an API key limited to other events than this one."""
+    access = api_key(request)
+    return access is None or access.covers(event.pk)
 
 
 def may_act(request: Request, event: Any) -> bool:
-    """Reads for those who oversee the event, changes for its directors.
+    """Reads for those who oversee the event, changes for its directors; never an event outside
+    the request's API key's events.
 
     Raises ``ReadOnlyStaff`` (403 ``read_only_staff``) for a change by staff who may only
     oversee it; False (the permission's own 403) for anyone else.
     """
+    if not key_covers(request, event):
+        return False
     if request.method in permissions.SAFE_METHODS:
         return can_oversee(request.user, event)
     if can_direct(request.user, event):
@@ -41,28 +80,80 @@ def may_act(request: Request, event: Any) -> bool:
 
 def _visible_or_404(allowed: bool, obj: Any) -> bool:
     if not allowed:
-        what = (
-            "match" if isinstance(obj, Match) else "round" if isinstance(obj, Round) else "object"
-        )
+        meta = getattr(obj, "_meta", None)
+        what = str(meta.verbose_name) if meta is not None else "object"
         raise exceptions.NotFound(f"No such {what} among yours.")
     return True
 
 
-def _event_of(obj: Any) -> Any:
+def event_of(obj: Any) -> Event:
+    """The event an object of the API belongs to: itself, or its ``event``, its ``round``'s or
+    its ``match``'s. Anything else is a programming error (a new kind of object: give it one
+    of those)."""
+    if isinstance(obj, Event):
+        return obj
     if isinstance(obj, Match):
         return obj.round.event
     if isinstance(obj, Round):
         return obj.event
-    return obj
+    for via in ("event", "round", "match"):
+        related = getattr(obj, via, None)
+        if related is not None:
+            return event_of(related)
+    raise TypeError(f"No event for a {type(obj).__name__}: the API cannot check who may act on it")
+
+
+def check_url_event(request: Request, view: Any) -> None:
+    """For an API key limited to some events: 404 before the view runs when the route names an
+    event (``EVENT_URL_KWARGS``) outside them. A route naming nothing that exists is left to
+    the view's own 404."""
+    access = api_key(request)
+    if access is None or access.event_ids is None:
+        return
+    kwargs = getattr(view, "kwargs", None) or {}
+    for kwarg, lookup in EVENT_URL_KWARGS.items():
+        if kwarg in kwargs:
+            found = Event.objects.filter(**{lookup: kwargs[kwarg]}).values_list("pk", flat=True)
+            event_id = found.first()
+            if event_id is not None and not access.covers(event_id):
+                what = "match" if kwarg == "match_id" else "event"
+                raise exceptions.NotFound(f"No such {what} among yours.")
+            return
+
+
+def in_key_scope(
+    request: Request, queryset: models.QuerySet[ModelT], event_field: str = "pk"
+) -> models.QuerySet[ModelT]:
+    """A list about several events, narrowed to the request's API key's events (``event_field``
+    names the event's id in ``queryset``: ``"pk"`` for events, ``"event_id"`` for entries...)."""
+    access = api_key(request)
+    if access is None or access.event_ids is None:
+        return queryset
+    return queryset.filter(**{f"{event_field}__in": access.event_ids})
+
+
+class NotEventScopedKey(permissions.BasePermission):
+    """For endpoints that make something outside every event (creating an event): an API key
+    limited to some events is refused (403 ``api_token_event_scoped``)."""
+
+    message = _("This API key is limited to some events; use a key for all your events.")
+    code = "api_token_event_scoped"
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        access = api_key(request)
+        return access is None or access.event_ids is None
 
 
 class IsTableOrUser(permissions.BasePermission):
     """Authenticated somehow: a table token, or a logged-in user (401 otherwise)."""
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        return table_access(request) is not None or bool(
-            request.user and request.user.is_authenticated
-        )
+        if table_access(request) is not None:
+            return True
+        if not (request.user and request.user.is_authenticated):
+            return False
+        check_url_event(request, view)
+        return True
 
 
 class OwnTableOrDirector(IsTableOrUser):
@@ -75,7 +166,7 @@ class OwnTableOrDirector(IsTableOrUser):
         access = table_access(request)
         if access is not None:
             return _visible_or_404(isinstance(obj, Match) and access.may_act_on(obj), obj)
-        return _visible_or_404(may_act(request, _event_of(obj)), obj)
+        return _visible_or_404(may_act(request, event_of(obj)), obj)
 
 
 class DirectorOnly(permissions.BasePermission):
@@ -84,12 +175,16 @@ class DirectorOnly(permissions.BasePermission):
     message = "Only the event's directors may do this."
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        return (
-            bool(request.user and request.user.is_authenticated) and table_access(request) is None
-        )
+        if (
+            not (request.user and request.user.is_authenticated)
+            or table_access(request) is not None
+        ):
+            return False
+        check_url_event(request, view)
+        return True
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
-        return _visible_or_404(may_act(request, _event_of(obj)), obj)
+        return _visible_or_404(may_act(request, event_of(obj)), obj)
 
 
 class TableOnly(permissions.BasePermission):

@@ -238,6 +238,16 @@ def _fixed(text: str) -> Presenter:
     return sentence
 
 
+def _api_key(text: str) -> Presenter:
+    def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+        after = entry.after if isinstance(entry.after, dict) else {}
+        scope = "read only" if after.get("scope") == "read" else "read and write"
+        key = f"“{after.get('name') or ''}” ({after.get('prefix', '?')}…, {scope})"
+        return f"{_who(entry)} {text.format(key=key)}"
+
+    return sentence
+
+
 PRESENTERS: dict[str, Presenter] = {
     "result.confirm": _result("confirmed"),
     "result.override": _result("overrode"),
@@ -280,6 +290,8 @@ PRESENTERS: dict[str, Presenter] = {
     "table_links.revoke": _fixed("revoked every table link of a round"),
     "tiebreak_round.propose": _fixed("proposed a tiebreak round"),
     "tiebreak_round.approve": _fixed("approved a tiebreak round"),
+    "api_token.create": _api_key("made the API key {key}, limited to events including this one"),
+    "api_token.revoke": _api_key("revoked the API key {key}"),
 }
 
 

@@ -4,6 +4,7 @@ rounds, results, printed cards and standings."""
 from django.urls import path
 
 from tournaments.views import (
+    api_keys,
     cards,
     entries,
     entry_import,
@@ -50,6 +51,11 @@ urlpatterns = [
         name="league-event",
     ),
     path(EVENT + "finish/", finish.event_finish, name="event-finish"),
+    # API keys (the user's own).
+    path("director/api-keys/", api_keys.api_keys, name="api-keys"),
+    path(
+        "director/api-keys/<int:token_id>/revoke/", api_keys.api_key_revoke, name="api-key-revoke"
+    ),
     # Players (across events).
     path("director/players/<int:player_id>/", player_admin.player_admin, name="player"),
     path(
