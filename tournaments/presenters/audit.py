@@ -231,6 +231,18 @@ def _swap(kind: str) -> Presenter:
     return sentence
 
 
+def _webhook(verb: str) -> Presenter:
+    """``"Ann added the webhook endpoint https://..."`` (the URL from after, else before)."""
+
+    def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+        after = entry.after if isinstance(entry.after, dict) else {}
+        before = entry.before if isinstance(entry.before, dict) else {}
+        url = after.get("url") or before.get("url") or ""
+        return f"{_who(entry)} {verb}" + (f" {url}" if url else "")
+
+    return sentence
+
+
 def _fixed(text: str) -> Presenter:
     def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
         return f"{_who(entry)} {text}"
@@ -280,6 +292,10 @@ PRESENTERS: dict[str, Presenter] = {
     "table_links.revoke": _fixed("revoked every table link of a round"),
     "tiebreak_round.propose": _fixed("proposed a tiebreak round"),
     "tiebreak_round.approve": _fixed("approved a tiebreak round"),
+    "webhook.add": _webhook("added the webhook endpoint"),
+    "webhook.update": _webhook("changed the webhook endpoint"),
+    "webhook.remove": _webhook("removed the webhook endpoint"),
+    "webhook.retry": _fixed("sent a failed webhook delivery again"),
 }
 
 
