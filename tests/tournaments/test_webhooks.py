@@ -558,3 +558,31 @@ def test_a_finished_round_is_not_published_again(django_capture_on_commit_callba
     assert endpoint.deliveries.count() == 1
     assert Round.objects.get(pk=rnd.pk).status == Round.Status.PUBLISHED
     assert not endpoint.deliveries.filter(~Q(kind="round.published")).exists()
+
+
+def test_the_documented_check_accepts_a_real_delivery_and_nothing_else(
+    local_http: None, receiver: Receiver, django_capture_on_commit_callbacks: Any
+) -> None:
+    from pathlib import Path
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "webhooks.md").read_text()
+    snippet = docs.split("```python\n", 1)[1].split("```", 1)[0]
+    namespace: dict[str, Any] = {}
+    exec(compile(snippet, "docs/webhooks.md", "exec"), namespace)  # the integrator's code
+    verify = namespace["verify"]
+    _, secret, _ = published_with_hook("documented", receiver, django_capture_on_commit_callbacks)
+    (got,) = receiver.requests()
+    assert verify(secret, got.body, got.signature)
+    assert not verify(secret, got.body.replace(b"round", b"rounds", 1), got.signature)
+    assert not verify(secret[::-1], got.body, got.signature)
+    assert not verify(secret, got.body, "v1=" + got.signature.split("v1=")[1])
+
+
+def test_beat_sweeps_the_webhook_deliveries(settings: Any) -> None:
+    from spinner.celery import app
+
+    job = settings.CELERY_BEAT_SCHEDULE["sweep-webhooks"]
+    assert job["task"] == "tournaments.sweep_webhook_deliveries"
+    assert job["schedule"] == settings.SPINNER_WEBHOOK_SWEEP_SECONDS
+    tasks.sweep_webhook_deliveries  # noqa: B018 - registers the tasks module's names
+    assert job["task"] in app.tasks
