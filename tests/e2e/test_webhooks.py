@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.conftest import poll
+from tests.e2e.test_csp import WATCH
 from tests.e2e.test_desk import log_in
 from tests.e2e.test_rounds import clean_teardown, no_sideways_scroll
 from tests.tournaments.rounds_factory import make_director, make_event
@@ -26,6 +27,8 @@ SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens" / "webhooks"
 
 
 def shot(page: Any, artifacts: Path, name: str) -> None:
+    """A screenshot of the page, which broke no Content-Security-Policy rule."""
+    assert page.evaluate("window.__csp") == [], name
     page.screenshot(path=str(artifacts / name), full_page=True)
     if os.environ.get("SPINNER_UPDATE_SCREENS") == "1":
         SCREENS.mkdir(parents=True, exist_ok=True)
@@ -40,6 +43,7 @@ def test_a_director_adds_an_endpoint_and_retries_a_failed_delivery_on_a_phone(
 
     settings.SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS = ["127.0.0.1"]
     receiver = Receiver().start()
+    phone.context.add_init_script(WATCH)  # records any Content-Security-Policy violation
     try:
         event = make_event("hooked-open")
         make_director(event, "dana")
