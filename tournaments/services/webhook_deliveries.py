@@ -209,7 +209,16 @@ def _record(claimed: _Claimed, code: int | None, error: str) -> AttemptOutcome:
             wait = backoff_seconds(row.attempts)
             row.next_attempt_at = now + timedelta(seconds=wait)
             outcome = AttemptOutcome("retry", retry_in=wait)
-        row.save()
+        row.save(
+            update_fields=[
+                "status",
+                "last_status_code",
+                "last_error",
+                "next_attempt_at",
+                "delivered_at",
+                "updated_at",
+            ]
+        )
     return outcome
 
 
