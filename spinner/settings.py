@@ -231,6 +231,21 @@ SPINNER_IDEMPOTENCY_TTL_SECONDS = float(os.environ.get("SPINNER_IDEMPOTENCY_TTL_
 SPINNER_IDEMPOTENCY_PURGE_SECONDS = float(
     os.environ.get("SPINNER_IDEMPOTENCY_PURGE_SECONDS", "3600")
 )
+# Webhooks (tournaments/services/webhooks.py, docs/webhooks.md): a failed delivery is tried again
+# after BACKOFF seconds, then FACTOR times longer each time (at most MAX_DELAY, plus up to a
+# quarter of random jitter), MAX_ATTEMPTS attempts in all (8: about a day), then marked failed.
+# The beat job "sweep-webhooks" re-sends pending deliveries that are due (a lost message, a
+# worker restarted). Plain http:// endpoints are refused but for the hosts listed in
+# SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS (comma-separated, e.g. "localhost,127.0.0.1" for a local
+# receiver); every other endpoint must be https://.
+SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS = _env_list("SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS")
+SPINNER_WEBHOOK_MAX_ATTEMPTS = int(os.environ.get("SPINNER_WEBHOOK_MAX_ATTEMPTS", "8"))
+SPINNER_WEBHOOK_BACKOFF_SECONDS = float(os.environ.get("SPINNER_WEBHOOK_BACKOFF_SECONDS", "60"))
+SPINNER_WEBHOOK_BACKOFF_FACTOR = float(os.environ.get("SPINNER_WEBHOOK_BACKOFF_FACTOR", "3"))
+SPINNER_WEBHOOK_BACKOFF_MAX_SECONDS = float(
+    os.environ.get("SPINNER_WEBHOOK_BACKOFF_MAX_SECONDS", "43200")
+)
+SPINNER_WEBHOOK_SWEEP_SECONDS = float(os.environ.get("SPINNER_WEBHOOK_SWEEP_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "reconcile-standings": {
         "task": "tournaments.reconcile_standings",
@@ -246,6 +261,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "task": "tournaments.purge_idempotency_records",
         "schedule": SPINNER_IDEMPOTENCY_PURGE_SECONDS,
         "options": {"expires": SPINNER_IDEMPOTENCY_PURGE_SECONDS},
+    },
+    "sweep-webhooks": {
+        "task": "tournaments.sweep_webhook_deliveries",
+        "schedule": SPINNER_WEBHOOK_SWEEP_SECONDS,
+        "options": {"expires": SPINNER_WEBHOOK_SWEEP_SECONDS},
     },
 }
 

@@ -187,6 +187,17 @@ class ErrorCode(StrEnum):
     EVENT_IN_ANOTHER_LEAGUE = "event_in_another_league"
     EVENT_NOT_IN_LEAGUE = "event_not_in_league"
 
+    # Webhooks: a director's endpoints and their deliveries.
+    WEBHOOK_URL_INVALID = "webhook_url_invalid"
+    WEBHOOK_HTTPS_REQUIRED = "webhook_https_required"
+    WEBHOOK_URL_TAKEN = "webhook_url_taken"
+    WEBHOOK_KIND_UNKNOWN = "webhook_kind_unknown"
+    WEBHOOK_LIMIT_REACHED = "webhook_limit_reached"
+    WEBHOOK_NOT_FOUND = "webhook_not_found"
+    WEBHOOK_DELIVERY_NOT_FOUND = "webhook_delivery_not_found"
+    WEBHOOK_ALREADY_DELIVERED = "webhook_already_delivered"
+    WEBHOOK_DELIVERY_PENDING = "webhook_delivery_pending"
+
 
 class SpinnerError(Exception):
     """An expected failure a person can act on: a stable ``code``, a message saying what to fix,

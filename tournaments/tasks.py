@@ -111,3 +111,26 @@ def rerate_players(job_id: int) -> int | None:
 
     outcome = ratings.run_requested_rerate()
     return None if outcome is None else outcome.rounds
+
+
+@shared_task(name="tournaments.deliver_webhook", bind=True, max_retries=None)
+def deliver_webhook(self: Any, delivery_id: str) -> str:
+    """One attempt at a webhook delivery (``delivery_id``: its uuid). A failed attempt is tried
+    again after the backoff (Celery's ``retry`` with that countdown; our own attempts counter,
+    not Celery's, says when to give up). A delivered, failed, removed or not-yet-due delivery
+    is left alone, so a second copy of the message does nothing. Run eagerly (development, no
+    worker) there is no retry in the same process: the sweep or "retry now" sends it again."""
+    from tournaments.services import webhook_deliveries  # tasks sit above services
+
+    outcome = webhook_deliveries.attempt_delivery(delivery_id=delivery_id)
+    if outcome.retry_in is not None and not self.request.is_eager:
+        raise self.retry(countdown=outcome.retry_in)
+    return outcome.status
+
+
+@shared_task(name="tournaments.sweep_webhook_deliveries")
+def sweep_webhook_deliveries() -> int:
+    """Periodic (beat): send again every pending webhook delivery that is due."""
+    from tournaments.services import webhook_deliveries  # tasks sit above services
+
+    return webhook_deliveries.sweep_due_deliveries()

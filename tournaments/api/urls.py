@@ -1,13 +1,13 @@
 """The API's routes (namespace ``api``), mounted once at ``/api/``: the schema and its docs,
-the table's endpoints, the director's endpoints, the standings, the export, the players and
-the leagues."""
+the table's endpoints, the director's endpoints, the standings, the export, the players,
+the leagues and the events' webhooks."""
 
 from __future__ import annotations
 
 from django.urls import path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
-from tournaments.api import director, docs, errors, table
+from tournaments.api import director, docs, errors, table, webhooks
 from tournaments.api.export import EventExportApi
 from tournaments.api.leagues import LeagueDetailApi, LeagueListApi
 from tournaments.api.players import PlayerDetailApi, PlayerListApi
@@ -17,6 +17,7 @@ app_name = "api"
 
 MATCH = "matches/<int:match_id>/"
 ROUND = "events/<slug:slug>/rounds/<int:number>/"
+WEBHOOK = "events/<slug:slug>/webhooks/<int:webhook_id>/"
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -43,6 +44,19 @@ urlpatterns = [
     path(ROUND + "claims/", director.RoundClaimListApi.as_view(), name="round-claims"),
     path(
         ROUND + "revoke-links/", director.RoundLinksRevokeApi.as_view(), name="round-links-revoke"
+    ),
+    # The event's webhooks (its directors').
+    path("events/<slug:slug>/webhooks/", webhooks.WebhookListApi.as_view(), name="webhook-list"),
+    path(WEBHOOK, webhooks.WebhookDetailApi.as_view(), name="webhook-detail"),
+    path(
+        WEBHOOK + "deliveries/",
+        webhooks.WebhookDeliveryListApi.as_view(),
+        name="webhook-deliveries",
+    ),
+    path(
+        WEBHOOK + "deliveries/<uuid:delivery_id>/retry/",
+        webhooks.WebhookDeliveryRetryApi.as_view(),
+        name="webhook-delivery-retry",
     ),
     # Last: any other path under /api/ is the JSON error body's 404, never an HTML page.
     re_path(r"^", errors.api_not_found, name="not-found"),

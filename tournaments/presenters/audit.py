@@ -231,6 +231,18 @@ def _swap(kind: str) -> Presenter:
     return sentence
 
 
+def _webhook(verb: str) -> Presenter:
+    """``"Ann added the webhook endpoint https://..."`` (the URL from after, else before)."""
+
+    def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+        after = entry.after if isinstance(entry.after, dict) else {}
+        before = entry.before if isinstance(entry.before, dict) else {}
+        url = after.get("url") or before.get("url") or ""
+        return f"{_who(entry)} {verb}" + (f" {url}" if url else "")
+
+    return sentence
+
+
 def _fixed(text: str) -> Presenter:
     def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
         return f"{_who(entry)} {text}"
@@ -292,6 +304,10 @@ PRESENTERS: dict[str, Presenter] = {
     "tiebreak_round.approve": _fixed("approved a tiebreak round"),
     "api_token.create": _api_key("made the API key {key}, limited to events including this one"),
     "api_token.revoke": _api_key("revoked the API key {key}"),
+    "webhook.add": _webhook("added the webhook endpoint"),
+    "webhook.update": _webhook("changed the webhook endpoint"),
+    "webhook.remove": _webhook("removed the webhook endpoint"),
+    "webhook.retry": _fixed("sent a failed webhook delivery again"),
 }
 
 

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from tournaments.models import Event, Round
 from tournaments.selectors.final_placings import current_places, finish_check, placings_json
-from tournaments.services import audit, round_status
+from tournaments.services import audit, round_status, webhooks
 from tournaments.services.audit import Actor
 from tournaments.services.results import round_results_complete
 
@@ -50,6 +50,7 @@ def finish_event(*, event: Event, actor: Actor) -> Event:
         before=before,
         after={"status": event.status, "placings": event.placings},
     )
+    webhooks.event_finished(event)  # sent after commit
     return event
 
 

@@ -37,7 +37,7 @@ from tournaments.errors import Conflict, NotAllowed, ValidationFailed
 from tournaments.models import Claim, Event, Match, MatchResult, Round, StandingsState
 from tournaments.queueing import enqueue_after_commit
 from tournaments.results_math import from_halves
-from tournaments.services import audit, ratings, series
+from tournaments.services import audit, ratings, series, webhooks
 from tournaments.services.assessment import SIDES, Assessment
 from tournaments.services.audit import Actor
 
@@ -239,6 +239,7 @@ def write_result(
     )
     note_results_changed(event_id=match.round.event_id)
     metrics.count_result_after_commit(result.source)
+    webhooks.result_confirmed(match, result)  # each version once, sent after commit
     # a rated event's players are re-rated from this round on (coalesced, after commit)
     ratings.note_result_changed(
         event=match.round.event, round_number=match.round.number, match_id=match.pk

@@ -16,7 +16,7 @@ from tournaments.models import (
     Round,
 )
 from tournaments.selectors import rounds as selectors
-from tournaments.services import audit, round_clock
+from tournaments.services import audit, round_clock, webhooks
 from tournaments.services.audit import Actor
 from tournaments.services.results import round_results_complete
 from tournaments.services.round_edits import lock_round, require_draft
@@ -65,7 +65,9 @@ def publish_round(*, round: Round, actor: Actor) -> Round:
             code="round_has_violations",
             details={"violations": [str(v) for v in problems]},
         )
-    return _move_round(rnd, Round.Status.PUBLISHED, actor=actor, stamp="published_at")
+    _move_round(rnd, Round.Status.PUBLISHED, actor=actor, stamp="published_at")
+    webhooks.round_published(rnd)  # queued for the event's endpoints, sent after commit
+    return rnd
 
 
 @transaction.atomic

@@ -73,6 +73,7 @@ from tournaments.models import (
 )
 from tournaments.queueing import send_task_safely
 from tournaments.selectors import standings_records
+from tournaments.services import webhooks
 
 logger = logging.getLogger(__name__)
 
@@ -296,6 +297,8 @@ def _recompute_locked(
                 digest=digest,
                 data=data.decode("utf-8"),
             )
+            # in the snapshot's transaction: queued once per generation, sent after commit
+            webhooks.standings_updated(event_id=event_id, generation=generation)
         StandingsRecompute.objects.filter(pk=event_id).update(
             computed_generation=generation_read,
             last_started_at=started,

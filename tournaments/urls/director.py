@@ -16,12 +16,14 @@ from tournaments.views import (
     round_clock,
     rounds,
     standings,
+    webhooks,
 )
 
 app_name = "director"
 
 EVENT = "director/events/<slug:slug>/"
 ROUND = EVENT + "rounds/<int:number>/"
+WEBHOOK = EVENT + "webhooks/<int:webhook_id>/"
 
 urlpatterns = [
     # Events and entries.
@@ -107,4 +109,14 @@ urlpatterns = [
     path(ROUND + "results/<int:match_id>/forfeit/", results.record_forfeit, name="result-forfeit"),
     # Standings.
     path(EVENT + "standings/", standings.director_standings, name="standings"),
+    # Webhooks.
+    path(EVENT + "webhooks/", webhooks.webhook_list, name="webhooks"),
+    path(WEBHOOK, webhooks.webhook_detail, name="webhook"),
+    path(WEBHOOK + "active/", webhooks.webhook_active, name="webhook-active"),
+    path(WEBHOOK + "remove/", webhooks.webhook_remove, name="webhook-remove"),
+    path(
+        WEBHOOK + "deliveries/<uuid:delivery_id>/retry/",
+        webhooks.webhook_retry,
+        name="webhook-retry",
+    ),
 ]
