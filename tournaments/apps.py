@@ -4,8 +4,3 @@ from django.apps import AppConfig
 class TournamentsConfig(AppConfig):
     name = "tournaments"
     verbose_name = "Tournaments"
-
-    def ready(self) -> None:
-        from tournaments import metrics
-
-        metrics.register()  # Spinner's gauges on /metrics (tournaments/metrics.py)

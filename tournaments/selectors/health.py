@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db.models import Max, Min
 from django.utils import timezone
 
-from tournaments.models import WorkerHeartbeat
+from tournaments.models import StandingsState, WorkerHeartbeat
 
 
 @dataclass(frozen=True)
@@ -43,8 +43,6 @@ def worker_health(*, now: datetime | None = None) -> WorkerHealth:
 def standings_lag_seconds(*, now: datetime | None = None) -> float:
     """How long the oldest event whose standings lag its results has waited for a recompute
     (0 when none lags). One query."""
-    from tournaments.models import StandingsState
-
     oldest = StandingsState.objects.filter(dirty=True, dirty_since__isnull=False).aggregate(
         oldest=Min("dirty_since")
     )["oldest"]

@@ -18,8 +18,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from health_check.views import HealthCheckView
 
-from tournaments import metrics as spinner_metrics
-from tournaments.health_checks import readiness_checks
+from tournaments.selectors import metrics as spinner_metrics
+from tournaments.selectors.readiness import readiness_checks
 
 
 @require_safe
@@ -45,7 +45,7 @@ readyz = ReadinessView.as_view()
 @never_cache
 def metrics(request: HttpRequest) -> HttpResponse:
     """Prometheus' text format: django-prometheus' request and database metrics and Spinner's
-    own (``tournaments/metrics.py``)."""
+    own (``tournaments/metrics.py``, ``selectors/metrics.py``)."""
     token = getattr(settings, "SPINNER_METRICS_TOKEN", "")
     if token:
         sent = request.headers.get("Authorization", "")

@@ -13,6 +13,7 @@ from health_check.base import HealthCheck
 from health_check.checks import Database
 from health_check.contrib.redis import Redis
 from health_check.exceptions import ServiceUnavailable
+from redis.asyncio import Redis as AsyncRedis
 
 from tournaments import replica
 from tournaments.selectors.health import worker_health
@@ -45,8 +46,6 @@ class WorkerHeartbeat(HealthCheck):  # type: ignore[misc]
 
 
 def _redis_client() -> Any:
-    from redis.asyncio import Redis as AsyncRedis
-
     return AsyncRedis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
 
 
