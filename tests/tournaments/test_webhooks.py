@@ -433,6 +433,28 @@ def test_a_redirect_is_not_followed(
     assert [r.answered for r in receiver.requests()] == [302]  # nothing followed it
 
 
+def test_a_host_on_a_private_address_is_never_called_unless_allowed(
+    local_http: None, receiver: Receiver, settings: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    """An endpoint whose host resolves to a private address (here loopback, where the receiver
+    listens) is not called: a director's webhook must not reach into the server's network."""
+    endpoint, _, delivery = published_with_hook(
+        "private", receiver, django_capture_on_commit_callbacks
+    )
+    assert delivery.status == "delivered"  # 127.0.0.1 is allow-listed for the tests
+    settings.SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS = ["localhost"]  # no longer 127.0.0.1
+    assert webhook_deliveries._private_address(receiver.url) == "127.0.0.1"
+    again = WebhookDelivery.objects.create(
+        endpoint=endpoint, kind="standings.updated", dedup_key="private:again", payload={}
+    )
+    calls = len(receiver.requests())
+    outcome = webhook_deliveries.attempt_delivery(delivery_id=str(again.delivery_id))
+    again.refresh_from_db()
+    assert outcome.status != "delivered" and again.status == "pending"
+    assert "private address (127.0.0.1)" in again.last_error
+    assert len(receiver.requests()) == calls  # never called
+
+
 def test_the_sweep_sends_what_is_due_and_only_that(
     local_http: None, receiver: Receiver, settings: Any
 ) -> None:

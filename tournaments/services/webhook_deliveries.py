@@ -27,13 +27,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import ipaddress
 import json
 import logging
 import random
+import socket
 import time
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
+from urllib.parse import urlsplit
 
 import requests
 from django.conf import settings
@@ -156,9 +159,32 @@ def _claim(delivery_id: str) -> _Claimed | None:
         )
 
 
+def _private_address(url: str) -> str:
+    """The receiver's private address when its host resolves to one (loopback, a private
+    network, link-local such as a cloud's metadata service), else "". A director's endpoint
+    must not make the server call into its own network; hosts listed in
+    ``SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS`` (a receiver on this machine, in development or a
+    test) may."""
+    host = (urlsplit(url).hostname or "").lower()
+    if host in {h.lower() for h in getattr(settings, "SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS", [])}:
+        return ""
+    try:
+        found = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
+    except (OSError, UnicodeError):
+        return ""  # the request itself will say the host is unknown
+    for *_, sockaddr in found:
+        address = ipaddress.ip_address(str(sockaddr[0]).split("%")[0])
+        if not address.is_global:
+            return str(address)
+    return ""
+
+
 def _post(claimed: _Claimed) -> tuple[int | None, str]:
     """POST the body, signed now; the receiver's status code (None when none answered) and
     what went wrong (empty for a 2xx)."""
+    private = _private_address(claimed.url)
+    if private:
+        return None, f"Refused: the endpoint's host resolves to a private address ({private})."
     timestamp = int(time.time())
     headers = {
         "Content-Type": "application/json",
