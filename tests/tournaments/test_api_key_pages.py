@@ -56,10 +56,12 @@ def test_the_page_is_reached_from_the_director_home_and_needs_a_login() -> None:
 def test_a_key_is_made_shown_once_and_listed_without_its_secret() -> None:
     director, home, _, client = _director()
     expires = timezone.localdate() + dt.timedelta(days=10)
-    made = client.post(
+    posted = client.post(
         PAGE,
         {"name": "Club website", "scope": "read", "events": [home.pk], "expires_at": expires},
     )
+    assert posted.status_code == 302  # to the list: a reload makes no second key
+    made = client.get(posted["Location"])
     assert made.status_code == 200
     assert made["Cache-Control"] == "no-store"
     found = KEY.search(made.content.decode())
@@ -74,6 +76,7 @@ def test_a_key_is_made_shown_once_and_listed_without_its_secret() -> None:
     log = client.get(f"/director/events/{home.slug}/audit/").content.decode()
     assert f"dora made the API key “Club website” ({key[:8]}…, read only)" in log
     assert key not in log
+    assert ApiToken.objects.filter(user=director).count() == 1
     # Never again: the list shows the name and the first characters only.
     again = client.get(PAGE).content.decode()
     assert key not in again

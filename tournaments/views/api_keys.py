@@ -85,6 +85,10 @@ class ApiKeyForm(forms.Form):
         return services.expiry_of_date(day) if day is not None else None
 
 
+SHOWN_ONCE = "api_key_shown_once"
+"""The session's slot for a key just made, between the POST and the page that shows it."""
+
+
 def _page(
     request: HttpRequest, form: ApiKeyForm, *, new_key: str = "", status: int = 200
 ) -> HttpResponse:
@@ -107,7 +111,10 @@ def api_keys(request: HttpRequest) -> HttpResponse:
     events = selectors.scopable_events(user)
     if request.method != "POST":
         initial = {"expires_at": services.default_expiry_date()}
-        return _page(request, ApiKeyForm(initial=initial, events=events))
+        # A key just made is shown on the page the POST redirected to, once (a reload of that
+        # page shows it no more, and makes no second key).
+        shown_once = request.session.pop(SHOWN_ONCE, "")
+        return _page(request, ApiKeyForm(initial=initial, events=events), new_key=shown_once)
     form = ApiKeyForm(request.POST, events=events)
     if form.is_valid():
         try:
@@ -122,10 +129,8 @@ def api_keys(request: HttpRequest) -> HttpResponse:
             show_error(form, exc)
         else:
             messages.success(request, gettext("Key “%(name)s” made.") % {"name": token.name})
-            fresh = ApiKeyForm(
-                initial={"expires_at": services.default_expiry_date()}, events=events
-            )
-            return _page(request, fresh, new_key=key)
+            request.session[SHOWN_ONCE] = key
+            return redirect("director:api-keys")
     return _page(request, form, status=400)
 
 
