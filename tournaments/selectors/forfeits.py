@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.translation import gettext_lazy
+
 from tournaments import game
 from tournaments.models import AuditEntry, Event, Match, MatchResult
 from tournaments.selectors.standings_records import points_config
@@ -62,6 +64,22 @@ def forfeit_mark(forfeit: str, *, no_show: bool = False) -> str:
     if forfeit in (MatchResult.Forfeit.A, MatchResult.Forfeit.B):
         return "no-show" if no_show else "forfeit"
     return ""
+
+
+MARK_WORDS = {
+    "forfeit": gettext_lazy("forfeit"),
+    "no-show": gettext_lazy("no-show"),
+    "double forfeit": gettext_lazy("double forfeit"),
+}
+"""A mark (:func:`forfeit_mark`, a value pages and the API compare) as a person reads it."""
+
+RECORDED_AS = {
+    "forfeit": gettext_lazy("Recorded as a forfeit."),
+    "no-show": gettext_lazy("Recorded as a no-show."),
+    "double forfeit": gettext_lazy("Recorded as a double forfeit."),
+    "": gettext_lazy("Recorded."),
+}
+"""What the director reads after recording a forfeit of each mark."""
 
 
 def forfeit_side(forfeit: str) -> int | None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments import game
 from tournaments.errors import NotFound
@@ -77,7 +78,7 @@ def get_entry(*, event: Event, entry_id: int) -> Entry:
     """One entry of the event with its players (``NotFound`` otherwise). Two queries."""
     entry = Entry.objects.filter(event=event, pk=entry_id).prefetch_related(_members()).first()
     if entry is None:
-        raise NotFound("No such entry in this event.", code="entry_not_found")
+        raise NotFound(gettext("No such entry in this event."), code="entry_not_found")
     return entry
 
 
@@ -129,7 +130,7 @@ def get_visible_event(*, slug: str, user: AbstractBaseUser | AnonymousUser) -> E
     """The event if this visitor may see it, else ``NotFound`` (drafts are hidden)."""
     event = Event.objects.filter(slug=slug).first()
     if event is None or not can_see(user, event):
-        raise NotFound("No such event.", code="event_not_found")
+        raise NotFound(gettext("No such event."), code="event_not_found")
     return event
 
 
