@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.functional import Promise
 from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
@@ -31,7 +32,7 @@ from tournaments.views.errors import show_error
 FORMAT_PARTS = ("best_of", "target")
 """A play-off stage's two settings (``Event.playoff_formats``), one form field each."""
 
-FIELDSETS: list[tuple[str, list[str]]] = [
+FIELDSETS: list[tuple[str | Promise, list[str]]] = [
     (gettext_lazy("The event"), ["name", "start_date", "end_date", "venue", "status"]),
     (
         gettext_lazy("The game"),
@@ -289,7 +290,7 @@ class EventForm(forms.Form):
                 initial[field] = game.format_displayed(initial[field], event)
         return initial
 
-    def fieldsets(self) -> list[tuple[str, list[forms.BoundField]]]:
+    def fieldsets(self) -> list[tuple[str | Promise, list[forms.BoundField]]]:
         sets = [(title, [self[f] for f in fs]) for title, fs in FIELDSETS]
         if "slug" in self.fields:
             sets[0][1].insert(1, self["slug"])
