@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class RatingChange(models.Model):
@@ -47,11 +48,11 @@ class League(models.Model):
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=80, unique=True)
-    season = models.CharField(max_length=40, blank=True, help_text='e.g. "2026".')
+    season = models.CharField(max_length=40, blank=True, help_text=_('e.g. "2026".'))
     points = models.JSONField(default=list, blank=True)
     best_of = models.PositiveSmallIntegerField(null=True, blank=True)
     rank_partnerships = models.BooleanField(
-        default=False, help_text="Rank partnerships too, beside the players."
+        default=False, help_text=_("Rank partnerships too, beside the players.")
     )
     public = models.BooleanField(default=True)
     directors = models.ManyToManyField("auth.User", related_name="directed_leagues", blank=True)

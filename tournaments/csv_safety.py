@@ -19,6 +19,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from django.utils.translation import gettext
+
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 _PLAIN_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?(/\d+)?")
 
@@ -76,8 +78,11 @@ def formula_warnings(lines: Iterable[tuple[int, Sequence[str]]]) -> list[tuple[i
             warnings.append(
                 (
                     line,
-                    f"{shown} starts like a spreadsheet formula. It is kept as typed; exports "
-                    "write it as text. Check it is really a name.",
+                    gettext(
+                        "%(cells)s starts like a spreadsheet formula. It is kept as typed; "
+                        "exports write it as text. Check it is really a name."
+                    )
+                    % {"cells": shown},
                 )
             )
     return warnings

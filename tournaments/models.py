@@ -19,6 +19,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 
 def new_salt() -> str:
@@ -68,7 +69,7 @@ class Partnership(models.Model):
 
     player_a = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     player_b = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    name = models.CharField(max_length=120, blank=True, help_text="Optional team name.")
+    name = models.CharField(max_length=120, blank=True, help_text=_("Optional team name."))
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -86,37 +87,37 @@ class Event(models.Model):
     """One tournament, with its rules and settings, published before it starts."""
 
     class Rules(models.TextChoices):
-        FIVE_UP = "five-up", "Five Up"
-        ALL_FIVES = "all-fives", "All Fives"
-        FIVE_UP_7 = "five-up-7", "Five-Up (7 tiles)"
+        FIVE_UP = "five-up", _("Five Up")
+        ALL_FIVES = "all-fives", _("All Fives")
+        FIVE_UP_7 = "five-up-7", _("Five-Up (7 tiles)")
 
     class EntryKind(models.TextChoices):
-        PARTNERSHIP = "partnership", "Partnerships (four at a table)"
-        SINGLE = "single", "Head to head (two at a table)"
+        PARTNERSHIP = "partnership", _("Partnerships (four at a table)")
+        SINGLE = "single", _("Head to head (two at a table)")
 
     class Format(models.TextChoices):
-        SWISS = "swiss", "Swiss rounds"
-        ROUND_ROBIN = "round_robin", "Round robin"
+        SWISS = "swiss", _("Swiss rounds")
+        ROUND_ROBIN = "round_robin", _("Round robin")
 
     class Playoff(models.TextChoices):
-        NONE = "none", "No play-off"
-        SINGLE = "single", "Single elimination"
-        DOUBLE = "double", "Double elimination"
+        NONE = "none", _("No play-off")
+        SINGLE = "single", _("Single elimination")
+        DOUBLE = "double", _("Double elimination")
 
     class TimePolicy(models.TextChoices):
-        FINISH_HAND = "finish-hand", "Finish the hand in play"
-        ONE_MORE_HAND = "one-more-hand", "Finish the hand, then one more"
+        FINISH_HAND = "finish-hand", _("Finish the hand in play")
+        ONE_MORE_HAND = "one-more-hand", _("Finish the hand, then one more")
 
     class Consolation(models.TextChoices):
-        NONE = "", "None"
-        THIRD_PLACE = "third_place", "A match for third place"
-        FIRST_ROUND_LOSERS = "first_round_losers", "A bracket for the first round's losers"
+        NONE = "", _("None")
+        THIRD_PLACE = "third_place", _("A match for third place")
+        FIRST_ROUND_LOSERS = "first_round_losers", _("A bracket for the first round's losers")
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        REGISTRATION = "registration", "Registration open"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration open")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=80, unique=True)
@@ -128,7 +129,7 @@ class Event(models.Model):
     # The game: the engine's rule set and the options an event may set (None: the rule set's
     # default for the number of players).
     rules = models.CharField(max_length=16, choices=Rules.choices, default=Rules.FIVE_UP)
-    target = models.PositiveIntegerField(null=True, blank=True, help_text="Raw points.")
+    target = models.PositiveIntegerField(null=True, blank=True, help_text=_("Raw points."))
     hand_size = models.PositiveSmallIntegerField(null=True, blank=True)
     entry_kind = models.CharField(
         max_length=16, choices=EntryKind.choices, default=EntryKind.PARTNERSHIP
@@ -138,7 +139,7 @@ class Event(models.Model):
     )
     round_minutes = models.PositiveSmallIntegerField(default=45)
     allow_final_score_only = models.BooleanField(
-        default=False, help_text="Tables may submit a final score only (marked unverified)."
+        default=False, help_text=_("Tables may submit a final score only (marked unverified).")
     )
 
     # The format.
@@ -158,7 +159,11 @@ class Event(models.Model):
     playoff_formats = models.JSONField(default=dict, blank=True)
     first_round = models.CharField(
         max_length=16,
-        choices=[("random", "Random draw"), ("rating", "By rating"), ("seed", "By seed")],
+        choices=[
+            ("random", _("Random draw")),
+            ("rating", _("By rating")),
+            ("seed", _("By seed")),
+        ],
         default="random",
     )
 
@@ -169,15 +174,15 @@ class Event(models.Model):
     points_bye = models.PositiveSmallIntegerField(default=2)
     margin_bonus_points = models.PositiveSmallIntegerField(default=0)
     margin_bonus_at = models.PositiveIntegerField(
-        default=0, help_text="Raw winning margin that earns the bonus (0: no bonus)."
+        default=0, help_text=_("Raw winning margin that earns the bonus (0: no bonus).")
     )
     tiebreaks = models.JSONField(
-        default=list, blank=True, help_text="Ordered tiebreak names, after match points."
+        default=list, blank=True, help_text=_("Ordered tiebreak names, after match points.")
     )
     # Forfeits: the score the side that turned up wins by (raw points; null: the target, to 0),
     # the match points of a forfeit (null: as a played win / loss), and whether a forfeit's
     # scores count in points for, against and spread.
-    forfeit_score = models.PositiveIntegerField(null=True, blank=True, help_text="Raw points.")
+    forfeit_score = models.PositiveIntegerField(null=True, blank=True, help_text=_("Raw points."))
     points_forfeit_win = models.SmallIntegerField(null=True, blank=True)
     points_forfeit_loss = models.SmallIntegerField(null=True, blank=True)
     points_double_forfeit = models.SmallIntegerField(null=True, blank=True)
@@ -203,7 +208,7 @@ class Event(models.Model):
     # The event day (issue 18): the zone every time a person reads is shown in, labelled; players
     # checking themselves in from the event's QR code (with their entry's code or the director's
     # code for the day), until round 1 is generated.
-    time_zone = models.CharField(max_length=64, default="UTC", help_text="e.g. America/Chicago")
+    time_zone = models.CharField(max_length=64, default="UTC", help_text=_("e.g. America/Chicago"))
     self_check_in = models.BooleanField(default=False)
     check_in_day_code = models.CharField(max_length=16, blank=True)
     salt = models.CharField(max_length=64, default=new_salt)
@@ -240,9 +245,9 @@ class Entry(models.Model):
     """A partnership (or, in a head-to-head event, one player) taking part in an event."""
 
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        CHECKED_IN = "checked_in", "Checked in"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked_in", _("Checked in")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     partnership = models.ForeignKey(
@@ -251,12 +256,12 @@ class Entry(models.Model):
     player = models.ForeignKey(
         Player, null=True, blank=True, on_delete=models.PROTECT, related_name="single_entries"
     )
-    name = models.CharField(max_length=200, help_text="Display name: the team or the player.")
+    name = models.CharField(max_length=200, help_text=_("Display name: the team or the player."))
     seed = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.REGISTERED)
     late = models.BooleanField(default=False)
     pinned_table = models.PositiveIntegerField(
-        null=True, blank=True, help_text="Always seat this entry at this table (accessibility)."
+        null=True, blank=True, help_text=_("Always seat this entry at this table (accessibility).")
     )
     registered_at = models.DateTimeField(auto_now_add=True)
     checked_in_at = models.DateTimeField(null=True, blank=True)
@@ -336,16 +341,16 @@ class Round(models.Model):
     """One round of an event. Draft (pairings being prepared) -> published -> in play -> closed."""
 
     class Kind(models.TextChoices):
-        SWISS = "swiss", "Swiss"
-        ROUND_ROBIN = "round_robin", "Round robin"
-        PLAYOFF = "playoff", "Play-off"
-        TIEBREAK = "tiebreak", "Tiebreak"
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        PLAYOFF = "playoff", _("Play-off")
+        TIEBREAK = "tiebreak", _("Tiebreak")
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        PUBLISHED = "published", "Published"
-        IN_PLAY = "in_play", "In play"
-        CLOSED = "closed", "Closed"
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        IN_PLAY = "in_play", _("In play")
+        CLOSED = "closed", _("Closed")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()
@@ -404,7 +409,7 @@ class Match(models.Model):
     # overrides the event's target for this game (raw points; null: the event's).
     game_no = models.PositiveSmallIntegerField(default=1)
     best_of = models.PositiveSmallIntegerField(default=1)
-    target = models.PositiveIntegerField(null=True, blank=True, help_text="Raw points.")
+    target = models.PositiveIntegerField(null=True, blank=True, help_text=_("Raw points."))
 
     class Meta:
         ordering = ["round", "table__number", "game_no", "pk"]

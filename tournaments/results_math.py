@@ -10,6 +10,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+from django.utils.translation import gettext
+
 import scoring
 from tournaments.errors import ValidationFailed
 from tournaments.models import Claim, Match, MatchResult
@@ -21,18 +23,18 @@ def to_halves(score: Any) -> int:
     """A raw score (int, or a float or Decimal half) as an exact integer of half-points."""
     if isinstance(score, bool) or not isinstance(score, int | float | Decimal):
         raise ValidationFailed(
-            "A score is a number.", code="invalid_score", details={"score": score}
+            gettext("A score is a number."), code="invalid_score", details={"score": score}
         )
     doubled = Decimal(str(score)) * 2
     if not doubled.is_finite() or abs(doubled) > MAX_HALVES:
         raise ValidationFailed(
-            "A score is a number of points between -100000 and 100000.",
+            gettext("A score is a number of points between -100000 and 100000."),
             code="invalid_score",
             details={"score": str(score)},
         )
     if doubled != doubled.to_integral_value():
         raise ValidationFailed(
-            "A score is a whole number of points, or a half.",
+            gettext("A score is a whole number of points, or a half."),
             code="invalid_score",
             details={"score": score},
         )

@@ -2,14 +2,18 @@
 after and reason ("the director overrode table 7: 61-40, reason: board count").
 
 Scores are shown in displayed points (:func:`tournaments.game.format_displayed`); nothing here
-prints raw Python data. An action this module does not know still reads as a sentence.
+prints raw Python data. An action this module does not know still reads as a sentence. Every
+sentence is one translatable template with named parts (``%(who)s``), in the reader's language.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from django.utils.functional import Promise
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
 
 from tournaments import game
 from tournaments.models import AuditEntry, Event
@@ -17,27 +21,32 @@ from tournaments.models import AuditEntry, Event
 
 @dataclass(frozen=True)
 class AuditNames:
-    """What a sentence needs to name things: entries and matches of the event by id."""
+    """What a sentence needs to name things: entries and matches of the event by id, and the
+    rounds' numbers by round id."""
 
     entries: dict[int, str] = field(default_factory=dict)
     # match id -> (table number or None, first side's name, second side's name or "")
     matches: dict[int, tuple[int | None, str, str]] = field(default_factory=dict)
+    rounds: dict[int, int] = field(default_factory=dict)
 
     def entry(self, entry_id: Any) -> str:
         try:
-            return self.entries.get(int(entry_id), f"entry {entry_id}")
+            found = self.entries.get(int(entry_id))
         except (TypeError, ValueError):
-            return "an entry"
+            return gettext("an entry")
+        return gettext("entry %(id)s") % {"id": entry_id} if found is None else found
 
     def match(self, match_id: Any) -> str:
         """``"table 7 (Aces v Blanks)"``, ``"the bye of Aces"`` or ``"a match"``."""
         try:
             table, a, b = self.matches[int(match_id)]
         except (KeyError, TypeError, ValueError):
-            return "a match"
+            return gettext("a match")
         if table is None:
-            return f"the bye of {a}"
-        return f"table {table} ({a} v {b})" if b else f"table {table}"
+            return gettext("the bye of %(entry)s") % {"entry": a}
+        if b:
+            return gettext("table %(table)s (%(a)s v %(b)s)") % {"table": table, "a": a, "b": b}
+        return gettext("table %(table)s") % {"table": table}
 
 
 @dataclass(frozen=True)
@@ -57,7 +66,7 @@ def _who(entry: AuditEntry) -> str:
         by = entry.after.get("by") if isinstance(entry.after, dict) else None
         if by:  # a side that acted through its table link (``audit.record(actor_label=...)``)
             return str(by)
-        return "A table" if entry.action.startswith("result.") else "The system"
+        return gettext("A table") if entry.action.startswith("result.") else gettext("The system")
     user = entry.actor
     full = user.get_full_name() if hasattr(user, "get_full_name") else ""
     return full or user.username
@@ -84,17 +93,29 @@ def _int(value: Any) -> int | None:
         return None
 
 
-def _result(verb: str) -> Presenter:
+def _after(entry: AuditEntry) -> dict[str, Any]:
+    return entry.after if isinstance(entry.after, dict) else {}
+
+
+def _round_words(number: Any) -> str:
+    """``"round 3"`` (``"a round"`` without a number), as a sentence names it."""
+    if number:
+        return pgettext("the audit log", "round %(number)s") % {"number": number}
+    return pgettext("the audit log", "a round")
+
+
+def _result(template: Promise) -> Presenter:
+    """``template``: ``%(who)s`` did what at ``%(where)s`` (the match)."""
+
     def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-        after = entry.after if isinstance(entry.after, dict) else {}
-        where = names.match(after.get("match"))
+        after = _after(entry)
         score = _scores(after, event, names)
-        text = f"{_who(entry)} {verb} {where}"
+        text = str(template) % {"who": _who(entry), "where": names.match(after.get("match"))}
         if score:
             text += f": {score}"
         before = _scores(entry.before, event, names)
         if before and before != score:
-            text += f" (was {before})"
+            text += gettext(" (was %(before)s)") % {"before": before}
         return text
 
     return sentence
@@ -103,236 +124,258 @@ def _result(verb: str) -> Presenter:
 def _forfeit(entry: AuditEntry, event: Event, names: AuditNames) -> str:
     """``"Dana recorded a forfeit at table 7 (Aces v Blanks): Aces 0–61 Blanks (Aces
     forfeited)"``."""
-    after = entry.after if isinstance(entry.after, dict) else {}
-    text = _result("recorded a forfeit at")(entry, event, names)
+    after = _after(entry)
+    text = _result(gettext_lazy("%(who)s recorded a forfeit at %(where)s"))(entry, event, names)
     who = after.get("forfeit")
     table = names.matches.get(_int(after.get("match")) or -1)
     if who in ("a", "b") and table is not None:
-        text += f" ({table[1] if who == 'a' else table[2]} forfeited)"
+        text += gettext(" (%(entry)s forfeited)") % {"entry": table[1] if who == "a" else table[2]}
     elif who == "both":
-        text += " (a double forfeit)"
+        text += gettext(" (a double forfeit)")
     return text
 
 
 def _no_show(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-    after = entry.after if isinstance(entry.after, dict) else {}
-    where = names.match(after.get("match"))
-    return (
-        f"{_who(entry)} recorded {_entry_name(entry, names)} as a no-show at {where}, "
-        "withdrawn from later rounds"
-    )
+    return gettext(
+        "%(who)s recorded %(entry)s as a no-show at %(where)s, withdrawn from later rounds"
+    ) % {
+        "who": _who(entry),
+        "entry": _entry_name(entry, names),
+        "where": names.match(_after(entry).get("match")),
+    }
 
 
 def _entry_name(entry: AuditEntry, names: AuditNames) -> str:
-    after = entry.after if isinstance(entry.after, dict) else {}
-    return after.get("name") or names.entry(entry.object_id)
+    return _after(entry).get("name") or names.entry(entry.object_id)
 
 
-def _entry(verb: str) -> Presenter:
+def _entry(template: Promise) -> Presenter:
+    """``template``: ``%(who)s`` did what to ``%(entry)s``."""
+
     def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-        return f"{_who(entry)} {verb} {_entry_name(entry, names)}"
+        return str(template) % {"who": _who(entry), "entry": _entry_name(entry, names)}
 
     return sentence
 
 
-def _round(verb: str) -> Presenter:
+def _round(template: Promise) -> Presenter:
+    """``template``: ``%(who)s`` did what to ``%(round)s`` (the round's number from the entry)."""
+
     def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-        data = entry.after if isinstance(entry.after, dict) else {}
+        data = _after(entry)
         if not data and isinstance(entry.before, dict):
             data = entry.before
-        number = data.get("number")
-        what = f"round {number}" if number else "a round"
-        return f"{_who(entry)} {verb} {what}"
+        return str(template) % {"who": _who(entry), "round": _round_words(data.get("number"))}
 
     return sentence
 
 
-def _round_status(verb: str) -> Presenter:
+def _of_round(template: Promise) -> Presenter:
+    """``template``: ``%(who)s`` did what to ``%(round)s``, the round the entry is about (its
+    ``object_id``), by its number where the log knows it."""
+
     def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-        return f"{_who(entry)} {verb}"
+        number = names.rounds.get(_int(entry.object_id) or -1)
+        return str(template) % {"who": _who(entry), "round": _round_words(number)}
 
     return sentence
 
 
-def _clock(verb: str) -> Presenter:
+def _clock(template: Promise) -> Presenter:
     """A round clock's move: ``"dana paused round 2's clock (12 min 30 s left)"``."""
 
     def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-        after = entry.after if isinstance(entry.after, dict) else {}
-        number = after.get("number")
-        text = f"{_who(entry)} {verb.format(round=f'round {number}' if number else 'a round')}"
+        after = _after(entry)
+        parts = {"who": _who(entry), "round": _round_words(after.get("number"))}
         if entry.action == "round.clock_extend" and after.get("minutes"):
-            text = text.replace("added time", f"added {after['minutes']} min", 1)
+            parts["minutes"] = after["minutes"]
+            text = gettext("%(who)s added %(minutes)s min to %(round)s's clock") % parts
+        else:
+            text = str(template) % parts
         left = _int(after.get("seconds_left"))
         if entry.action == "round.clock_pause" and left is not None:
             minutes, seconds = divmod(left, 60)
-            text += f" ({minutes} min {seconds} s left)" if seconds else f" ({minutes} min left)"
+            if seconds:
+                text += gettext(" (%(m)s min %(s)s s left)") % {"m": minutes, "s": seconds}
+            else:
+                text += gettext(" (%(m)s min left)") % {"m": minutes}
         return text
 
     return sentence
 
 
 def _generate(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-    after = entry.after if isinstance(entry.after, dict) else {}
-    text = f"{_who(entry)} generated round {after.get('number', '?')}"
+    after = _after(entry)
+    text = gettext("%(who)s generated round %(number)s") % {
+        "who": _who(entry),
+        "number": after.get("number", "?"),
+    }
     if after.get("matches"):
-        text += f" ({after['matches']} matches)"
+        text += gettext(" (%(n)s matches)") % {"n": after["matches"]}
     return text
 
 
 def _seed(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-    after = entry.after if isinstance(entry.after, dict) else {}
-    seed = after.get("seed")
-    target = names.entry(entry.object_id)
+    seed = _after(entry).get("seed")
+    parts = {"who": _who(entry), "entry": names.entry(entry.object_id), "seed": seed}
     if seed is None:
-        return f"{_who(entry)} removed the seed of {target}"
-    return f"{_who(entry)} seeded {target} {seed}"
+        return gettext("%(who)s removed the seed of %(entry)s") % parts
+    return gettext("%(who)s seeded %(entry)s %(seed)s") % parts
 
 
 def _pin(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-    after = entry.after if isinstance(entry.after, dict) else {}
-    table = after.get("pinned_table")
-    target = names.entry(entry.object_id)
+    table = _after(entry).get("pinned_table")
+    parts = {"who": _who(entry), "entry": names.entry(entry.object_id), "table": table}
     if table is None:
-        return f"{_who(entry)} unpinned {target} from its table"
-    return f"{_who(entry)} pinned {target} to table {table}"
+        return gettext("%(who)s unpinned %(entry)s from its table") % parts
+    return gettext("%(who)s pinned %(entry)s to table %(table)s") % parts
 
 
 def _update(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-    after = entry.after if isinstance(entry.after, dict) else {}
-    fields = ", ".join(k.replace("_", " ") for k in after) or "nothing"
-    return f"{_who(entry)} changed the event's settings: {fields}"
+    fields = ", ".join(k.replace("_", " ") for k in _after(entry)) or gettext("nothing")
+    return gettext("%(who)s changed the event's settings: %(fields)s") % {
+        "who": _who(entry),
+        "fields": fields,
+    }
 
 
 def _director(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-    after = entry.after if isinstance(entry.after, dict) else {}
-    return f"{_who(entry)} made {after.get('director', 'someone')} a director of this event"
+    return gettext("%(who)s made %(director)s a director of this event") % {
+        "who": _who(entry),
+        "director": _after(entry).get("director") or gettext("someone"),
+    }
 
 
-def _league(verb: str) -> Presenter:
+def _league(template: Promise) -> Presenter:
     def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
         data = entry.after if isinstance(entry.after, dict) else entry.before
-        league = data.get("league", "a league") if isinstance(data, dict) else "a league"
-        return f"{_who(entry)} {verb} the league “{league}”"
+        league = data.get("league") if isinstance(data, dict) else None
+        return str(template) % {"who": _who(entry), "league": league or gettext("a league")}
 
     return sentence
 
 
 def _import(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-    after = entry.after if isinstance(entry.after, dict) else {}
-    count = len(after.get("entries") or [])
-    return f"{_who(entry)} imported {count} entr{'y' if count == 1 else 'ies'}"
+    count = len(_after(entry).get("entries") or [])
+    return ngettext(
+        "%(who)s imported %(count)s entry", "%(who)s imported %(count)s entries", count
+    ) % {"who": _who(entry), "count": count}
 
 
-def _swap(kind: str) -> Presenter:
+def _fixed(template: Promise) -> Presenter:
+    """``template``: what ``%(who)s`` did."""
+
     def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-        return f"{_who(entry)} swapped {kind} in a draft round"
+        return str(template) % {"who": _who(entry)}
 
     return sentence
 
 
-def _webhook(verb: str) -> Presenter:
-    """``"Ann added the webhook endpoint https://..."`` (the URL from after, else before)."""
+def _webhook(template: Promise) -> Presenter:
+    """``template``: what ``%(who)s`` did to the endpoint ``%(url)s`` (after, else before)."""
 
     def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-        after = entry.after if isinstance(entry.after, dict) else {}
         before = entry.before if isinstance(entry.before, dict) else {}
-        url = after.get("url") or before.get("url") or ""
-        return f"{_who(entry)} {verb}" + (f" {url}" if url else "")
+        url = _after(entry).get("url") or before.get("url") or ""
+        return str(template) % {"who": _who(entry), "url": url}
 
     return sentence
 
 
-def _fixed(text: str) -> Presenter:
+def _api_key(template: Promise) -> Presenter:
+    """``template``: what ``%(who)s`` did to the key ``%(key)s`` (its name, first
+    characters and scope)."""
+
     def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-        return f"{_who(entry)} {text}"
-
-    return sentence
-
-
-def _api_key(text: str) -> Presenter:
-    def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-        after = entry.after if isinstance(entry.after, dict) else {}
-        scope = "read only" if after.get("scope") == "read" else "read and write"
+        after = _after(entry)
+        scope = gettext("read only") if after.get("scope") == "read" else gettext("read and write")
         key = f"“{after.get('name') or ''}” ({after.get('prefix', '?')}…, {scope})"
-        return f"{_who(entry)} {text.format(key=key)}"
+        return str(template) % {"who": _who(entry), "key": key}
 
     return sentence
 
 
 PRESENTERS: dict[str, Presenter] = {
-    "result.confirm": _result("confirmed"),
-    "result.override": _result("overrode"),
-    "result.resolve": _result("resolved the conflict at"),
-    "result.correct": _result("corrected"),
+    "result.confirm": _result(gettext_lazy("%(who)s confirmed %(where)s")),
+    "result.override": _result(gettext_lazy("%(who)s overrode %(where)s")),
+    "result.resolve": _result(gettext_lazy("%(who)s resolved the conflict at %(where)s")),
+    "result.correct": _result(gettext_lazy("%(who)s corrected %(where)s")),
     "result.forfeit": _forfeit,
     "entry.no_show": _no_show,
-    "entry.register": _entry("registered"),
-    "entry.register_late": _entry("registered late"),
-    "entry.check_in": _entry("checked in"),
-    "entry.undo_check_in": _entry("undid the check-in of"),
-    "entry.withdraw": _entry("withdrew"),
-    "entry.reinstate": _entry("reinstated"),
+    "entry.register": _entry(gettext_lazy("%(who)s registered %(entry)s")),
+    "entry.register_late": _entry(gettext_lazy("%(who)s registered late %(entry)s")),
+    "entry.check_in": _entry(gettext_lazy("%(who)s checked in %(entry)s")),
+    "entry.undo_check_in": _entry(gettext_lazy("%(who)s undid the check-in of %(entry)s")),
+    "entry.withdraw": _entry(gettext_lazy("%(who)s withdrew %(entry)s")),
+    "entry.reinstate": _entry(gettext_lazy("%(who)s reinstated %(entry)s")),
     "entry.set_seed": _seed,
     "entry.pin_table": _pin,
     "entries.import": _import,
-    "event.create": _fixed("created the event"),
+    "event.create": _fixed(gettext_lazy("%(who)s created the event")),
     "event.update": _update,
     "event.add_director": _director,
-    "league.add_event": _league("counted the event in"),
-    "league.remove_event": _league("took the event out of"),
+    "league.add_event": _league(
+        gettext_lazy("%(who)s counted the event in the league “%(league)s”")
+    ),
+    "league.remove_event": _league(
+        gettext_lazy("%(who)s took the event out of the league “%(league)s”")
+    ),
     "round.generate": _generate,
-    "round.generate_requested": _fixed("asked for the next round"),
-    "round.discard": _round("discarded the draft of"),
-    "round.swap_entries": _swap("two entries"),
-    "round.swap_tables": _swap("two tables"),
-    "round.publish": _round_status("published a round"),
-    "round.start": _round_status("put a round in play"),
-    "round.clock_start": _clock("started {round}'s clock"),
-    "round.clock_pause": _clock("paused {round}'s clock"),
-    "round.clock_resume": _clock("restarted {round}'s clock"),
-    "round.clock_extend": _clock("added time to {round}'s clock"),
-    "round.clock_end": _clock("called time in {round}"),
-    "round.close": _round_status("closed a round"),
-    "round.playoff_bracket": _fixed("drew the play-off bracket"),
-    "playoff.seed": _fixed("seeded the play-off"),
-    "round.playoff_advance": _fixed("drafted the next play-off round"),
-    "match.next_game": _fixed("set up the next game of a best-of play-off match"),
-    "match.drop_game": _fixed("removed an unplayed game a correction made unnecessary"),
-    "table_links.revoke": _fixed("revoked every table link of a round"),
-    "tiebreak_round.propose": _fixed("proposed a tiebreak round"),
-    "tiebreak_round.approve": _fixed("approved a tiebreak round"),
-    "api_token.create": _api_key("made the API key {key}, limited to events including this one"),
-    "api_token.revoke": _api_key("revoked the API key {key}"),
-    "webhook.add": _webhook("added the webhook endpoint"),
-    "webhook.update": _webhook("changed the webhook endpoint"),
-    "webhook.remove": _webhook("removed the webhook endpoint"),
-    "webhook.retry": _fixed("sent a failed webhook delivery again"),
+    "round.generate_requested": _fixed(gettext_lazy("%(who)s asked for the next round")),
+    "round.discard": _round(gettext_lazy("%(who)s discarded the draft of %(round)s")),
+    "round.swap_entries": _fixed(gettext_lazy("%(who)s swapped two entries in a draft round")),
+    "round.swap_tables": _fixed(gettext_lazy("%(who)s swapped two tables in a draft round")),
+    "round.publish": _of_round(gettext_lazy("%(who)s published %(round)s")),
+    "round.start": _of_round(gettext_lazy("%(who)s put %(round)s in play")),
+    "round.clock_start": _clock(gettext_lazy("%(who)s started %(round)s's clock")),
+    "round.clock_pause": _clock(gettext_lazy("%(who)s paused %(round)s's clock")),
+    "round.clock_resume": _clock(gettext_lazy("%(who)s restarted %(round)s's clock")),
+    "round.clock_extend": _clock(gettext_lazy("%(who)s added time to %(round)s's clock")),
+    "round.clock_end": _clock(gettext_lazy("%(who)s called time in %(round)s")),
+    "round.close": _of_round(gettext_lazy("%(who)s closed %(round)s")),
+    "round.playoff_bracket": _fixed(gettext_lazy("%(who)s drew the play-off bracket")),
+    "playoff.seed": _fixed(gettext_lazy("%(who)s seeded the play-off")),
+    "round.playoff_advance": _fixed(gettext_lazy("%(who)s drafted the next play-off round")),
+    "match.next_game": _fixed(
+        gettext_lazy("%(who)s set up the next game of a best-of play-off match")
+    ),
+    "match.drop_game": _fixed(
+        gettext_lazy("%(who)s removed an unplayed game a correction made unnecessary")
+    ),
+    "table_links.revoke": _of_round(gettext_lazy("%(who)s revoked every table link of %(round)s")),
+    "tiebreak_round.propose": _fixed(gettext_lazy("%(who)s proposed a tiebreak round")),
+    "tiebreak_round.approve": _fixed(gettext_lazy("%(who)s approved a tiebreak round")),
+    "api_token.create": _api_key(
+        gettext_lazy("%(who)s made the API key %(key)s, limited to events including this one")
+    ),
+    "api_token.revoke": _api_key(gettext_lazy("%(who)s revoked the API key %(key)s")),
+    "webhook.add": _webhook(gettext_lazy("%(who)s added the webhook endpoint %(url)s")),
+    "webhook.update": _webhook(gettext_lazy("%(who)s changed the webhook endpoint %(url)s")),
+    "webhook.remove": _webhook(gettext_lazy("%(who)s removed the webhook endpoint %(url)s")),
+    "webhook.retry": _fixed(gettext_lazy("%(who)s sent a failed webhook delivery again")),
 }
 
 
 def fallback(entry: AuditEntry, event: Event, names: AuditNames) -> str:
     """An action without its own sentence: ``"Ann recorded "match.frobnicate" on a match"``."""
-    what = entry.object_type.replace("_", " ") or "the event"
+    what = entry.object_type.replace("_", " ") or gettext("the event")
     verb = entry.action.replace("_", " ").replace(".", ": ")
-    return f"{_who(entry)} recorded “{verb}” on a {what}"
+    return gettext("%(who)s recorded “%(verb)s” on a %(what)s") % {
+        "who": _who(entry),
+        "verb": verb,
+        "what": what,
+    }
 
 
 def describe(entry: AuditEntry, event: Event, names: AuditNames, rounds: dict[int, int]) -> str:
-    """One audit entry as a sentence."""
+    """One audit entry as a sentence (``rounds``: round numbers by round id)."""
     presenter = PRESENTERS.get(entry.action, fallback)
-    text = presenter(entry, event, names)
-    if entry.action in ("round.publish", "round.start", "round.close", "table_links.revoke"):
-        number = rounds.get(_int(entry.object_id) or -1)
-        if number is not None:
-            text = text.replace("a round's", f"round {number}'s").replace(
-                "a round", f"round {number}"
-            )
-    return text
+    return presenter(entry, event, replace(names, rounds=rounds) if rounds else names)
 
 
 def audit_lines(
     entries: list[AuditEntry], event: Event, names: AuditNames, rounds: dict[int, int]
 ) -> list[AuditLine]:
     """The log's lines, newest first as given."""
-    return [AuditLine(e, describe(e, event, names, rounds), e.reason) for e in entries]
+    names = replace(names, rounds=rounds)
+    return [AuditLine(e, describe(e, event, names, {}), e.reason) for e in entries]

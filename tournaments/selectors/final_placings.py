@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
+
 from tournaments.errors import Conflict, SpinnerError
 from tournaments.models import Entry, Event
 from tournaments.pairing.final_places import (
@@ -58,7 +60,8 @@ def _main_rounds_error(event: Event) -> SpinnerError | None:
     if progress.complete:
         return None
     return Conflict(
-        f"The main rounds are not over ({progress.closed} of {progress.expected} closed).",
+        gettext("The main rounds are not over (%(closed)s of %(expected)s closed).")
+        % {"closed": progress.closed, "expected": progress.expected},
         code="main_rounds_open",
         details={"closed": progress.closed, "expected": progress.expected},
     )
@@ -73,7 +76,9 @@ def finish_check(event: Event) -> FinishCheck:
     or a corrected result leaves a later bracket match between entries no longer in it).
     """
     if event.status == Event.Status.FINISHED:
-        return FinishCheck(Conflict("This event is already finished.", code="event_finished"))
+        return FinishCheck(
+            Conflict(gettext("This event is already finished."), code="event_finished")
+        )
     error = _main_rounds_error(event)
     if error is not None:
         return FinishCheck(error)
@@ -97,7 +102,7 @@ def current_places(event: Event) -> tuple[FinalPlace, ...]:
         ) from exc
     if view is None:
         raise Conflict(
-            "The play-off is not seeded yet: seed it from the final standings.",
+            gettext("The play-off is not seeded yet: seed it from the final standings."),
             code="playoff_needs_seeding",
         )
     assert view.progress is not None

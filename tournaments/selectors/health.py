@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.db.models import Max, Min
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.models import StandingsState, WorkerHeartbeat
 
@@ -34,10 +35,16 @@ def worker_health(*, now: datetime | None = None) -> WorkerHealth:
         return WorkerHealth(down=False, last_beat=last, message="")
     if last is None:
         return WorkerHealth(
-            down=True, last_beat=None, message="Standings worker down: no worker has reported."
+            down=True,
+            last_beat=None,
+            message=gettext("Standings worker down: no worker has reported."),
         )
     since = timezone.localtime(last).strftime("%H:%M")
-    return WorkerHealth(down=True, last_beat=last, message=f"Standings worker down since {since}.")
+    return WorkerHealth(
+        down=True,
+        last_beat=last,
+        message=gettext("Standings worker down since %(since)s.") % {"since": since},
+    )
 
 
 def standings_lag_seconds(*, now: datetime | None = None) -> float:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Count, Q, QuerySet
+from django.utils.translation import gettext
 
 from tournaments.errors import NotFound
 from tournaments.models import EntryPlayer, Event, League, Player
@@ -58,14 +59,14 @@ def get_visible_league(*, slug: str, user: Any) -> League:
     superuser); otherwise ``NotFound`` (a private league's existence is not revealed)."""
     league = League.objects.filter(slug=slug).first()
     if league is None:
-        raise NotFound("No such league.", code="not_found")
+        raise NotFound(gettext("No such league."), code="not_found")
     if league.public:
         return league
     if getattr(user, "is_authenticated", False) and (
         getattr(user, "is_superuser", False) or league.directors.filter(pk=user.pk).exists()
     ):
         return league
-    raise NotFound("No such league.", code="not_found")
+    raise NotFound(gettext("No such league."), code="not_found")
 
 
 def _survivors(player_ids: set[int]) -> dict[int, Player]:

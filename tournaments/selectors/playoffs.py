@@ -5,6 +5,7 @@ standings.
 from __future__ import annotations
 
 from django.db.models import Max
+from django.utils.translation import gettext
 
 from tournaments.errors import Conflict, ValidationFailed
 from tournaments.models import (
@@ -30,7 +31,9 @@ def seeding_order(event: Event) -> list[int]:
     if len(rows) > cut and rows[cut - 1]["rank"] == rows[cut]["rank"]:
         tied = [row["name"] for row in rows if row["rank"] == rows[cut - 1]["rank"]]
         raise Conflict(
-            "Entries are still tied across the play-off cut: propose a tiebreak round first.",
+            gettext(
+                "Entries are still tied across the play-off cut: propose a tiebreak round first."
+            ),
             code="tied_at_cut",
             details={"tied": tied},
         )
@@ -42,7 +45,7 @@ def seeding_order(event: Event) -> list[int]:
 
 def check_can_seed(event: Event) -> list[int]:
     if event.playoff == Event.Playoff.NONE:
-        raise ValidationFailed("This event has no play-off.", code="no_playoff")
+        raise ValidationFailed(gettext("This event has no play-off."), code="no_playoff")
     if Round.objects.filter(event=event, kind=Round.Kind.PLAYOFF).exists():
-        raise Conflict("The play-off bracket is already seeded.", code="playoff_started")
+        raise Conflict(gettext("The play-off bracket is already seeded."), code="playoff_started")
     return seeding_order(event)

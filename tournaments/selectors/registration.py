@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments import game
 from tournaments.errors import NotFound
@@ -77,7 +78,7 @@ def get_entry(*, event: Event, entry_id: int) -> Entry:
     """One entry of the event with its players (``NotFound`` otherwise). Two queries."""
     entry = Entry.objects.filter(event=event, pk=entry_id).prefetch_related(_members()).first()
     if entry is None:
-        raise NotFound("No such entry in this event.", code="entry_not_found")
+        raise NotFound(gettext("No such entry in this event."), code="entry_not_found")
     return entry
 
 
@@ -129,7 +130,7 @@ def get_visible_event(*, slug: str, user: AbstractBaseUser | AnonymousUser) -> E
     """The event if this visitor may see it, else ``NotFound`` (drafts are hidden)."""
     event = Event.objects.filter(slug=slug).first()
     if event is None or not can_see(user, event):
-        raise NotFound("No such event.", code="event_not_found")
+        raise NotFound(gettext("No such event."), code="event_not_found")
     return event
 
 
@@ -214,44 +215,60 @@ def describe_rules(event: Event) -> RulesSummary:
     divisor = game.displayed_divisor(event)
     shown = game.format_displayed(target, event)
     if divisor == 1:
-        target_display = f"{shown} points"
+        target_display = gettext("%(shown)s points") % {"shown": shown}
     else:
-        counted = "fives" if divisor == 5 else f"{divisor}s"
-        target_display = f"{shown} points ({target} raw pips, counted in {counted})"
+        counted = gettext("fives") if divisor == 5 else f"{divisor}s"
+        target_display = gettext(
+            "%(shown)s points (%(target)s raw pips, counted in %(counted)s)"
+        ) % {
+            "shown": shown,
+            "target": target,
+            "counted": counted,
+        }
     table = (
-        "two partnerships at each table (four players, partners sit opposite)"
+        gettext("two partnerships at each table (four players, partners sit opposite)")
         if seats == 4
-        else "two players at each table, head to head"
+        else gettext("two players at each table, head to head")
     )
     fmt = (
-        f"{event.swiss_rounds} Swiss rounds"
+        gettext("%(n)s Swiss rounds") % {"n": event.swiss_rounds}
         if event.format == Event.Format.SWISS
-        else "a round robin"
+        else gettext("a round robin")
     )
     if event.playoff != Event.Playoff.NONE:
-        fmt += (
-            f", then a {event.get_playoff_display().lower()} play-off for the top "
-            f"{event.playoff_qualifiers}"
-        )
-    points = f"{event.points_win} for a win, {event.points_draw} for a draw, " + (
-        f"{event.points_loss} for a loss, {event.points_bye} for a bye"
-    )
+        fmt += gettext(", then a %(kind)s play-off for the top %(n)s") % {
+            "kind": event.get_playoff_display().lower(),
+            "n": event.playoff_qualifiers,
+        }
+    points = gettext(
+        "%(win)s for a win, %(draw)s for a draw, %(loss)s for a loss, %(bye)s for a bye"
+    ) % {
+        "win": event.points_win,
+        "draw": event.points_draw,
+        "loss": event.points_loss,
+        "bye": event.points_bye,
+    }
     lines = [
-        f"{event.get_rules_display()}: {table}.",
-        f"Each hand deals {hand} tiles to every player; a game is played to {target_display}.",
-        f"Format: {fmt}; rounds last {event.round_minutes} minutes.",
-        f"When time is called: {event.get_time_policy_display().lower()}.",
-        f"Match points: {points}.",
+        gettext("%(rules)s: %(table)s.") % {"rules": event.get_rules_display(), "table": table},
+        gettext("Each hand deals %(hand)s tiles to every player; a game is played to %(target)s.")
+        % {"hand": hand, "target": target_display},
+        gettext("Format: %(format)s; rounds last %(minutes)s minutes.")
+        % {"format": fmt, "minutes": event.round_minutes},
+        gettext("When time is called: %(policy)s.")
+        % {"policy": event.get_time_policy_display().lower()},
+        gettext("Match points: %(points)s.") % {"points": points},
     ]
     if event.margin_bonus_points:
         lines.append(
-            f"Winning by {event.margin_bonus_at} raw points or more earns "
-            f"{event.margin_bonus_points} bonus match point(s)."
+            gettext(
+                "Winning by %(margin)s raw points or more earns %(bonus)s bonus match point(s)."
+            )
+            % {"margin": event.margin_bonus_at, "bonus": event.margin_bonus_points}
         )
     lines.append(forfeit_rules(event))
     if event.tiebreaks:
         names = ", ".join(_in_a_sentence(tiebreak_label(t)) for t in event.tiebreaks)
-        lines.append(f"Ties are broken by: {names}.")
+        lines.append(gettext("Ties are broken by: %(names)s.") % {"names": names})
     return RulesSummary(
         rules_name=event.get_rules_display(),
         target_raw=target,

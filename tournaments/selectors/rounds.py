@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db.models import Count, Q
+from django.utils.translation import gettext
 
 from tournaments import job_kinds
 from tournaments.models import BackgroundJob, Entry, EntryPlayer, Event, Match, MatchResult, Round
@@ -29,9 +30,9 @@ from tournaments.pairing.records import (
     RoundPairing,
     Violation,
 )
-from tournaments.pairing.stages import stage_label
 from tournaments.selectors.bracket import check_playoff, stored_bracket
 from tournaments.selectors.pairing_inputs import pairing_inputs
+from tournaments.stage_names import slot_name
 
 PUBLIC_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.CLOSED)
 """Round statuses the public may see (a draft is the director's alone)."""
@@ -342,11 +343,12 @@ def bracket_labels(rnd: Round, matches: list[Match]) -> dict[str, tuple[str, str
     labels: dict[str, tuple[str, str]] = {}
     for slot, n in best_of.items():
         try:
-            stage = stage_label(bracket, slot)
+            stage = slot_name(bracket, slot)
         except KeyError:
             stage = ""
         a, b = wins[slot]
-        labels[slot] = (stage, f"Best of {n} · {a}–{b}" if n > 1 else "")
+        series = gettext("Best of %(n)s · %(a)s–%(b)s") % {"n": n, "a": a, "b": b}
+        labels[slot] = (stage, series if n > 1 else "")
     return labels
 
 

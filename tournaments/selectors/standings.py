@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from django.utils.translation import gettext
+
 from tournaments.errors import Conflict
 from tournaments.models import (
     Event,
@@ -342,14 +344,15 @@ def final_standings(event: Event) -> LiveStandings:
     progress = main_rounds_progress(event)
     if not progress.complete:
         raise Conflict(
-            f"The main rounds are not over ({progress.closed} of {progress.expected} closed).",
+            gettext("The main rounds are not over (%(closed)s of %(expected)s closed).")
+            % {"closed": progress.closed, "expected": progress.expected},
             code="main_rounds_open",
             details={"closed": progress.closed, "expected": progress.expected},
         )
     standings = latest_standings(Event.objects.select_related("standings_state").get(pk=event.pk))
     if standings.meta.updating or not standings.meta.generation:
         raise Conflict(
-            "The standings are being updated: try again in a few seconds.",
+            gettext("The standings are being updated: try again in a few seconds."),
             code="standings_updating",
         )
     return standings

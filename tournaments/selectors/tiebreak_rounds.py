@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from tournaments.errors import Conflict, ValidationFailed
 from tournaments.models import (
     Event,
@@ -16,15 +18,16 @@ def check_can_propose_tiebreak(event: Event) -> list[list[int]]:
     open_round = event.rounds.exclude(status=Round.Status.CLOSED).order_by("number").first()
     if open_round is not None:
         raise Conflict(
-            f"Round {open_round.number} is not closed: close it first.",
+            gettext("Round %(number)s is not closed: close it first.")
+            % {"number": open_round.number},
             code="previous_round_open",
             details={"round": open_round.number},
         )
     if Round.objects.filter(event=event, kind=Round.Kind.PLAYOFF).exists():
-        raise Conflict("The play-off has started.", code="playoff_started")
+        raise Conflict(gettext("The play-off has started."), code="playoff_started")
     groups = standings.unbroken_ties
     if not groups:
         raise ValidationFailed(
-            "No tie remains across a place that matters.", code="no_unbroken_ties"
+            gettext("No tie remains across a place that matters."), code="no_unbroken_ties"
         )
     return groups

@@ -12,6 +12,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 import scoring
 from tournaments.errors import NotAllowed, ValidationFailed
 from tournaments.game import expected_game
@@ -78,7 +80,9 @@ def check_sheet_matches_event(event: Event, sheet: Any, match: Match | None = No
     """
     if not isinstance(sheet, dict):
         raise ValidationFailed(
-            "A scoresheet is a JSON object.", code="invalid", details={"sheet": "not an object"}
+            gettext("A scoresheet is a JSON object."),
+            code="invalid",
+            details={"sheet": "not an object"},
         )
     game = expected_game(event, match)
     defaults = _sheet_game_defaults(sheet)
@@ -121,7 +125,7 @@ def check_sheet_tree(value: Any) -> None:
         nodes += 1
         if depth > MAX_SHEET_DEPTH or nodes > MAX_SHEET_NODES:
             raise ValidationFailed(
-                "This scoresheet is too deep or too large.",
+                gettext("This scoresheet is too deep or too large."),
                 code="sheet_too_large",
                 details={"max_depth": MAX_SHEET_DEPTH, "max_nodes": MAX_SHEET_NODES},
             )
@@ -129,16 +133,18 @@ def check_sheet_tree(value: Any) -> None:
             for key, child in item.items():
                 if "\x00" in str(key):
                     raise ValidationFailed(
-                        "NUL characters are not allowed.", code="sheet_malformed"
+                        gettext("NUL characters are not allowed."), code="sheet_malformed"
                     )
                 stack.append((child, depth + 1))
         elif isinstance(item, list):
             stack.extend((child, depth + 1) for child in item)
         elif isinstance(item, str) and "\x00" in item:
-            raise ValidationFailed("NUL characters are not allowed.", code="sheet_malformed")
+            raise ValidationFailed(
+                gettext("NUL characters are not allowed."), code="sheet_malformed"
+            )
         elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > 10**9:
             raise ValidationFailed(
-                "A number in this scoresheet is out of range.", code="sheet_malformed"
+                gettext("A number in this scoresheet is out of range."), code="sheet_malformed"
             )
     size = len(json.dumps(value, separators=(",", ":"), ensure_ascii=True))
     if size > MAX_SHEET_BYTES:
@@ -281,23 +287,23 @@ def assess_final_score(event: Event, final_score: Any, *, allow: bool | None = N
     """
     if not (event.allow_final_score_only if allow is None else allow):
         raise NotAllowed(
-            "This event needs the scoresheet, not only the final score.",
+            gettext("This event needs the scoresheet, not only the final score."),
             code="final_score_not_allowed",
         )
     if not isinstance(final_score, dict) or not isinstance(final_score.get("scores"), list):
         raise ValidationFailed(
-            'A final score is {"scores": [side 0, side 1]}.', code="invalid_score"
+            gettext('A final score is {"scores": [side 0, side 1]}.'), code="invalid_score"
         )
     scores = final_score["scores"]
     if len(scores) != 2:
         raise ValidationFailed(
-            "A final score has one score per side, two in all.", code="invalid_score"
+            gettext("A final score has one score per side, two in all."), code="invalid_score"
         )
     a, b = (to_halves(s) for s in scores)
     winner = None if a == b else (0 if a > b else 1)
     if "winner" in final_score and final_score["winner"] != winner:
         raise ValidationFailed(
-            "The winner is the side with the higher score (null when they are equal).",
+            gettext("The winner is the side with the higher score (null when they are equal)."),
             code="invalid_score",
             details={"winner": final_score["winner"], "expected": winner},
         )
@@ -327,7 +333,7 @@ def assess(
     game when given: its target may be a play-off stage's)."""
     if (sheet is None) == (final_score is None):
         raise ValidationFailed(
-            "Send either a scoresheet or a final score.",
+            gettext("Send either a scoresheet or a final score."),
             code="invalid",
             details={"sheet": "one of sheet and final_score is required"},
         )

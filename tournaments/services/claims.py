@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from tournaments.errors import Conflict, SpinnerError, ValidationFailed
 from tournaments.models import Claim, Match, MatchResult
@@ -250,7 +251,8 @@ def confirm_claim(
     result = current_result(locked)
     if other is None or other.status != Claim.Status.SUBMITTED:
         raise ValidationFailed(
-            "The other side has not submitted a result to confirm yet.", code="nothing_to_confirm"
+            gettext("The other side has not submitted a result to confirm yet."),
+            code="nothing_to_confirm",
         )
     if other.version != expected_version:
         raise StaleVersion(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournaments.errors import ValidationFailed
 from tournaments.models import Claim, Event, Match, MatchResult
@@ -47,7 +48,7 @@ def resolve_conflict(*, match: Match, side: int, reason: str, actor: Actor) -> M
     claim = current_claims(locked)[side]
     if claim is None or claim.status != Claim.Status.SUBMITTED:
         raise ValidationFailed(
-            "That side has no submitted claim to accept.", code="nothing_to_confirm"
+            gettext("That side has no submitted claim to accept."), code="nothing_to_confirm"
         )
     return write_result(
         locked,
@@ -66,8 +67,10 @@ def _director_assessment(
     found = assess(event, sheet=sheet, final_score=final_score, allow_final=True, match=match)
     if not found.complete:
         raise ValidationFailed(
-            "The engine does not accept this sheet as a finished match: fix it, or enter a "
-            "final score.",
+            gettext(
+                "The engine does not accept this sheet as a finished match: fix it, or enter a "
+                "final score."
+            ),
             code="invalid_sheet",
             details={"verdict": found.verdict},
         )
@@ -136,7 +139,7 @@ def correct_result(
     current = current_result(locked)
     if current is None:
         raise ValidationFailed(
-            "This match has no confirmed result to correct.", code="not_confirmed"
+            gettext("This match has no confirmed result to correct."), code="not_confirmed"
         )
     check_result_version(current, expected_version)
     result = write_result(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import User
+from django.utils.translation import gettext
 
 from tournaments import job_kinds
 from tournaments.errors import ValidationFailed
@@ -28,7 +29,9 @@ def _seed(job: BackgroundJob, event: Event, actor: User | None) -> tuple[str, di
 
 
 def _unknown(job: BackgroundJob, event: Event, actor: User | None) -> tuple[str, dict[str, Any]]:
-    raise ValidationFailed(f"Unknown job kind {job.kind!r}.", code="unknown_job")
+    raise ValidationFailed(
+        gettext("Unknown job kind %(kind)r.") % {"kind": job.kind}, code="unknown_job"
+    )
 
 
 WORK: dict[str, jobs.Work] = {

@@ -30,6 +30,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments import search_keys
 from tournaments.errors import Conflict, ValidationFailed
@@ -68,7 +69,7 @@ def find_or_create_player(spec: PlayerSpec) -> Player:
     """
     name, club = spec.key()
     if not name:
-        raise ValidationFailed("Every player needs a name.", code="player_required")
+        raise ValidationFailed(gettext("Every player needs a name."), code="player_required")
     player = Player.objects.filter(name=name, club=club).order_by("pk").first()
     if player is not None and player.merged_into_id is not None:
         player = Player.objects.get(pk=player.merged_into_id)  # the row it was merged into
@@ -95,14 +96,15 @@ def _check_seed(event: Event, seed: int | None, *, exclude: int | None = None) -
     if seed is None:
         return
     if seed < 1:
-        raise ValidationFailed("A seed is a whole number from 1.", code="invalid_seed")
+        raise ValidationFailed(gettext("A seed is a whole number from 1."), code="invalid_seed")
     others = Entry.objects.filter(event=event, seed=seed)
     if exclude is not None:
         others = others.exclude(pk=exclude)
     taken = others.first()
     if taken is not None:
         raise Conflict(
-            f"Seed {seed} is already {taken.name}'s: choose another seed.",
+            gettext("Seed %(seed)s is already %(name)s's: choose another seed.")
+            % {"seed": seed, "name": taken.name},
             code="seed_taken",
             details={"seed": seed, "entry": taken.pk},
         )
@@ -117,8 +119,11 @@ def _already_entered(event: Event, players: Sequence[Player]) -> Conflict | None
     if clash is None:
         return None
     return Conflict(
-        f"{clash.player} already plays for {clash.entry.name} in this event: withdraw or edit "
-        "that entry first.",
+        gettext(
+            "%(player)s already plays for %(name)s in this event: withdraw or edit that entry "
+            "first."
+        )
+        % {"player": clash.player, "name": clash.entry.name},
         code="player_already_entered",
         details={"player": clash.player.pk, "entry": clash.entry.pk},
     )
@@ -130,14 +135,17 @@ def _resolve(players: Sequence[Player | PlayerSpec]) -> list[Player]:
 
 def check_open_for_entries(event: Event, *, late: bool) -> None:
     if event.status == Event.Status.FINISHED:
-        raise Conflict("The event is finished: no more entries.", code="event_finished")
+        raise Conflict(gettext("The event is finished: no more entries."), code="event_finished")
     has_rounds = event.rounds.exists()
     if has_rounds and not late:
         raise Conflict(
-            "Rounds have been made: register this entry as a late entry.", code="rounds_started"
+            gettext("Rounds have been made: register this entry as a late entry."),
+            code="rounds_started",
         )
     if late and not has_rounds:
-        raise Conflict("No round exists yet: register the entry normally.", code="no_rounds_yet")
+        raise Conflict(
+            gettext("No round exists yet: register the entry normally."), code="no_rounds_yet"
+        )
 
 
 def create_entry(
@@ -155,7 +163,7 @@ def create_entry(
     resolved = _resolve(players)
     if len(resolved) == 2 and resolved[0].pk == resolved[1].pk:
         raise ValidationFailed(
-            "The two partners are the same player: give two different players.",
+            gettext("The two partners are the same player: give two different players."),
             code="same_player_twice",
         )
     clash = _already_entered(event, resolved)
@@ -193,14 +201,14 @@ def _check_players(event: Event, players: Sequence[Player | PlayerSpec]) -> None
     if len(players) != wanted:
         kind = "a partnership needs two players" if wanted == 2 else "head to head: one player"
         raise ValidationFailed(
-            f"Wrong number of players ({kind}).",
+            gettext("Wrong number of players (%(kind)s).") % {"kind": kind},
             code="wrong_player_count",
             details={"expected": wanted, "given": len(players)},
         )
     specs = [p for p in players if isinstance(p, PlayerSpec)]
     if len(specs) == 2 and specs[0].key() == specs[1].key():
         raise ValidationFailed(
-            "The two partners are the same player: give two different players.",
+            gettext("The two partners are the same player: give two different players."),
             code="same_player_twice",
         )
 
@@ -325,10 +333,14 @@ def check_in_entry(*, actor: User | None, entry: Entry) -> Entry:
     """Mark a registered entry present (``already_checked_in``, ``entry_withdrawn``)."""
     locked = _lock_entry(entry)
     if locked.status == Entry.Status.CHECKED_IN:
-        raise Conflict(f"{locked.name} is already checked in.", code="already_checked_in")
+        raise Conflict(
+            gettext("%(name)s is already checked in.") % {"name": locked.name},
+            code="already_checked_in",
+        )
     if locked.status == Entry.Status.WITHDRAWN:
         raise Conflict(
-            f"{locked.name} has withdrawn: reinstate the entry first.", code="entry_withdrawn"
+            gettext("%(name)s has withdrawn: reinstate the entry first.") % {"name": locked.name},
+            code="entry_withdrawn",
         )
     return _set_status(
         actor=actor, entry=locked, status=Entry.Status.CHECKED_IN, action="entry.check_in"
@@ -340,7 +352,9 @@ def undo_check_in(*, actor: User | None, entry: Entry) -> Entry:
     """Back to registered, for a check-in made by mistake (``not_checked_in``)."""
     locked = _lock_entry(entry)
     if locked.status != Entry.Status.CHECKED_IN:
-        raise Conflict(f"{locked.name} is not checked in.", code="not_checked_in")
+        raise Conflict(
+            gettext("%(name)s is not checked in.") % {"name": locked.name}, code="not_checked_in"
+        )
     return _set_status(
         actor=actor, entry=locked, status=Entry.Status.REGISTERED, action="entry.undo_check_in"
     )
@@ -354,7 +368,10 @@ def withdraw_entry(*, actor: User | None, entry: Entry, reason: str = "") -> Ent
     """
     locked = _lock_entry(entry)
     if locked.status == Entry.Status.WITHDRAWN:
-        raise Conflict(f"{locked.name} has already withdrawn.", code="already_withdrawn")
+        raise Conflict(
+            gettext("%(name)s has already withdrawn.") % {"name": locked.name},
+            code="already_withdrawn",
+        )
     changed = _set_status(
         actor=actor,
         entry=locked,
@@ -374,7 +391,9 @@ def reinstate_entry(*, actor: User | None, entry: Entry, reason: str = "") -> En
     """
     locked = _lock_entry(entry)
     if locked.status != Entry.Status.WITHDRAWN:
-        raise Conflict(f"{locked.name} has not withdrawn.", code="not_withdrawn")
+        raise Conflict(
+            gettext("%(name)s has not withdrawn.") % {"name": locked.name}, code="not_withdrawn"
+        )
     changed = _set_status(
         actor=actor,
         entry=locked,
@@ -401,7 +420,9 @@ def set_seed(*, actor: User | None, entry: Entry, seed: int | None) -> Entry:
             locked.save(update_fields=["seed"])
     except IntegrityError as exc:
         _check_seed(locked.event, seed, exclude=locked.pk)
-        raise Conflict(f"Seed {seed} was just taken.", code="seed_taken") from exc
+        raise Conflict(
+            gettext("Seed %(seed)s was just taken.") % {"seed": seed}, code="seed_taken"
+        ) from exc
     record(
         event=locked.event,
         actor=actor,
@@ -420,7 +441,7 @@ def pin_table(*, actor: User | None, entry: Entry, table: int | None, reason: st
     The pairing service keeps pins when it assigns tables (issue 5).
     """
     if table is not None and table < 1:
-        raise ValidationFailed("Table numbers start at 1.", code="invalid_table")
+        raise ValidationFailed(gettext("Table numbers start at 1."), code="invalid_table")
     locked = _lock_entry(entry)
     if locked.pinned_table == table:
         return locked

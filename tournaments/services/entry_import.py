@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournaments import csv_safety
 from tournaments.errors import ValidationFailed
@@ -136,10 +137,16 @@ def _int_cell(value: str, column: str, problems: list[str], *, minimum: int) -> 
     try:
         number = int(value)
     except ValueError:
-        problems.append(f"{column} must be a whole number, not {value!r}")
+        problems.append(
+            gettext("%(column)s must be a whole number, not %(value)r")
+            % {"column": column, "value": value}
+        )
         return None
     if number < minimum:
-        problems.append(f"{column} must be at least {minimum}, not {number}")
+        problems.append(
+            gettext("%(column)s must be at least %(minimum)s, not %(number)s")
+            % {"column": column, "minimum": minimum, "number": number}
+        )
         return None
     return number
 
@@ -163,11 +170,17 @@ def preview_import(*, event: Event, text: str) -> ImportPreview:
     if order is None:
         return preview
     if not lines:
-        preview.errors.append(ImportProblem(1, "No entries found: paste at least one line."))
+        preview.errors.append(
+            ImportProblem(1, gettext("No entries found: paste at least one line."))
+        )
         return preview
     if len(lines) > MAX_IMPORT_LINES:
         preview.errors.append(
-            ImportProblem(1, f"Too many lines: import at most {MAX_IMPORT_LINES} at once.")
+            ImportProblem(
+                1,
+                gettext("Too many lines: import at most %(max)s at once.")
+                % {"max": MAX_IMPORT_LINES},
+            )
         )
         return preview
     context = _ImportContext.read(event, lines)
@@ -185,8 +198,10 @@ def _refuse_garbled(lines: list[tuple[int, list[str]]], preview: ImportPreview) 
         preview.errors.append(
             ImportProblem(
                 line,
-                "This line holds a NUL character: the file is not plain text CSV. Save it "
-                "as CSV (UTF-8) and upload it again, or paste the lines.",
+                gettext(
+                    "This line holds a NUL character: the file is not plain text CSV. Save it "
+                    "as CSV (UTF-8) and upload it again, or paste the lines."
+                ),
             )
         )
     return bool(garbled)
@@ -207,11 +222,15 @@ def _column_order(
     if unknown or missing:
         what = []
         if unknown:
-            what.append(f"unknown columns {', '.join(unknown)}")
+            what.append(gettext("unknown columns %(columns)s") % {"columns": ", ".join(unknown)})
         if missing:
-            what.append(f"missing columns {', '.join(missing)}")
+            what.append(gettext("missing columns %(columns)s") % {"columns": ", ".join(missing)})
         preview.errors.append(
-            ImportProblem(header_line, f"Header: {'; '.join(what)}. Use: {', '.join(columns)}.")
+            ImportProblem(
+                header_line,
+                gettext("Header: %(what)s. Use: %(columns)s.")
+                % {"what": "; ".join(what), "columns": ", ".join(columns)},
+            )
         )
         return None, lines
     return names, lines[1:]
@@ -264,8 +283,11 @@ def _check_line(
     problems: list[str] = []
     if len(cells) > len(order):
         problems.append(
-            f"{len(cells)} cells but only {len(order)} columns ({', '.join(order)}); "
-            "quote a cell that contains a comma"
+            gettext(
+                "%(cells)s cells but only %(n)s columns (%(columns)s); quote a cell that "
+                "contains a comma"
+            )
+            % {"cells": len(cells), "n": len(order), "columns": ", ".join(order)}
         )
     row = dict(zip(order, cells + [""] * (len(order) - len(cells)), strict=False))
     specs: list[PlayerSpec] = []
@@ -273,24 +295,40 @@ def _check_line(
         name, club = clean(row.get(name_col, "")), clean(row.get(club_col, ""))
         rating = _int_cell(row.get(rating_col, ""), rating_col, problems, minimum=0)
         if not name:
-            problems.append(f"{name_col} is empty: give the player's name")
+            problems.append(
+                gettext("%(column)s is empty: give the player's name") % {"column": name_col}
+            )
             continue
         specs.append(PlayerSpec(name=name, club=club, rating=rating))
     keys = [s.key() for s in specs]
     if len(keys) == 2 and keys[0] == keys[1]:
-        problems.append(f"{keys[0][0]} is named twice: the partners must be two players")
+        problems.append(
+            gettext("%(name)s is named twice: the partners must be two players")
+            % {"name": keys[0][0]}
+        )
     for key in dict.fromkeys(keys):
         who = f"{key[0]} ({key[1]})" if key[1] else key[0]
         if key in ctx.entered:
-            problems.append(f"{who} already plays for {ctx.entered[key]} in this event")
+            problems.append(
+                gettext("%(who)s already plays for %(entry)s in this event")
+                % {"who": who, "entry": ctx.entered[key]}
+            )
         elif key in ctx.seen_players:
-            problems.append(f"{who} is already on line {ctx.seen_players[key]}")
+            problems.append(
+                gettext("%(who)s is already on line %(line)s")
+                % {"who": who, "line": ctx.seen_players[key]}
+            )
     seed = _int_cell(row.get("seed", ""), "seed", problems, minimum=1)
     if seed is not None:
         if seed in ctx.existing_seeds:
-            problems.append(f"seed {seed} is already taken in this event")
+            problems.append(
+                gettext("seed %(seed)s is already taken in this event") % {"seed": seed}
+            )
         elif seed in ctx.seen_seeds:
-            problems.append(f"seed {seed} is already on line {ctx.seen_seeds[seed]}")
+            problems.append(
+                gettext("seed %(seed)s is already on line %(line)s")
+                % {"seed": seed, "line": ctx.seen_seeds[seed]}
+            )
     if problems:
         preview.errors.append(ImportProblem(line, "; ".join(problems) + "."))
     for key in keys:
@@ -345,7 +383,7 @@ def import_entries(
     preview = preview_import(event=locked, text=text)
     if not preview.ok:
         raise ValidationFailed(
-            "Nothing was imported: fix the lines listed and try again.",
+            gettext("Nothing was imported: fix the lines listed and try again."),
             code="import_invalid",
             details={"errors": [{"line": p.line, "message": p.message} for p in preview.errors]},
         )

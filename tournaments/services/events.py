@@ -19,6 +19,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from tournaments import game
 from tournaments.errors import Conflict, NotFound, ValidationFailed
@@ -131,10 +132,13 @@ def _playoff_problems(values: dict[str, Any], bad: Any) -> None:
         bad(
             "playoff_consolation",
             "consolation_needs_single",
-            "A consolation is for single elimination: double elimination has its losers' bracket.",
+            gettext(
+                "A consolation is for single elimination: double elimination has its losers' "
+                "bracket."
+            ),
         )
     if not isinstance(values["playoff_reset"], bool):
-        bad("playoff_reset", "invalid_choice", "Say yes or no.")
+        bad("playoff_reset", "invalid_choice", gettext("Say yes or no."))
 
 
 def _number_problems(values: dict[str, Any], bad: Any, problems: list[Any]) -> None:
@@ -152,23 +156,29 @@ def _number_problems(values: dict[str, Any], bad: Any, problems: list[Any]) -> N
         "margin_bonus_at",
     ):
         if not isinstance(values[field], int) or values[field] < 0:
-            bad(field, "invalid_number", "Use a whole number, zero or more.")
+            bad(field, "invalid_number", gettext("Use a whole number, zero or more."))
     if not problems:
         if values["round_minutes"] < 1:
-            bad("round_minutes", "invalid_number", "A round lasts at least one minute.")
+            bad("round_minutes", "invalid_number", gettext("A round lasts at least one minute."))
         if values["format"] == Event.Format.SWISS and values["swiss_rounds"] < 1:
-            bad("swiss_rounds", "invalid_number", "A Swiss event has at least one round.")
+            bad("swiss_rounds", "invalid_number", gettext("A Swiss event has at least one round."))
         if values["playoff"] != Event.Playoff.NONE and values["playoff_qualifiers"] < 2:
-            bad("playoff_qualifiers", "invalid_number", "A play-off needs at least 2 qualifiers.")
+            bad(
+                "playoff_qualifiers",
+                "invalid_number",
+                gettext("A play-off needs at least 2 qualifiers."),
+            )
         if values["points_loss"] > values["points_draw"] or (
             values["points_draw"] > values["points_win"]
         ):
-            bad("points_draw", "points_out_of_order", "Points must be win >= draw >= loss.")
+            bad(
+                "points_draw", "points_out_of_order", gettext("Points must be win >= draw >= loss.")
+            )
         if values["margin_bonus_points"] and not values["margin_bonus_at"]:
             bad(
                 "margin_bonus_at",
                 "margin_bonus_needs_margin",
-                "Say which winning margin (in points) earns the bonus.",
+                gettext("Say which winning margin (in points) earns the bonus."),
             )
 
 
@@ -187,7 +197,10 @@ def _forfeit_problems(values: dict[str, Any], bad: Any) -> None:
         bad(
             "forfeit_score",
             "invalid_number",
-            "Give the forfeit score in points, more than zero, or leave it empty for the target.",
+            gettext(
+                "Give the forfeit score in points, more than zero, or leave it empty for the "
+                "target."
+            ),
         )
     for field in FORFEIT_POINTS:
         points = values[field]
@@ -197,11 +210,15 @@ def _forfeit_problems(values: dict[str, Any], bad: Any) -> None:
             bad(
                 field,
                 "invalid_number",
-                f"Use a whole number from -{FORFEIT_POINTS_LIMIT} to {FORFEIT_POINTS_LIMIT} "
-                "(negative is a penalty), or leave it empty to count it as a played match.",
+                gettext(
+                    "Use a whole number from -%(FORFEIT_POINTS_LIMIT)s to "
+                    "%(FORFEIT_POINTS_LIMIT)s (negative is a penalty), or leave it empty to count "
+                    "it as a played match."
+                )
+                % {"FORFEIT_POINTS_LIMIT": FORFEIT_POINTS_LIMIT},
             )
     if not isinstance(values["forfeit_spread"], bool):
-        bad("forfeit_spread", "invalid_choice", "Say yes or no.")
+        bad("forfeit_spread", "invalid_choice", gettext("Say yes or no."))
 
 
 def validate_event_settings(values: dict[str, Any]) -> None:
@@ -217,32 +234,41 @@ def validate_event_settings(values: dict[str, Any]) -> None:
         problems.append((field, code, message))
 
     if not str(values["name"]).strip():
-        bad("name", "name_required", "Give the event a name.")
+        bad("name", "name_required", gettext("Give the event a name."))
     for field, allowed in _CHOICES.items():
         if values[field] not in allowed:
-            bad(field, "invalid_choice", f"Choose one of: {', '.join(allowed)}.")
+            bad(
+                field,
+                "invalid_choice",
+                gettext("Choose one of: %(join)s.") % {"join": ", ".join(allowed)},
+            )
     start, end = values["start_date"], values["end_date"]
     if not isinstance(start, datetime.date) or not isinstance(end, datetime.date):
-        bad("start_date", "dates_required", "Give the first and last day as dates.")
+        bad("start_date", "dates_required", gettext("Give the first and last day as dates."))
     elif end < start:
-        bad("end_date", "dates_out_of_order", "The last day cannot be before the first day.")
+        bad(
+            "end_date",
+            "dates_out_of_order",
+            gettext("The last day cannot be before the first day."),
+        )
     _game_problems(values, bad)
     _playoff_problems(values, bad)
     _number_problems(values, bad, problems)
     _forfeit_problems(values, bad)
     tiebreaks = values["tiebreaks"]
     if not isinstance(tiebreaks, list) or not all(isinstance(t, str) for t in tiebreaks):
-        bad("tiebreaks", "invalid_tiebreaks", "List the tiebreaks by name.")
+        bad("tiebreaks", "invalid_tiebreaks", gettext("List the tiebreaks by name."))
     else:
         unknown = [t for t in tiebreaks if t not in TIEBREAKS]
         if unknown:
             bad(
                 "tiebreaks",
                 "unknown_tiebreak",
-                f"Unknown tiebreak {', '.join(unknown)}: use {', '.join(TIEBREAKS)}.",
+                gettext("Unknown tiebreak %(join)s: use %(join2)s.")
+                % {"join": ", ".join(unknown), "join2": ", ".join(TIEBREAKS)},
             )
         elif len(set(tiebreaks)) != len(tiebreaks):
-            bad("tiebreaks", "duplicate_tiebreak", "List each tiebreak once.")
+            bad("tiebreaks", "duplicate_tiebreak", gettext("List each tiebreak once."))
     if problems:
         field, code, message = problems[0]
         raise ValidationFailed(
@@ -290,7 +316,7 @@ def create_event(
     if salt:
         if not (16 <= len(salt) <= 64 and all(c in "0123456789abcdef" for c in salt)):
             raise ValidationFailed(
-                "The salt is 16 to 64 lowercase hex digits.",
+                gettext("The salt is 16 to 64 lowercase hex digits."),
                 code="invalid_salt",
                 details={"field": "salt", "errors": {"salt": "16 to 64 hex digits."}},
             )
@@ -298,7 +324,7 @@ def create_event(
     if slug:
         if slugify(slug) != slug:
             raise ValidationFailed(
-                "Use lowercase letters, digits and hyphens in the web address.",
+                gettext("Use lowercase letters, digits and hyphens in the web address."),
                 code="invalid_slug",
                 details={"field": "slug", "errors": {"slug": "Letters, digits and hyphens."}},
             )
@@ -319,7 +345,7 @@ def create_event(
 
 def _slug_taken(slug: str) -> Conflict:
     return Conflict(
-        f"The web address {slug!r} is taken: choose another.",
+        gettext("The web address %(slug)r is taken: choose another.") % {"slug": slug},
         code="slug_taken",
         details={"field": "slug", "errors": {"slug": "Taken by another event."}},
     )
@@ -330,8 +356,10 @@ def _check_status_change(event: Event, changed: dict[str, Any]) -> None:
     which freezes its final placings; the settings cannot skip that."""
     if changed.get("status") == Event.Status.FINISHED and event.rounds.exists():
         raise Conflict(
-            'Finish the event with "Finish the event" on its page: that freezes the final '
-            "placings once the final (or the last Swiss round) is decided.",
+            gettext(
+                'Finish the event with "Finish the event" on its page: that freezes the final '
+                "placings once the final (or the last Swiss round) is decided."
+            ),
             code="finish_from_the_event_page",
             details={"field": "status", "errors": {"status": 'Use "Finish the event".'}},
         )
@@ -355,13 +383,13 @@ def update_event(*, actor: User | None, event: Event, reason: str = "", **change
     if any(f in RULE_FIELDS for f in changed) and locked.rounds.exists():
         field = next(f for f in changed if f in RULE_FIELDS)
         raise Conflict(
-            "The rules are fixed once a round exists.",
+            gettext("The rules are fixed once a round exists."),
             code="locked_after_start",
             details={"field": field, "errors": {field: "Fixed once a round exists."}},
         )
     if "entry_kind" in changed and locked.entries.exists():
         raise Conflict(
-            "Remove the entries before changing between partnerships and head to head.",
+            gettext("Remove the entries before changing between partnerships and head to head."),
             code="entries_exist",
             details={"field": "entry_kind", "errors": {"entry_kind": "Entries exist."}},
         )
@@ -398,11 +426,15 @@ def add_director(*, actor: User | None, event: Event, username: str) -> User:
     user = User.objects.filter(username=username.strip()).first()
     if user is None:
         raise NotFound(
-            f"No user called {username!r}: ask them to get an account first.",
+            gettext("No user called %(username)r: ask them to get an account first.")
+            % {"username": username},
             code="user_not_found",
         )
     if event.directors.filter(pk=user.pk).exists():
-        raise Conflict(f"{user.username} already directs this event.", code="already_director")
+        raise Conflict(
+            gettext("%(username)s already directs this event.") % {"username": user.username},
+            code="already_director",
+        )
     event.directors.add(user)
     record(
         event=event,

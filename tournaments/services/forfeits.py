@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournaments.errors import NotAllowed, ValidationFailed
 from tournaments.models import Claim, Entry, Match, MatchResult, Round
@@ -71,7 +72,7 @@ def _locked_for_forfeit(match: Match, expected_version: int | None) -> Match:
     current = current_result(locked)
     if current is None and locked.round.status == Round.Status.CLOSED:  # pragma: no cover
         raise NotAllowed(  # a closed round has every result: this only guards a bad row
-            "This round is closed: only a correction of a result is possible.",
+            gettext("This round is closed: only a correction of a result is possible."),
             code="round_not_open",
             details={"round_status": locked.round.status},
         )
@@ -126,8 +127,10 @@ def record_double_forfeit(
     check_not_bye(match)
     if match.bracket_slot or match.round.kind == Round.Kind.PLAYOFF:
         raise ValidationFailed(
-            "A play-off match needs a winner: record a forfeit by one side (or a no-show) "
-            "instead of a double forfeit.",
+            gettext(
+                "A play-off match needs a winner: record a forfeit by one side (or a no-show) "
+                "instead of a double forfeit."
+            ),
             code="bracket_needs_winner",
             details={"forfeit": "both"},
         )

@@ -24,6 +24,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext
 
 from tournaments.errors import Conflict, NotAllowed, ValidationFailed
 from tournaments.models import Event, League
@@ -85,7 +86,7 @@ def _validate(values: dict[str, Any]) -> None:
 
 def _slug_taken(slug: str) -> Conflict:
     return Conflict(
-        f"The web address {slug!r} is taken: choose another.",
+        gettext("The web address %(slug)r is taken: choose another.") % {"slug": slug},
         code="slug_taken",
         details={"field": "slug", "errors": {"slug": "Taken by another league."}},
     )
@@ -99,7 +100,7 @@ def create_league(*, actor: User, name: str, slug: str = "", **settings: Any) ->
     if unknown:
         raise TypeError(f"unknown league settings: {sorted(unknown)}")
     if not can_create_events(actor):
-        raise NotAllowed("Only organisers create leagues.", code="forbidden")
+        raise NotAllowed(gettext("Only organisers create leagues."), code="forbidden")
     league = League(name=name.strip(), **settings)
     _validate({f: getattr(league, f) for f in LEAGUE_FIELDS})
     if slug:
@@ -129,7 +130,7 @@ def create_league(*, actor: User, name: str, slug: str = "", **settings: Any) ->
 def _require_director(actor: User, league: League) -> None:
     if not can_direct_league(actor, league):
         raise NotAllowed(
-            "Only the league's directors change it.",
+            gettext("Only the league's directors change it."),
             code="not_league_director",
             details={"league": league.slug},
         )
@@ -168,7 +169,9 @@ def _require_both(actor: User, league: League, event: Event) -> None:
     _require_director(actor, league)
     if not can_direct(actor, event):
         raise NotAllowed(
-            "Only a director of both the league and the event adds the event to the league.",
+            gettext(
+                "Only a director of both the league and the event adds the event to the league."
+            ),
             code="not_event_director",
             details={"league": league.slug, "event": event.slug},
         )
@@ -183,7 +186,7 @@ def add_event(*, actor: User, league: League, event: Event) -> Event:
         return event
     if event.league_id is not None:
         raise Conflict(
-            "The event counts in another league: take it out of that league first.",
+            gettext("The event counts in another league: take it out of that league first."),
             code="event_in_another_league",
             details={"event": event.slug},
         )
@@ -206,7 +209,7 @@ def remove_event(*, actor: User, league: League, event: Event) -> Event:
     _require_both(actor, league, event)
     if event.league_id != league.pk:
         raise Conflict(
-            "The event does not count in this league.",
+            gettext("The event does not count in this league."),
             code="event_not_in_league",
             details={"event": event.slug},
         )

@@ -29,6 +29,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournaments.errors import Conflict, NotFound, ValidationFailed
 from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Partnership, Player
@@ -56,14 +57,15 @@ def managed_player(user: AbstractBaseUser | AnonymousUser, player_id: int) -> Pl
     existence is not revealed)."""
     player = Player.objects.filter(pk=player_id).first()
     if player is None or not may_manage_player(user, player):
-        raise NotFound("No such player among yours.", code="player_not_found")
+        raise NotFound(gettext("No such player among yours."), code="player_not_found")
     return player
 
 
 def _unmerged(player: Player) -> None:
     if player.merged_into_id is not None:
         raise Conflict(
-            f"{player.name} was merged into another player: change that player instead.",
+            gettext("%(name)s was merged into another player: change that player instead.")
+            % {"name": player.name},
             code="player_merged",
             details={"player": player.pk, "merged_into": player.merged_into_id},
         )
@@ -80,7 +82,9 @@ def edit_player(
     problems: dict[str, str] = {}
     if not name:
         raise ValidationFailed(
-            "Every player needs a name.", code="player_required", details={"name": "required"}
+            gettext("Every player needs a name."),
+            code="player_required",
+            details={"name": "required"},
         )
     if email:
         try:
@@ -89,7 +93,8 @@ def edit_player(
             problems["email"] = "not an email address"
     if problems:
         raise ValidationFailed(
-            f"{email!r} is not an email address: correct it or leave it empty.",
+            gettext("%(email)r is not an email address: correct it or leave it empty.")
+            % {"email": email},
             code="invalid_email",
             details=problems,
         )
@@ -119,14 +124,14 @@ def merge_players(*, actor: User | None, loser_id: int, survivor_id: int) -> Aud
     from which :func:`unmerge_players` undoes it."""
     if loser_id == survivor_id:
         raise ValidationFailed(
-            "A player cannot be merged into themself: choose another player.",
+            gettext("A player cannot be merged into themself: choose another player."),
             code="merge_same_player",
         )
     rows = {
         p.pk: p for p in Player.objects.select_for_update().filter(pk__in=[loser_id, survivor_id])
     }
     if len(rows) != 2:
-        raise NotFound("No such player.", code="player_not_found")
+        raise NotFound(gettext("No such player."), code="player_not_found")
     loser, survivor = rows[loser_id], rows[survivor_id]
     _unmerged(loser)
     _unmerged(survivor)
@@ -137,8 +142,11 @@ def merge_players(*, actor: User | None, loser_id: int, survivor_id: int) -> Aud
         or (Partnership.objects.filter(player_a=survivor, player_b=loser).exists())
     ):
         raise Conflict(
-            f"{loser.name} and {survivor.name} played in the same event ({', '.join(shared)}), "
-            "or as partners: they are two people, not one. Nothing was merged.",
+            gettext(
+                "%(name)s and %(name2)s played in the same event (%(join)s), or as partners: they "
+                "are two people, not one. Nothing was merged."
+            )
+            % {"name": loser.name, "name2": survivor.name, "join": ", ".join(shared)},
             code="merge_same_event",
             details={"events": shared},
         )
@@ -193,7 +201,7 @@ def merge_record(audit_id: int) -> AuditEntry:
     """The audit record of a merge (``merge_not_found`` otherwise)."""
     entry = AuditEntry.objects.filter(pk=audit_id, action="player.merge").first()
     if entry is None or not isinstance(entry.after, dict):
-        raise NotFound("No such merge in the audit log.", code="merge_not_found")
+        raise NotFound(gettext("No such merge in the audit log."), code="merge_not_found")
     return entry
 
 
@@ -210,13 +218,14 @@ def unmerge_players(*, actor: User | None, audit_id: int) -> Player:
     merge = merge_record(audit_id)
     after: dict[str, Any] = merge_after(merge)
     if AuditEntry.objects.filter(action="player.unmerge", object_id=str(merge.pk)).exists():
-        raise Conflict("This merge was undone already.", code="merge_already_undone")
+        raise Conflict(gettext("This merge was undone already."), code="merge_already_undone")
     ids = [after["loser"], after["survivor"]]
     rows = {p.pk: p for p in Player.objects.select_for_update().filter(pk__in=ids)}
     loser, survivor = rows[after["loser"]], rows[after["survivor"]]
     if loser.merged_into_id != survivor.pk or survivor.merged_into_id is not None:
         raise Conflict(
-            f"{survivor.name} has changed since (merged into another player): undo that first.",
+            gettext("%(name)s has changed since (merged into another player): undo that first.")
+            % {"name": survivor.name},
             code="merge_not_undoable",
             details={"survivor": survivor.pk, "merged_into": survivor.merged_into_id},
         )

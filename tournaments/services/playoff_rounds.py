@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext
 
 from tournaments.errors import Conflict
 from tournaments.models import Event, Round
@@ -62,21 +63,25 @@ def check_can_advance(event: Event, view: BracketView | None = None) -> list[Rou
     view = view if view is not None else bracket_view(event)
     if view is None or view.progress is None:
         raise Conflict(
-            "The play-off bracket is not seeded yet: seed it from the final standings.",
+            gettext("The play-off bracket is not seeded yet: seed it from the final standings."),
             code="playoff_needs_seeding",
         )
     to_close: list[Round] = []
     for rnd in event.rounds.exclude(status=Round.Status.CLOSED).order_by("number"):
         if rnd.kind != Round.Kind.PLAYOFF:
             raise Conflict(
-                f"Round {rnd.number} is {rnd.get_status_display().lower()}: close it first.",
+                gettext("Round %(number)s is %(lower)s: close it first.")
+                % {"number": rnd.number, "lower": rnd.get_status_display().lower()},
                 code="previous_round_open",
                 details={"round": rnd.number, "status": rnd.status},
             )
         if rnd.status == Round.Status.DRAFT:
             raise Conflict(
-                f"Round {rnd.number} (play-off) is a draft: review and publish it; the next "
-                "play-off round follows once its matches are decided.",
+                gettext(
+                    "Round %(number)s (play-off) is a draft: review and publish it; the next "
+                    "play-off round follows once its matches are decided."
+                )
+                % {"number": rnd.number},
                 code="playoff_round_draft",
                 details={"round": rnd.number},
             )
@@ -85,15 +90,18 @@ def check_can_advance(event: Event, view: BracketView | None = None) -> list[Rou
         )
         if undecided:
             raise Conflict(
-                f"Round {rnd.number} still has undecided bracket matches: "
-                f"{', '.join(undecided)}. Confirm their results first.",
+                gettext(
+                    "Round %(number)s still has undecided bracket matches: %(join)s. Confirm "
+                    "their results first."
+                )
+                % {"number": rnd.number, "join": ", ".join(undecided)},
                 code="playoff_round_in_play",
                 details={"round": rnd.number, "matches": undecided},
             )
         to_close.append(rnd)
     if view.progress.finished:
         raise Conflict(
-            "The bracket is finished: every match is decided.",
+            gettext("The bracket is finished: every match is decided."),
             code="playoff_finished",
             details={"champion": view.progress.champion},
         )

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext
 
 from tournaments import game, job_kinds
 from tournaments.errors import Conflict, ValidationFailed
@@ -74,7 +75,8 @@ def create_playoff_bracket(
     open_round = event.rounds.exclude(status=Round.Status.CLOSED).first()
     if open_round is not None:
         raise Conflict(
-            f"Round {open_round.number} is not closed yet: close it before the play-off.",
+            gettext("Round %(number)s is not closed yet: close it before the play-off.")
+            % {"number": open_round.number},
             code="previous_round_open",
             details={"round": open_round.number},
         )
@@ -82,7 +84,7 @@ def create_playoff_bracket(
     seeds = list(ranking)[:count]
     if len(seeds) < 2:
         raise ValidationFailed(
-            "A play-off needs at least two qualifiers.",
+            gettext("A play-off needs at least two qualifiers."),
             code="too_few_qualifiers",
             details={"qualifiers": len(seeds)},
         )

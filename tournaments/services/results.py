@@ -31,6 +31,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Coalesce, Now
+from django.utils.translation import gettext
 
 from tournaments import metrics
 from tournaments.errors import Conflict, NotAllowed, ValidationFailed
@@ -90,13 +91,15 @@ def lock_match(match: Match) -> Match:
 
 def check_side(match: Match, side: int) -> None:
     if side not in SIDES:
-        raise ValidationFailed("The side is 0 (first entry) or 1 (second).", code="invalid_side")
+        raise ValidationFailed(
+            gettext("The side is 0 (first entry) or 1 (second)."), code="invalid_side"
+        )
     check_not_bye(match)
 
 
 def check_not_bye(match: Match) -> None:
     if match.is_bye:
-        raise ValidationFailed("A bye has no result to enter.", code="match_is_bye")
+        raise ValidationFailed(gettext("A bye has no result to enter."), code="match_is_bye")
 
 
 def check_not_finished(round_: Round) -> None:
@@ -104,7 +107,9 @@ def check_not_finished(round_: Round) -> None:
     placings again): ``event_finished``."""
     if round_.event.status == Event.Status.FINISHED:
         raise NotAllowed(
-            "This event is finished: its results are final. A director may still correct one.",
+            gettext(
+                "This event is finished: its results are final. A director may still correct one."
+            ),
             code="event_finished",
             details={"event": round_.event.slug},
         )
@@ -114,7 +119,7 @@ def check_open(round_: Round) -> None:
     check_not_finished(round_)
     if round_.status not in (Round.Status.PUBLISHED, Round.Status.IN_PLAY):
         raise NotAllowed(
-            "This round is not open for entry; ask the director.",
+            gettext("This round is not open for entry; ask the director."),
             code="round_not_open",
             details={"round_status": round_.status},
         )
@@ -126,7 +131,7 @@ def check_not_draft(round_: Round) -> None:
     standings at once. Closed rounds stay correctable."""
     if round_.status == Round.Status.DRAFT:
         raise NotAllowed(
-            "This round is still a draft: publish it before entering results.",
+            gettext("This round is still a draft: publish it before entering results."),
             code="round_not_published",
             details={"round_status": round_.status},
         )
@@ -166,7 +171,7 @@ def require_reason(reason: str) -> str:
     reason = (reason or "").strip()
     if not reason:
         raise ValidationFailed(
-            "Say why (the reason goes in the audit log).",
+            gettext("Say why (the reason goes in the audit log)."),
             code="reason_required",
             details={"reason": "required"},
         )

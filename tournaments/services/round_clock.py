@@ -26,6 +26,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments import clock_math
 from tournaments.errors import Conflict, ValidationFailed
@@ -80,8 +81,8 @@ def _write(
 def _require_in_play(rnd: Round) -> None:
     if rnd.status != Round.Status.IN_PLAY:
         raise Conflict(
-            f"Round {rnd.number} is {rnd.get_status_display().lower()}: its clock runs only "
-            "while it is in play.",
+            gettext("Round %(number)s is %(lower)s: its clock runs only while it is in play.")
+            % {"number": rnd.number, "lower": rnd.get_status_display().lower()},
             code="round_not_in_play",
             details={"round": rnd.number, "status": rnd.status},
         )
@@ -94,14 +95,16 @@ def _locked(rnd: Round, now: datetime.datetime) -> tuple[Round, clock_math.Clock
     state = clock_math.clock_state(locked, now=now)
     if state.state == clock_math.NOT_STARTED:
         raise Conflict(
-            f"Round {locked.number}'s clock has not started.",
+            gettext("Round %(number)s's clock has not started.") % {"number": locked.number},
             code="clock_not_started",
             details={"round": locked.number},
         )
     if state.expired:
         raise Conflict(
-            f"Round {locked.number}'s time is up (time was called): its clock cannot change "
-            "any more.",
+            gettext(
+                "Round %(number)s's time is up (time was called): its clock cannot change any more."
+            )
+            % {"number": locked.number},
             code="clock_expired",
             details={"round": locked.number},
         )
@@ -113,14 +116,15 @@ def start_clock_locked(rnd: Round, *, actor: Actor, now: datetime.datetime) -> R
     calls it in its transaction); a round with no time limit gets no clock."""
     if rnd.clock_started_at is not None:
         raise Conflict(
-            f"Round {rnd.number}'s clock has already started.",
+            gettext("Round %(number)s's clock has already started.") % {"number": rnd.number},
             code="clock_already_started",
             details={"round": rnd.number},
         )
     minutes = round_limit_minutes(rnd)
     if minutes is None:
         raise ValidationFailed(
-            f"Round {rnd.number} has no time limit: set the event's round minutes first.",
+            gettext("Round %(number)s has no time limit: set the event's round minutes first.")
+            % {"number": rnd.number},
             code="clock_no_limit",
             details={"round": rnd.number},
         )
@@ -155,7 +159,7 @@ def pause_clock(*, round: Round, actor: Actor, now: datetime.datetime | None = N
     rnd, state = _locked(round, now)
     if state.state == clock_math.PAUSED:
         raise Conflict(
-            f"Round {rnd.number}'s clock is already paused.",
+            gettext("Round %(number)s's clock is already paused.") % {"number": rnd.number},
             code="clock_paused",
             details={"round": rnd.number, "seconds_left": state.seconds_left},
         )
@@ -170,7 +174,8 @@ def resume_clock(*, round: Round, actor: Actor, now: datetime.datetime | None = 
     rnd, state = _locked(round, now)
     if state.state != clock_math.PAUSED or rnd.clock_paused_left is None:
         raise Conflict(
-            f"Round {rnd.number}'s clock is running: only a paused clock resumes.",
+            gettext("Round %(number)s's clock is running: only a paused clock resumes.")
+            % {"number": rnd.number},
             code="clock_not_paused",
             details={"round": rnd.number},
         )
@@ -188,8 +193,15 @@ def _minutes(value: Any) -> int:
         MIN_EXTEND_MINUTES <= minutes <= MAX_EXTEND_MINUTES
     ):
         raise ValidationFailed(
-            f"Add a whole number of minutes from {MIN_EXTEND_MINUTES} to "
-            f"{MAX_EXTEND_MINUTES}, not {str(value)[:20]!r}.",
+            gettext(
+                "Add a whole number of minutes from %(MIN_EXTEND_MINUTES)s to "
+                "%(MAX_EXTEND_MINUTES)s, not %(value)r."
+            )
+            % {
+                "MIN_EXTEND_MINUTES": MIN_EXTEND_MINUTES,
+                "MAX_EXTEND_MINUTES": MAX_EXTEND_MINUTES,
+                "value": str(value)[:20],
+            },
             code="clock_minutes_invalid",
             details={"min": MIN_EXTEND_MINUTES, "max": MAX_EXTEND_MINUTES},
         )

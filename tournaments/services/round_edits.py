@@ -18,6 +18,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tournaments.errors import Conflict, NotFound, ValidationFailed
 from tournaments.models import (
@@ -43,7 +44,8 @@ def lock_round(rnd: Round) -> Round:
 def require_draft(rnd: Round) -> None:
     if rnd.status != Round.Status.DRAFT:
         raise Conflict(
-            f"Round {rnd.number} is {rnd.get_status_display().lower()}: only a draft can change.",
+            gettext("Round %(number)s is %(lower)s: only a draft can change.")
+            % {"number": rnd.number, "lower": rnd.get_status_display().lower()},
             code="round_not_draft",
             details={"round": rnd.number, "status": rnd.status},
         )
@@ -53,7 +55,7 @@ def _require_reason(reason: str) -> str:
     reason = reason.strip()
     if not reason:
         raise ValidationFailed(
-            "Say why you are changing the pairing (the reason goes in the audit log).",
+            gettext("Say why you are changing the pairing (the reason goes in the audit log)."),
             code="reason_required",
             details={"reason": "required"},
         )
@@ -120,7 +122,7 @@ def swap_entries(*, round: Round, entry_x: int, entry_y: int, reason: str, actor
     reason = _require_reason(reason)
     if entry_x == entry_y:
         raise ValidationFailed(
-            "Choose two different entries.", code="same_entry", details={"entry": entry_x}
+            gettext("Choose two different entries."), code="same_entry", details={"entry": entry_x}
         )
     sx, sy = _seats_of(rnd, entry_x, entry_y)
     mx, my = sx.match, sy.match
@@ -159,7 +161,8 @@ def _seats_of(rnd: Round, entry_x: int, entry_y: int) -> tuple[RoundSeat, RoundS
     for entry_id in (entry_x, entry_y):
         if entry_id not in seats:
             raise NotFound(
-                f"Entry {entry_id} is not in round {rnd.number}.",
+                gettext("Entry %(entry_id)s is not in round %(number)s.")
+                % {"entry_id": entry_id, "number": rnd.number},
                 code="not_in_round",
                 details={"entry": entry_id},
             )
@@ -201,7 +204,7 @@ def swap_tables(*, round: Round, table_x: int, table_y: int, reason: str, actor:
     reason = _require_reason(reason)
     if table_x == table_y:
         raise ValidationFailed(
-            "Choose two different tables.", code="same_table", details={"table": table_x}
+            gettext("Choose two different tables."), code="same_table", details={"table": table_x}
         )
     matches = {
         m.table.number: m
@@ -211,7 +214,8 @@ def swap_tables(*, round: Round, table_x: int, table_y: int, reason: str, actor:
     for number in (table_x, table_y):
         if number not in matches:
             raise NotFound(
-                f"No match at table {number} in round {rnd.number}.",
+                gettext("No match at table %(number)s in round %(number2)s.")
+                % {"number": number, "number2": rnd.number},
                 code="not_in_round",
                 details={"table": number},
             )
@@ -254,7 +258,8 @@ def discard_draft_round(*, round: Round, reason: str, actor: Actor) -> None:
         or MatchResult.objects.filter(match__round=rnd).exists()
     ):
         raise Conflict(
-            f"Round {rnd.number} has results or claims: it cannot be discarded.",
+            gettext("Round %(number)s has results or claims: it cannot be discarded.")
+            % {"number": rnd.number},
             code="round_has_results",
         )
     reason = _require_reason(reason)

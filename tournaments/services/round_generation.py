@@ -28,6 +28,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from tournaments import job_kinds
 from tournaments.errors import Conflict
@@ -74,7 +75,8 @@ def next_round_kind(event: Event, number: int) -> str:
             total = len(circle) - 1 if len(circle) % 2 == 0 else len(circle)
             if number > total:
                 raise Conflict(
-                    f"All {total} rounds of the round robin have been generated.",
+                    gettext("All %(total)s rounds of the round robin have been generated.")
+                    % {"total": total},
                     code="schedule_complete",
                     details={"rounds": total},
                 )
@@ -82,13 +84,17 @@ def next_round_kind(event: Event, number: int) -> str:
     if number > event.swiss_rounds:
         if event.playoff != Event.Playoff.NONE:
             raise Conflict(
-                f"The {event.swiss_rounds} Swiss rounds are done: seed the play-off bracket "
-                "from the standings.",
+                gettext(
+                    "The %(swiss_rounds)s Swiss rounds are done: seed the play-off bracket from "
+                    "the standings."
+                )
+                % {"swiss_rounds": event.swiss_rounds},
                 code="playoff_needs_seeding",
                 details={"swiss_rounds": event.swiss_rounds},
             )
         raise Conflict(
-            f"All {event.swiss_rounds} Swiss rounds have been generated.",
+            gettext("All %(swiss_rounds)s Swiss rounds have been generated.")
+            % {"swiss_rounds": event.swiss_rounds},
             code="schedule_complete",
             details={"swiss_rounds": event.swiss_rounds},
         )
@@ -103,16 +109,20 @@ def ensure_can_generate(event: Event) -> int:
     open_round = event.rounds.exclude(status=Round.Status.CLOSED).order_by("number").first()
     if open_round is not None:
         raise Conflict(
-            f"Round {open_round.number} is {open_round.get_status_display().lower()}: "
-            "close it before generating the next round.",
+            gettext("Round %(number)s is %(lower)s: close it before generating the next round.")
+            % {"number": open_round.number, "lower": open_round.get_status_display().lower()},
             code="previous_round_open",
             details={"round": open_round.number, "status": open_round.status},
         )
     active = event.entries.filter(status=Entry.Status.CHECKED_IN).count()
     if active < 2:
         raise Conflict(
-            f"Only {active} entr{'y is' if active == 1 else 'ies are'} checked in: "
-            "check in at least two entries first.",
+            ngettext(
+                "Only %(active)s entry is checked in: check in at least two entries first.",
+                "Only %(active)s entries are checked in: check in at least two entries first.",
+                active,
+            )
+            % {"active": active},
             code="too_few_entries",
             details={"active": active},
         )
@@ -129,8 +139,10 @@ def check_standings_ready(event: Event) -> None:
     runs on its own, a few seconds after a result; see ``services.standings``)."""
     if standings.standings_lag(event):
         raise Conflict(
-            "The standings are being updated after the latest results: "
-            "wait a few seconds and try again.",
+            gettext(
+                "The standings are being updated after the latest results: wait a few seconds and "
+                "try again."
+            ),
             code="standings_updating",
         )
 
@@ -162,7 +174,7 @@ def start_round_generation(*, event: Event, actor: Actor) -> BackgroundJob:
     )
     if running is not None:
         raise Conflict(
-            "A round is already being generated: wait for it to finish.",
+            gettext("A round is already being generated: wait for it to finish."),
             code="generation_running",
             details={"job": running.pk},
         )

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from tournaments.errors import Conflict
 from tournaments.models import (
@@ -61,7 +62,12 @@ def publish_round(*, round: Round, actor: Actor) -> Round:
     problems = [v for v in selectors.check_round_record(rnd) if v.is_violation]
     if problems:
         raise Conflict(
-            f"Round {rnd.number} has {len(problems)} problem(s): fix them, or edit with a reason.",
+            ngettext(
+                "Round %(number)s has %(len)s problem: fix it, or edit with a reason.",
+                "Round %(number)s has %(len)s problems: fix them, or edit with a reason.",
+                len(problems),
+            )
+            % {"number": rnd.number, "len": len(problems)},
             code="round_has_violations",
             details={"violations": [str(v) for v in problems]},
         )
@@ -77,8 +83,8 @@ def start_round(*, round: Round, actor: Actor) -> Round:
     rnd = lock_round(round)
     if rnd.status != Round.Status.PUBLISHED:
         raise Conflict(
-            f"Round {rnd.number} is {rnd.get_status_display().lower()}: only a published "
-            "round can start.",
+            gettext("Round %(number)s is %(lower)s: only a published round can start.")
+            % {"number": rnd.number, "lower": rnd.get_status_display().lower()},
             code="round_not_published",
             details={"round": rnd.number, "status": rnd.status},
         )
@@ -96,8 +102,11 @@ def ensure_round_can_close(rnd: Round) -> None:
     """
     if not round_results_complete(rnd):
         raise Conflict(
-            f"Round {rnd.number} still has matches without a confirmed result: confirm them or "
-            "enter an arbitral result for each before closing.",
+            gettext(
+                "Round %(number)s still has matches without a confirmed result: confirm them or "
+                "enter an arbitral result for each before closing."
+            )
+            % {"number": rnd.number},
             code="results_missing",
         )
 
@@ -108,8 +117,8 @@ def close_round(*, round: Round, actor: Actor) -> Round:
     rnd = lock_round(round)
     if rnd.status not in (Round.Status.PUBLISHED, Round.Status.IN_PLAY):
         raise Conflict(
-            f"Round {rnd.number} is {rnd.get_status_display().lower()}: only a published "
-            "round can close.",
+            gettext("Round %(number)s is %(lower)s: only a published round can close.")
+            % {"number": rnd.number, "lower": rnd.get_status_display().lower()},
             code="round_not_published",
             details={"round": rnd.number, "status": rnd.status},
         )

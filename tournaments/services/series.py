@@ -23,6 +23,7 @@ Errors (``code``): ``later_games_played``, ``playoff_game_drawn``, ``series_reop
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from tournaments.errors import Conflict, ValidationFailed
 from tournaments.models import Claim, Match, MatchResult, Round
@@ -72,7 +73,7 @@ def after_result(match: Match, result: MatchResult, previous: MatchResult | None
         return False
     if result.winner_side is None and result.forfeit not in PLAYED_FORFEITS:
         raise ValidationFailed(
-            "A play-off game needs a winner: enter the score that decided it.",
+            gettext("A play-off game needs a winner: enter the score that decided it."),
             code="playoff_game_drawn",
             details={"match": match.pk, "game": match.game_no},
         )
@@ -91,9 +92,12 @@ def after_result(match: Match, result: MatchResult, previous: MatchResult | None
     if winner is None:
         if match.round.status == Round.Status.CLOSED:
             raise Conflict(
-                f"This correction leaves {match.bracket_slot} undecided, but its round is "
-                "closed: a play-off match that was decided stays decided. Enter the game's "
-                "result with its winner.",
+                gettext(
+                    "This correction leaves %(bracket_slot)s undecided, but its round is closed: "
+                    "a play-off match that was decided stays decided. Enter the game's result "
+                    "with its winner."
+                )
+                % {"bracket_slot": match.bracket_slot},
                 code="series_reopened",
                 details={"match": match.bracket_slot, "game": match.game_no},
             )
@@ -124,9 +128,17 @@ def _check_bracket_not_moved_on(match: Match, old_winner: int | None) -> None:
     )
     if tabled:
         raise Conflict(
-            f"This changes who won {match.bracket_slot}, but the bracket has moved on "
-            f"({', '.join(f'{slot} in round {n}' for slot, n in tabled)}): those matches "
-            "were played with the old winner.",
+            gettext(
+                "This changes who won %(bracket_slot)s, but the bracket has moved on (%(join)s): "
+                "those matches were played with the old winner."
+            )
+            % {
+                "bracket_slot": match.bracket_slot,
+                "join": ", ".join(
+                    gettext("%(slot)s in round %(n)s") % {"slot": slot, "n": n}
+                    for slot, n in tabled
+                ),
+            },
             code="later_games_played",
             details={"match": match.bracket_slot, "later": [slot for slot, _ in tabled]},
         )
@@ -167,9 +179,11 @@ def _drop_unneeded(game: Match, results: dict[int, MatchResult]) -> None:
     """A game after the series was decided: removed when nobody played it, else refused."""
     if game.pk in results or Claim.objects.filter(match=game).exists():
         raise Conflict(
-            f"Game {game.game_no} of {game.bracket_slot} was already played or claimed: this "
-            "result would decide the match before it. Correct that game first, or ask for "
-            "help.",
+            gettext(
+                "Game %(game_no)s of %(bracket_slot)s was already played or claimed: this result "
+                "would decide the match before it. Correct that game first, or ask for help."
+            )
+            % {"game_no": game.game_no, "bracket_slot": game.bracket_slot},
             code="later_games_played",
             details={"match": game.bracket_slot, "game": game.game_no},
         )

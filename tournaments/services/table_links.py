@@ -37,6 +37,7 @@ from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext
 
 from tournaments import game
 from tournaments.errors import NotAllowed, NotFound, ValidationFailed
@@ -196,7 +197,7 @@ def revoke_table_links(*, round_: Round, actor: User | AnonymousUser | None, rea
     New links (``table_link_url``) work straight away. Recorded in the audit log.
     """
     if not reason.strip():
-        raise ValidationFailed("Say why the links are revoked.", code="reason_required")
+        raise ValidationFailed(gettext("Say why the links are revoked."), code="reason_required")
     locked = Round.objects.select_for_update().get(pk=round_.pk)
     locked.link_secret = new_salt()
     locked.save(update_fields=["link_secret"])
@@ -215,5 +216,8 @@ def find_table(*, round_: Round, number: int) -> Table:
     """The event's table by number (``NotFound`` if it has none)."""
     table = Table.objects.filter(event_id=round_.event_id, number=number).first()
     if table is None:
-        raise NotFound(f"Table {number} does not exist in this event.", code="table_not_found")
+        raise NotFound(
+            gettext("Table %(number)s does not exist in this event.") % {"number": number},
+            code="table_not_found",
+        )
     return table

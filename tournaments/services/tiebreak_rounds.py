@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
+from django.utils.translation import gettext
 
 from tournaments import job_kinds
 from tournaments.errors import Conflict, NotFound
@@ -134,10 +135,11 @@ def approve_tiebreak_round(*, event: Event, round_id: int, actor: Actor) -> Roun
         .first()
     )
     if rnd is None:
-        raise NotFound("No such tiebreak round.", code="round_not_found")
+        raise NotFound(gettext("No such tiebreak round."), code="round_not_found")
     if rnd.status != Round.Status.DRAFT:
         raise Conflict(
-            f"Round {rnd.number} is already {rnd.get_status_display().lower()}.",
+            gettext("Round %(number)s is already %(lower)s.")
+            % {"number": rnd.number, "lower": rnd.get_status_display().lower()},
             code="round_not_draft",
         )
     published: Round = round_status.publish_round(round=rnd, actor=actor)  # the checker runs first

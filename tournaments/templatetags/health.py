@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext
 
 from tournaments import job_kinds
 from tournaments.selectors.health import worker_health
@@ -19,9 +20,9 @@ def worker_notice() -> SafeString | str:
     if not health.down:
         return ""
     return format_html(
-        '<p class="notice error" role="alert" data-code="worker_down">{} Results are kept; the '
-        "standings update when it is back.</p>",
+        '<p class="notice error" role="alert" data-code="worker_down">{} {}</p>',
         health.message,
+        gettext("Results are kept; the standings update when it is back."),
     )
 
 

@@ -13,9 +13,11 @@ from typing import Any
 
 from django import template
 from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from tournaments import game
 from tournaments.presenters import scores
+from tournaments.selectors.forfeits import MARK_WORDS
 
 register = template.Library()
 
@@ -41,7 +43,8 @@ def points_note(event_or_rules: Any) -> str:
     if game.displayed_divisor(event_or_rules) == 1:
         return ""
     return format_html(
-        '<p class="muted points-note">Scores in {}.</p>', game.unit_label(event_or_rules)
+        '<p class="muted points-note">{}</p>',
+        gettext("Scores in %(unit)s.") % {"unit": game.unit_label(event_or_rules)},
     )
 
 
@@ -51,6 +54,14 @@ def result_of(results: dict[int, Any] | None, match_id: int) -> Any:
     if not results:
         return None
     return results.get(match_id)
+
+
+@register.filter
+def forfeit_word(mark: str) -> str:
+    """``{{ mark|forfeit_word }}``: a result's forfeit mark ("forfeit", "no-show", "double
+    forfeit": :func:`tournaments.selectors.forfeits.forfeit_mark`) in the reader's language."""
+    word = MARK_WORDS.get(mark)
+    return mark if word is None else str(word)
 
 
 @register.filter(name="compass")

@@ -16,6 +16,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournaments.errors import SpinnerError
@@ -38,19 +39,22 @@ class EntryForm(forms.Form):
         sides = ["a", "b"] if self.partnership else [""]
         for side in sides:
             suffix = f"_{side}" if side else ""
-            who = f"Player {side.upper()}" if side else "Player"
-            self.fields[f"player{suffix}"] = forms.CharField(label=f"{who}: name", max_length=120)
+            labels = _player_labels(side)
+            self.fields[f"player{suffix}"] = forms.CharField(label=labels[0], max_length=120)
             self.fields[f"club{suffix}"] = forms.CharField(
-                label=f"{who}: club", max_length=120, required=False
+                label=labels[1], max_length=120, required=False
             )
             self.fields[f"rating{suffix}"] = forms.IntegerField(
-                label=f"{who}: rating", required=False, min_value=0
+                label=labels[2], required=False, min_value=0
             )
         if self.partnership:
             self.fields["team"] = forms.CharField(
-                label="Team name", max_length=120, required=False, help_text="Optional."
+                label=gettext("Team name"),
+                max_length=120,
+                required=False,
+                help_text=gettext("Optional."),
             )
-        self.fields["seed"] = forms.IntegerField(required=False, min_value=1)
+        self.fields["seed"] = forms.IntegerField(required=False, min_value=1, label=gettext("Seed"))
         self.sides = sides
 
     def players(self) -> list[PlayerSpec]:
@@ -68,19 +72,41 @@ class EntryForm(forms.Form):
         return out
 
 
+def _player_labels(side: str) -> tuple[str, str, str]:
+    """The name, club and rating labels of player ``side`` ("a", "b"; "" head to head)."""
+    if side == "a":
+        return gettext("Player A: name"), gettext("Player A: club"), gettext("Player A: rating")
+    if side == "b":
+        return gettext("Player B: name"), gettext("Player B: club"), gettext("Player B: rating")
+    return gettext("Player: name"), gettext("Player: club"), gettext("Player: rating")
+
+
 class SeedForm(forms.Form):
-    seed = forms.IntegerField(required=False, min_value=1, help_text="Empty: no seed.")
+    seed = forms.IntegerField(
+        required=False,
+        min_value=1,
+        label=gettext_lazy("Seed"),
+        help_text=gettext_lazy("Empty: no seed."),
+    )
 
 
 class PinForm(forms.Form):
     pinned_table = forms.IntegerField(
-        required=False, min_value=1, label="Pinned table", help_text="Empty: no pin."
+        required=False,
+        min_value=1,
+        label=gettext_lazy("Pinned table"),
+        help_text=gettext_lazy("Empty: no pin."),
     )
-    reason = forms.CharField(required=False, max_length=200, help_text="E.g. step-free access.")
+    reason = forms.CharField(
+        required=False,
+        max_length=200,
+        label=gettext_lazy("Reason"),
+        help_text=gettext_lazy("E.g. step-free access."),
+    )
 
 
 class WithdrawForm(forms.Form):
-    reason = forms.CharField(required=False, max_length=200)
+    reason = forms.CharField(required=False, max_length=200, label=gettext_lazy("Reason"))
 
 
 ENTRY_ACTIONS: dict[str, Callable[..., Entry]] = {
@@ -141,7 +167,9 @@ def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str)
     try:
         entry = selectors.get_entry(event=event, entry_id=entry_id)
         if service is None:
-            raise SpinnerError(f"Unknown action {action!r}.", code="unknown_action")
+            raise SpinnerError(
+                gettext("Unknown action %(action)r.") % {"action": action}, code="unknown_action"
+            )
         kwargs: dict[str, Any] = {"actor": user_of(request), "entry": entry}
         if action == "withdraw":
             kwargs["reason"] = request.POST.get("reason", "")
@@ -186,9 +214,9 @@ def _confirm_undo(request: HttpRequest, event: Event, entry_id: int) -> HttpResp
     return confirm_page(
         request,
         event=event,
-        question=f"Undo the check-in of {entry.name}?",
-        consequence="They will not be paired in the next round until checked in again.",
-        button=f"Yes, undo the check-in of {entry.name}",
+        question=gettext("Undo the check-in of %(name)s?") % {"name": entry.name},
+        consequence=gettext("They will not be paired in the next round until checked in again."),
+        button=gettext("Yes, undo the check-in of %(name)s") % {"name": entry.name},
         cancel_url=back,
         keep={"next": back},
     )
@@ -211,7 +239,12 @@ def entry_add(request: HttpRequest, event: Event, late: bool = False) -> HttpRes
         except SpinnerError as exc:
             show_error(form, exc)
         else:
-            messages.success(request, f"{entry.name} registered{' (late entry)' if late else ''}.")
+            done = (
+                gettext("%(name)s registered (late entry).")
+                if late
+                else gettext("%(name)s registered.")
+            )
+            messages.success(request, done % {"name": entry.name})
             if "another" in request.POST:
                 return redirect(request.path)
             return redirect("director:entries", slug=event.slug)
@@ -255,7 +288,7 @@ def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
             except SpinnerError as exc:
                 show_error(bound, exc)
             else:
-                messages.success(request, "Saved.")
+                messages.success(request, gettext("Saved."))
                 return redirect("director:entry", slug=event.slug, entry_id=entry.pk)
     return render(
         request,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import ngettext
 
 from tournaments.errors import SpinnerError
 from tournaments.middleware import checks_its_own_text
@@ -53,7 +54,11 @@ def import_entries(request: HttpRequest, event: Event) -> HttpResponse:
                 show_error(request, exc)
                 preview = entry_import.preview_import(event=event, text=text)
             else:
-                messages.success(request, f"Imported {len(created)} entries.")
+                messages.success(
+                    request,
+                    ngettext("Imported %(n)s entry.", "Imported %(n)s entries.", len(created))
+                    % {"n": len(created)},
+                )
                 return redirect("director:entries", slug=event.slug)
         else:
             preview = entry_import.preview_import(event=event, text=text)

@@ -11,13 +11,16 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_POST
 
-from tournaments import game
+from tournaments import game, stage_names
 from tournaments.errors import SpinnerError
 from tournaments.models import Event
 from tournaments.pairing.best_of import BEST_OF
-from tournaments.pairing.stages import STAGE_LABELS, STAGES
+from tournaments.pairing.stages import STAGES
 from tournaments.permissions import can_create_events, director_required, organisers_only
 from tournaments.presenters import audit as audit_presenters
 from tournaments.selectors import desk as desk_selectors
@@ -29,10 +32,10 @@ from tournaments.views.errors import show_error
 FORMAT_PARTS = ("best_of", "target")
 """A play-off stage's two settings (``Event.playoff_formats``), one form field each."""
 
-FIELDSETS: list[tuple[str, list[str]]] = [
-    ("The event", ["name", "start_date", "end_date", "venue", "status"]),
+FIELDSETS: list[tuple[str | Promise, list[str]]] = [
+    (gettext_lazy("The event"), ["name", "start_date", "end_date", "venue", "status"]),
     (
-        "The game",
+        gettext_lazy("The game"),
         [
             "rules",
             "entry_kind",
@@ -44,7 +47,7 @@ FIELDSETS: list[tuple[str, list[str]]] = [
         ],
     ),
     (
-        "The format",
+        gettext_lazy("The format"),
         [
             "format",
             "swiss_rounds",
@@ -57,11 +60,11 @@ FIELDSETS: list[tuple[str, list[str]]] = [
         ],
     ),
     (
-        "Play-off matches",
+        gettext_lazy("Play-off matches"),
         [game.playoff_format_field(stage, part) for stage in STAGES for part in FORMAT_PARTS],
     ),
     (
-        "Match points",
+        gettext_lazy("Match points"),
         [
             "points_win",
             "points_draw",
@@ -72,7 +75,7 @@ FIELDSETS: list[tuple[str, list[str]]] = [
         ],
     ),
     (
-        "Forfeits",
+        gettext_lazy("Forfeits"),
         [
             "forfeit_score",
             "points_forfeit_win",
@@ -81,9 +84,9 @@ FIELDSETS: list[tuple[str, list[str]]] = [
             "forfeit_spread",
         ],
     ),
-    ("Tiebreaks", ["tiebreaks"]),
+    (gettext_lazy("Tiebreaks"), ["tiebreaks"]),
     (
-        "Public pages",
+        gettext_lazy("Public pages"),
         [
             "public_listing",
             "public_entries",
@@ -94,6 +97,43 @@ FIELDSETS: list[tuple[str, list[str]]] = [
     ),
 ]
 
+
+LABELS = {
+    "name": gettext_lazy("Name"),
+    "start_date": gettext_lazy("Start date"),
+    "end_date": gettext_lazy("End date"),
+    "venue": gettext_lazy("Venue"),
+    "status": gettext_lazy("Status"),
+    "rules": gettext_lazy("Rules"),
+    "entry_kind": gettext_lazy("Entry kind"),
+    "hand_size": gettext_lazy("Hand size"),
+    "time_policy": gettext_lazy("Time policy"),
+    "round_minutes": gettext_lazy("Round minutes"),
+    "allow_final_score_only": gettext_lazy("Allow final score only"),
+    "format": gettext_lazy("Format"),
+    "swiss_rounds": gettext_lazy("Swiss rounds"),
+    "first_round": gettext_lazy("First round"),
+    "playoff": gettext_lazy("Playoff"),
+    "playoff_qualifiers": gettext_lazy("Playoff qualifiers"),
+    "playoff_consolation": gettext_lazy("Playoff consolation"),
+    "playoff_reset": gettext_lazy("Playoff reset"),
+    "points_win": gettext_lazy("Points win"),
+    "points_draw": gettext_lazy("Points draw"),
+    "points_loss": gettext_lazy("Points loss"),
+    "points_bye": gettext_lazy("Points bye"),
+    "margin_bonus_points": gettext_lazy("Margin bonus points"),
+    "public_listing": gettext_lazy("Public listing"),
+    "public_entries": gettext_lazy("Public entries"),
+    "public_pairings": gettext_lazy("Public pairings"),
+    "public_results": gettext_lazy("Public results"),
+    "public_standings": gettext_lazy("Public standings"),
+    "tiebreaks": gettext_lazy("Tiebreaks"),
+}
+"""The settings' labels as a director reads them (the model's field names, in the reader's
+language); the fields the form makes itself carry their own."""
+
+_OWN_LABELS = frozenset({"target", "margin_bonus_at", "forfeit_score", "rated", "forfeit_spread"})
+"""The fields whose label the form sets itself (a unit or a sentence)."""
 
 SCORE_FIELDS = ("target", "margin_bonus_at", "forfeit_score")
 """Settings typed and shown in the game's displayed points, kept raw by the event."""
@@ -123,58 +163,67 @@ class EventForm(forms.Form):
         self.fields["target"] = forms.DecimalField(
             required=False,
             min_value=0,
-            label="Target (points)",
-            help_text="In the points players count (Five Up: 61). Empty: the rule set's usual "
-            "target.",
+            label=gettext_lazy("Target (points)"),
+            help_text=gettext_lazy(
+                "In the points players count (Five Up: 61). Empty: the rule set's usual target."
+            ),
         )
         self.fields["margin_bonus_at"] = forms.DecimalField(
             min_value=0,
             initial=0,
-            label="Winning margin for the bonus (points)",
-            help_text="In the points players count; 0: no margin bonus.",
+            label=gettext_lazy("Winning margin for the bonus (points)"),
+            help_text=gettext_lazy("In the points players count; 0: no margin bonus."),
         )
         self.fields["forfeit_score"] = forms.DecimalField(
             required=False,
             min_value=0,
-            label="Forfeit score (points)",
-            help_text="What the side that turned up wins by, to 0, in the points players count. "
-            "Empty: the target.",
+            label=gettext_lazy("Forfeit score (points)"),
+            help_text=gettext_lazy(
+                "What the side that turned up wins by, to 0, in the points players count. "
+                "Empty: the target."
+            ),
         )
-        for field, label, played in (
-            ("points_forfeit_win", "Match points for a win by forfeit", "a win"),
-            ("points_forfeit_loss", "Match points for forfeiting", "a loss"),
-            ("points_double_forfeit", "Match points for a double forfeit (each side)", "a loss"),
+        as_win = gettext_lazy("A whole number; negative for a penalty. Empty: as a win.")
+        as_loss = gettext_lazy("A whole number; negative for a penalty. Empty: as a loss.")
+        for field, label, help_text in (
+            ("points_forfeit_win", gettext_lazy("Match points for a win by forfeit"), as_win),
+            ("points_forfeit_loss", gettext_lazy("Match points for forfeiting"), as_loss),
+            (
+                "points_double_forfeit",
+                gettext_lazy("Match points for a double forfeit (each side)"),
+                as_loss,
+            ),
         ):
             self.fields[field] = forms.IntegerField(
-                required=False,
-                label=label,
-                help_text=f"A whole number; negative for a penalty. Empty: as {played}.",
+                required=False, label=label, help_text=help_text
             )
-        self.fields["forfeit_spread"].label = "A forfeit's score counts in points for and spread"
-        self.fields[
-            "forfeit_spread"
-        ].help_text = (
+        self.fields["forfeit_spread"].label = gettext_lazy(
+            "A forfeit's score counts in points for and spread"
+        )
+        self.fields["forfeit_spread"].help_text = gettext_lazy(
             "Unticked: a forfeit adds nothing to points for, against or spread (like a bye)."
         )
-        self.fields["hand_size"].help_text = "Tiles per player. Empty: the rule set's deal."
-        self.fields["rated"].label = "Rated"
-        self.fields[
-            "rated"
-        ].help_text = (
+        self.fields["hand_size"].help_text = gettext_lazy(
+            "Tiles per player. Empty: the rule set's deal."
+        )
+        self.fields["rated"].label = gettext_lazy("Rated")
+        self.fields["rated"].help_text = gettext_lazy(
             "Its played results rate the players (forfeits never do). Untick for a friendly."
         )
         self.fields["tiebreaks"] = forms.CharField(
             required=False,
-            help_text="In order, separated by commas, from: "
-            + ", ".join(event_services.TIEBREAKS)
-            + ".",
+            help_text=gettext("In order, separated by commas, from: %(names)s.")
+            % {"names": ", ".join(event_services.TIEBREAKS)},
         )
+        for name, label in LABELS.items():
+            if name in self.fields and name not in _OWN_LABELS:
+                self.fields[name].label = label
         self.fields.update(_format_fields())
         if creating:
             self.fields["slug"] = forms.SlugField(
                 required=False,
-                label="Web address",
-                help_text="Optional: /events/<this>/. Made from the name when empty.",
+                label=gettext_lazy("Web address"),
+                help_text=gettext_lazy("Optional: /events/<this>/. Made from the name when empty."),
             )
 
     def clean_tiebreaks(self) -> list[str]:
@@ -194,8 +243,7 @@ class EventForm(forms.Form):
             if raw.denominator != 1:
                 self.add_error(
                     field,
-                    f"{Event.Rules(rules).label} counts points in steps of "
-                    f"{game.format_displayed(1, rules)}: {points} is between two of them.",
+                    _between_steps(rules, points),
                 )
             else:
                 data[field] = int(raw)
@@ -216,8 +264,7 @@ class EventForm(forms.Form):
                 if raw.denominator != 1:
                     self.add_error(
                         target_field,
-                        f"{Event.Rules(rules).label} counts points in steps of "
-                        f"{game.format_displayed(1, rules)}: {points} is between two of them.",
+                        _between_steps(rules, points),
                     )
                 target = int(raw)
             formats[stage] = {"best_of": int(best_of or 1), "target": target}
@@ -243,11 +290,22 @@ class EventForm(forms.Form):
                 initial[field] = game.format_displayed(initial[field], event)
         return initial
 
-    def fieldsets(self) -> list[tuple[str, list[forms.BoundField]]]:
+    def fieldsets(self) -> list[tuple[str | Promise, list[forms.BoundField]]]:
         sets = [(title, [self[f] for f in fs]) for title, fs in FIELDSETS]
         if "slug" in self.fields:
             sets[0][1].insert(1, self["slug"])
         return sets
+
+
+def _between_steps(rules: str, points: Any) -> str:
+    """The error of a score typed between two of the rules' displayed points."""
+    return gettext(
+        "%(rules)s counts points in steps of %(step)s: %(points)s is between two of them."
+    ) % {
+        "rules": Event.Rules(rules).label,
+        "step": game.format_displayed(1, rules),
+        "points": points,
+    }
 
 
 def _format_fields() -> dict[str, forms.Field]:
@@ -255,21 +313,23 @@ def _format_fields() -> dict[str, forms.Field]:
     event's target)."""
     fields: dict[str, forms.Field] = {}
     for stage in STAGES:
-        label = STAGE_LABELS[stage]
+        label = stage_names.STAGE_NAMES[stage]
         fields[game.playoff_format_field(stage, "best_of")] = forms.TypedChoiceField(
-            choices=[(str(n), f"Best of {n}") for n in BEST_OF],
+            choices=[(str(n), gettext("Best of %(n)s") % {"n": n}) for n in BEST_OF],
             coerce=int,
             required=False,
             empty_value=None,
             initial="1",
-            label=f"{label}: games",
+            label=format_lazy(gettext_lazy("{stage}: games"), stage=label),
         )
         fields[game.playoff_format_field(stage, "target")] = forms.DecimalField(
             required=False,
             min_value=1,
-            label=f"{label}: target (points)",
-            help_text="In the points players count (e.g. 121 for a long final). Empty: the "
-            "event's target.",
+            label=format_lazy(gettext_lazy("{stage}: target (points)"), stage=label),
+            help_text=gettext_lazy(
+                "In the points players count (e.g. 121 for a long final). Empty: the event's "
+                "target."
+            ),
         )
     return fields
 
@@ -279,7 +339,7 @@ MODEL_FIELDS = frozenset(f.name for f in Event._meta.get_fields())
 
 
 class DirectorForm(forms.Form):
-    username = forms.CharField(max_length=150, label="Username of the new director")
+    username = forms.CharField(max_length=150, label=gettext_lazy("Username of the new director"))
 
 
 @login_required
@@ -307,7 +367,9 @@ def event_create(request: HttpRequest) -> HttpResponse:
         except SpinnerError as exc:
             show_error(form, exc)
         else:
-            messages.success(request, f"{event.name} created. Next: add the entries.")
+            messages.success(
+                request, gettext("%(name)s created. Next: add the entries.") % {"name": event.name}
+            )
             return redirect("director:event", slug=event.slug)
     return render(
         request, "tournaments/registration/event_form.html", {"form": form, "event": None}
@@ -324,7 +386,7 @@ def event_edit(request: HttpRequest, event: Event) -> HttpResponse:
         except SpinnerError as exc:
             show_error(form, exc)
         else:
-            messages.success(request, "Settings saved.")
+            messages.success(request, gettext("Settings saved."))
             return redirect("director:event", slug=event.slug)
     return render(
         request, "tournaments/registration/event_form.html", {"form": form, "event": event}
@@ -362,7 +424,9 @@ def event_add_director(request: HttpRequest, event: Event) -> HttpResponse:
         except SpinnerError as exc:
             show_error(request, exc)
         else:
-            messages.success(request, f"{user.username} now directs this event.")
+            messages.success(
+                request, gettext("%(user)s now directs this event.") % {"user": user.username}
+            )
     return redirect("director:event", slug=event.slug)
 
 

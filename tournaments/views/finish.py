@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_POST
 
 from tournaments.errors import SpinnerError
@@ -21,18 +22,27 @@ from tournaments.views.errors import show_error
 def _consequence(event: Event, check: FinishCheck) -> str:
     """What finishing does, naming the champion and any play-off match still to play."""
     champion = event.entries.get(pk=check.places[0].entry_id).name if check.places else ""
-    text = (
-        "The final placings are frozen"
-        + (f" with {champion} as champion" if champion else "")
-        + " and published on the event page. The event then takes no further result: only your"
-        " audited corrections, which recompute the placings."
-    )
+    if champion:
+        text = gettext(
+            "The final placings are frozen with %(champion)s as champion and published on the "
+            "event page. The event then takes no further result: only your audited corrections, "
+            "which recompute the placings."
+        ) % {"champion": champion}
+    else:
+        text = gettext(
+            "The final placings are frozen and published on the event page. The event then "
+            "takes no further result: only your audited corrections, which recompute the "
+            "placings."
+        )
     unplayed = unplayed_matches(event)
     if unplayed:
-        text += (
-            f" Still to play: {', '.join(unplayed)}. Finishing now counts "
-            f"{'them' if len(unplayed) > 1 else 'it'} as not played (the entries share a place)."
-        )
+        text += " " + ngettext(
+            "Still to play: %(matches)s. Finishing now counts it as not played (the entries "
+            "share a place).",
+            "Still to play: %(matches)s. Finishing now counts them as not played (the entries "
+            "share a place).",
+            len(unplayed),
+        ) % {"matches": ", ".join(unplayed)}
     return text
 
 
@@ -48,9 +58,9 @@ def event_finish(request: HttpRequest, event: Event) -> HttpResponse:
         return confirm_page(
             request,
             event=event,
-            question=f"Finish {event.name}?",
+            question=gettext("Finish %(name)s?") % {"name": event.name},
             consequence=_consequence(event, check),
-            button="Finish the event",
+            button=gettext("Finish the event"),
             cancel_url=reverse("director:event", args=[event.slug]),
         )
     try:
@@ -58,5 +68,7 @@ def event_finish(request: HttpRequest, event: Event) -> HttpResponse:
     except SpinnerError as exc:
         show_error(request, exc)
     else:
-        messages.success(request, "The event is finished: its final placings are published.")
+        messages.success(
+            request, gettext("The event is finished: its final placings are published.")
+        )
     return redirect("director:event", slug=event.slug)

@@ -12,6 +12,7 @@ from django.contrib.auth.models import User
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.errors import NotFound, SpinnerError
@@ -84,31 +85,40 @@ def league_table_csv(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 class LeagueForm(forms.Form):
-    name = forms.CharField(max_length=200)
-    season = forms.CharField(max_length=40, required=False, help_text='e.g. "2026".')
+    name = forms.CharField(max_length=200, label=gettext_lazy("Name"))
+    season = forms.CharField(
+        max_length=40,
+        required=False,
+        label=gettext_lazy("Season"),
+        help_text=gettext_lazy('e.g. "2026".'),
+    )
     points = forms.CharField(
-        label="Points per place",
-        help_text="Best place first, separated by commas, e.g. 25, 18, 15, 12, 10, 8, 6, 4, 2, 1. "
-        "Places beyond the list earn nothing; entries sharing a place share its points.",
+        label=gettext_lazy("Points per place"),
+        help_text=gettext_lazy(
+            "Best place first, separated by commas, e.g. 25, 18, 15, 12, 10, 8, 6, 4, 2, 1. "
+            "Places beyond the list earn nothing; entries sharing a place share its points."
+        ),
     )
     best_of = forms.IntegerField(
         required=False,
         min_value=1,
-        label="Count each player's best … events",
-        help_text="Empty: every event counts.",
+        label=gettext_lazy("Count each player's best … events"),
+        help_text=gettext_lazy("Empty: every event counts."),
     )
     rank_partnerships = forms.BooleanField(
-        required=False, label="Rank partnerships too (the same two players)"
+        required=False, label=gettext_lazy("Rank partnerships too (the same two players)")
     )
-    public = forms.BooleanField(required=False, initial=True, label="Public league page")
+    public = forms.BooleanField(
+        required=False, initial=True, label=gettext_lazy("Public league page")
+    )
 
     def __init__(self, *args: Any, creating: bool = False, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         if creating:
             self.fields["slug"] = forms.SlugField(
                 required=False,
-                label="Web address",
-                help_text="Optional: /leagues/<this>/. Made from the name when empty.",
+                label=gettext("Web address"),
+                help_text=gettext("Optional: /leagues/<this>/. Made from the name when empty."),
             )
 
     def clean_points(self) -> list[int]:
@@ -117,7 +127,7 @@ class LeagueForm(forms.Form):
             return [int(part) for part in raw.replace(";", ",").split(",") if part.strip()]
         except ValueError:
             raise forms.ValidationError(
-                "Whole numbers separated by commas, e.g. 25, 18, 15."
+                gettext("Whole numbers separated by commas, e.g. 25, 18, 15.")
             ) from None
 
     def settings(self) -> dict[str, Any]:
@@ -184,7 +194,7 @@ def league_edit(request: HttpRequest, slug: str) -> HttpResponse:
         except SpinnerError as exc:
             show_error(form, exc)
         else:
-            messages.success(request, "League saved.")
+            messages.success(request, gettext("League saved."))
             return redirect("director:league-edit", slug=league.slug)
     mine = event_reads.list_director_events(request.user)
     return render(

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from tournaments.errors import SpinnerError
@@ -27,10 +28,15 @@ from tournaments.views.events import user_of
 
 
 class PlayerForm(forms.Form):
-    name = forms.CharField(max_length=120)
-    club = forms.CharField(max_length=120, required=False)
-    email = forms.CharField(max_length=254, required=False)
-    phone = forms.CharField(max_length=40, required=False)
+    name = forms.CharField(max_length=120, label=gettext_lazy("Name"))
+    club = forms.CharField(max_length=120, required=False, label=gettext_lazy("Club"))
+    email = forms.CharField(max_length=254, required=False, label=gettext_lazy("Email"))
+    phone = forms.CharField(max_length=40, required=False, label=gettext_lazy("Phone"))
+
+
+def _event_names(memberships: list[Any]) -> str:
+    """The events of a player's memberships, in words ("none" for none)."""
+    return ", ".join(m.event.name for m in memberships) or gettext("none")
 
 
 def _player(request: HttpRequest, player_id: int) -> Player:
@@ -72,7 +78,7 @@ def player_admin(request: HttpRequest, player_id: int) -> HttpResponse:
             except SpinnerError as exc:
                 show_error(form, exc)
             else:
-                messages.success(request, "Player saved.")
+                messages.success(request, gettext("Player saved."))
                 return redirect("director:player", player_id=player.pk)
     else:
         form = PlayerForm(
@@ -96,7 +102,11 @@ def player_merge(request: HttpRequest, player_id: int, into_id: int) -> HttpResp
         except SpinnerError as exc:
             show_error(request, exc)
             return redirect("director:player", player_id=loser.pk)
-        messages.success(request, f"{loser.name} merged into {survivor.name}.")
+        messages.success(
+            request,
+            gettext("%(loser)s merged into %(survivor)s.")
+            % {"loser": loser.name, "survivor": survivor.name},
+        )
         return redirect("director:player", player_id=survivor.pk)
     return render(
         request,
@@ -104,8 +114,8 @@ def player_merge(request: HttpRequest, player_id: int, into_id: int) -> HttpResp
         {
             "loser": loser,
             "survivor": survivor,
-            "loser_events": selectors.director_player_events(loser),
-            "survivor_events": selectors.director_player_events(survivor),
+            "loser_events_text": _event_names(selectors.director_player_events(loser)),
+            "survivor_events_text": _event_names(selectors.director_player_events(survivor)),
         },
     )
 
@@ -123,6 +133,8 @@ def player_unmerge(request: HttpRequest, audit_id: int) -> HttpResponse:
         show_error(request, exc)
         return redirect("director:home")
     messages.success(
-        request, f"The merge was undone: {restored.name} is a player of their own again."
+        request,
+        gettext("The merge was undone: %(name)s is a player of their own again.")
+        % {"name": restored.name},
     )
     return redirect("director:player", player_id=restored.pk)

@@ -14,6 +14,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -35,12 +36,17 @@ class ReasonForm(forms.Form):
     reason = forms.CharField(
         max_length=2000,
         widget=forms.Textarea(attrs={"rows": 2}),
-        help_text="Goes in the audit log.",
+        label=gettext_lazy("Reason"),
+        help_text=gettext_lazy("Goes in the audit log."),
     )
 
 
 class ResolveForm(ReasonForm):
-    side = forms.TypedChoiceField(choices=[(0, "First side"), (1, "Second side")], coerce=int)
+    side = forms.TypedChoiceField(
+        choices=[(0, gettext_lazy("First side")), (1, gettext_lazy("Second side"))],
+        coerce=int,
+        label=gettext_lazy("Side"),
+    )
 
     def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -48,20 +54,26 @@ class ResolveForm(ReasonForm):
             names = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]
             side = self.fields["side"]
             assert isinstance(side, forms.TypedChoiceField)
-            side.choices = [(i, f"{n}'s claim") for i, n in enumerate(names)]
+            side.choices = [
+                (i, gettext("%(team)s's claim") % {"team": n}) for i, n in enumerate(names)
+            ]
 
 
 class ResultEntryForm(ReasonForm):
     """A final score (two numbers) or a whole sheet (JSON)."""
 
-    score_a = forms.DecimalField(required=False, decimal_places=1, label="Score of the first side")
-    score_b = forms.DecimalField(required=False, decimal_places=1, label="Score of the second side")
+    score_a = forms.DecimalField(
+        required=False, decimal_places=1, label=gettext_lazy("Score of the first side")
+    )
+    score_b = forms.DecimalField(
+        required=False, decimal_places=1, label=gettext_lazy("Score of the second side")
+    )
     # The scores are typed in the event's displayed points (what the paper acta says: 61-40 in
     # five-up); ``final_score`` converts them to the raw score the results service keeps.
     sheet = forms.CharField(
         required=False,
         widget=forms.Textarea(attrs={"rows": 4}),
-        label="Or the whole scoresheet (fives-scoresheet/1 JSON)",
+        label=gettext_lazy("Or the whole scoresheet (fives-scoresheet/1 JSON)"),
     )
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
@@ -70,15 +82,17 @@ class ResultEntryForm(ReasonForm):
         text = (data.get("sheet") or "").strip()
         has_score = data.get("score_a") is not None and data.get("score_b") is not None
         if bool(text) == has_score:
-            raise forms.ValidationError("Enter either both scores or a scoresheet.")
+            raise forms.ValidationError(gettext("Enter either both scores or a scoresheet."))
         if text:
             try:
                 data["sheet_obj"] = json.loads(text)
             except ValueError as exc:
-                raise forms.ValidationError(f"The scoresheet is not valid JSON: {exc}") from exc
+                raise forms.ValidationError(
+                    gettext("The scoresheet is not valid JSON: %(error)s") % {"error": exc}
+                ) from exc
             except RecursionError as exc:  # json.loads lets it escape on [[[[... thousands deep
                 raise forms.ValidationError(
-                    "The scoresheet is nested far too deeply to be a scoresheet."
+                    gettext("The scoresheet is nested far too deeply to be a scoresheet.")
                 ) from exc
         return data
 
@@ -94,27 +108,26 @@ class ResultEntryForm(ReasonForm):
 class ForfeitForm(ReasonForm):
     """Who forfeited (each side by its team's name, both, or a no-show), a reason and a tick."""
 
-    who = forms.ChoiceField(label="Who forfeited", widget=forms.RadioSelect)
+    who = forms.ChoiceField(label=gettext_lazy("Who forfeited"), widget=forms.RadioSelect)
     confirm = forms.BooleanField(
-        label="Record it: the other side wins by the forfeit score",
-        error_messages={"required": "Tick the box to confirm the forfeit."},
+        label=gettext_lazy("Record it: the other side wins by the forfeit score"),
+        error_messages={"required": gettext_lazy("Tick the box to confirm the forfeit.")},
     )
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, match: Match, **kwargs: Any) -> None:
         kwargs.setdefault("prefix", "forfeit")  # beside the result form on the match page
         super().__init__(*args, **kwargs)
-        self.fields["reason"].error_messages["required"] = (
+        self.fields["reason"].error_messages["required"] = gettext(
             "Say why (the reason goes in the audit log)."
         )
         a, b = match.entry_a.name, match.entry_b.name if match.entry_b else ""
-        choices = [("a", f"{a} forfeited"), ("b", f"{b} forfeited")]
+        forfeited = gettext("%(team)s forfeited")
+        no_show = gettext("%(team)s did not show up (a no-show: withdrawn from later rounds)")
+        choices = [("a", forfeited % {"team": a}), ("b", forfeited % {"team": b})]
         if not (match.bracket_slot or match.round.kind == Round.Kind.PLAYOFF):
-            choices.append(("both", "Both forfeited (a double forfeit: nobody wins)"))
-        choices += [
-            ("no_show_a", f"{a} did not show up (a no-show: withdrawn from later rounds)"),
-            ("no_show_b", f"{b} did not show up (a no-show: withdrawn from later rounds)"),
-        ]
+            choices.append(("both", gettext("Both forfeited (a double forfeit: nobody wins)")))
+        choices += [("no_show_a", no_show % {"team": a}), ("no_show_b", no_show % {"team": b})]
         who = self.fields["who"]
         assert isinstance(who, forms.ChoiceField)
         who.choices = choices
@@ -182,7 +195,7 @@ def current_results(request: HttpRequest, *, event: Event) -> HttpResponse:
         .first()
     )
     if rnd is None:
-        messages.info(request, "No round is out yet: generate and publish one first.")
+        messages.info(request, gettext("No round is out yet: generate and publish one first."))
         return redirect("director:rounds", slug=event.slug)
     target = reverse("director:results", args=[event.slug, rnd.number])
     state = _state_filter(request)
@@ -293,7 +306,7 @@ def resolve(request: HttpRequest, number: int, match_id: int, *, event: Event) -
         except SpinnerError as exc:
             show_error(form, exc)
         else:
-            messages.success(request, "The conflict is resolved.")
+            messages.success(request, gettext("The conflict is resolved."))
             return _back(event, number, match_id)
     return _match_page(request, event, round_, match, resolve_form=form, status=400)
 
@@ -333,7 +346,7 @@ def enter_result(request: HttpRequest, number: int, match_id: int, *, event: Eve
         except SpinnerError as exc:
             show_error(form, exc)
         else:
-            messages.success(request, "The result is entered.")
+            messages.success(request, gettext("The result is entered."))
             return _back(event, number, match_id)
     return _match_page(request, event, round_, match, entry_form=form, status=400)
 
@@ -357,7 +370,7 @@ def record_forfeit(
             mark = forfeit_reads.forfeit_mark(
                 result.forfeit, no_show=form.cleaned_data["who"].startswith("no_show")
             )
-            messages.success(request, f"Recorded as a {mark}.")
+            messages.success(request, forfeit_reads.RECORDED_AS[mark])
             return _back(event, number, match_id)
     return _match_page(request, event, round_, match, forfeit_form=form, status=400)
 
@@ -377,5 +390,7 @@ def revoke_links(request: HttpRequest, number: int, *, event: Event) -> HttpResp
         except SpinnerError as exc:
             show_error(request, exc)
         else:
-            messages.success(request, "Every table link of this round is revoked; new ones below.")
+            messages.success(
+                request, gettext("Every table link of this round is revoked; new ones below.")
+            )
     return redirect("director:results", slug=event.slug, number=number)

@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from tournaments.errors import SpinnerError
@@ -35,20 +36,23 @@ def _act(request: HttpRequest, rnd: Round, action: str) -> str:
     user = request.user
     if action == "start":
         round_clock.start_clock(round=rnd, actor=user)
-        return f"Round {rnd.number}'s clock is running."
+        return gettext("Round %(n)s's clock is running.") % {"n": rnd.number}
     if action == "pause":
         round_clock.pause_clock(round=rnd, actor=user)
-        return f"Round {rnd.number}'s clock is paused."
+        return gettext("Round %(n)s's clock is paused.") % {"n": rnd.number}
     if action == "resume":
         round_clock.resume_clock(round=rnd, actor=user)
-        return f"Round {rnd.number}'s clock is running again."
+        return gettext("Round %(n)s's clock is running again.") % {"n": rnd.number}
     if action == "extend":
         minutes = request.POST.get("minutes", "")
         round_clock.extend_clock(round=rnd, minutes=minutes, actor=user)
-        return f"{minutes.strip()} min added to round {rnd.number}'s clock."
+        return gettext("%(minutes)s min added to round %(n)s's clock.") % {
+            "minutes": minutes.strip(),
+            "n": rnd.number,
+        }
     if action == "end":
         round_clock.end_clock(round=rnd, actor=user)
-        return f"Time is called in round {rnd.number}."
+        return gettext("Time is called in round %(n)s.") % {"n": rnd.number}
     raise Http404("No such action.")
 
 
@@ -62,10 +66,12 @@ def clock_action(request: HttpRequest, number: int, action: str, *, event: Event
         return confirm_page(
             request,
             event=event,
-            question=f"Call time in round {rnd.number} now?",
-            consequence="The clock stops at zero: every table's phone asks to record time "
-            "called, and the event's time policy ends each match. This cannot be undone.",
-            button=f"Yes, call time in round {rnd.number}",
+            question=gettext("Call time in round %(n)s now?") % {"n": rnd.number},
+            consequence=gettext(
+                "The clock stops at zero: every table's phone asks to record time called, and "
+                "the event's time policy ends each match. This cannot be undone."
+            ),
+            button=gettext("Yes, call time in round %(n)s") % {"n": rnd.number},
             cancel_url=back,
             danger=True,
             keep={"back": request.POST.get("back", "")},

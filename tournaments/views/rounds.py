@@ -11,6 +11,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments.errors import SpinnerError, ValidationFailed
@@ -89,7 +90,10 @@ def playoff_advance(request: HttpRequest, *, event: Event) -> HttpResponse:
     except SpinnerError as exc:
         show_error(request, exc)
         return redirect("director:rounds", event.slug)
-    messages.success(request, f"Round {rnd.number} (play-off) is ready to review and publish.")
+    messages.success(
+        request,
+        gettext("Round %(n)s (play-off) is ready to review and publish.") % {"n": rnd.number},
+    )
     return redirect("director:round", event.slug, rnd.number)
 
 
@@ -196,16 +200,20 @@ def swap_preview(request: HttpRequest, number: int, *, event: Event) -> HttpResp
 
 CONFIRM = {
     "publish": (
-        "Publish round {n}?",
-        "Its pairings go to the players (and the public pages, where the event shows them); "
-        "the draft can no longer be edited.",
-        "Yes, publish round {n}",
+        gettext_lazy("Publish round %(n)s?"),
+        gettext_lazy(
+            "Its pairings go to the players (and the public pages, where the event shows them); "
+            "the draft can no longer be edited."
+        ),
+        gettext_lazy("Yes, publish round %(n)s"),
     ),
     "close": (
-        "Close round {n}?",
-        "Its results count in the standings and the next round can be generated; the tables' "
-        "links stop working.",
-        "Yes, close round {n}",
+        gettext_lazy("Close round %(n)s?"),
+        gettext_lazy(
+            "Its results count in the standings and the next round can be generated; the "
+            "tables' links stop working."
+        ),
+        gettext_lazy("Yes, close round %(n)s"),
     ),
 }
 """The actions that ask first: (question, what follows, the confirming button)."""
@@ -215,7 +223,7 @@ def _act(request: HttpRequest, event: Event, number: int, action: str) -> HttpRe
     rnd = _round_or_404(event, number)
     data = request.POST
     if action in CONFIRM and not confirmed(request):
-        question, consequence, button = (t.format(n=rnd.number) for t in CONFIRM[action])
+        question, consequence, button = (str(t) % {"n": rnd.number} for t in CONFIRM[action])
         return confirm_page(
             request,
             event=event,
@@ -230,32 +238,39 @@ def _act(request: HttpRequest, event: Event, number: int, action: str) -> HttpRe
             x, y = _int(data.get("entry_x")), _int(data.get("entry_y"))
             if x is None or y is None:
                 raise ValidationFailed(
-                    "Choose the two entries to swap.", code="invalid", details={}
+                    gettext("Choose the two entries to swap."), code="invalid", details={}
                 )
             round_edits.swap_entries(
                 round=rnd, entry_x=x, entry_y=y, reason=reason, actor=request.user
             )
-            messages.success(request, "Entries swapped.")
+            messages.success(request, gettext("Entries swapped."))
         elif action == "swap_tables":
             tx, ty = _int(data.get("table_x")), _int(data.get("table_y"))
             if tx is None or ty is None:
-                raise ValidationFailed("Choose the two tables to swap.", code="invalid", details={})
+                raise ValidationFailed(
+                    gettext("Choose the two tables to swap."), code="invalid", details={}
+                )
             round_edits.swap_tables(
                 round=rnd, table_x=tx, table_y=ty, reason=reason, actor=request.user
             )
-            messages.success(request, f"Tables {tx} and {ty} swapped.")
+            messages.success(
+                request, gettext("Tables %(x)s and %(y)s swapped.") % {"x": tx, "y": ty}
+            )
         elif action == "publish":
             round_status.publish_round(round=rnd, actor=request.user)
-            messages.success(request, f"Round {rnd.number} is published.")
+            messages.success(request, gettext("Round %(n)s is published.") % {"n": rnd.number})
         elif action == "start":
             round_status.start_round(round=rnd, actor=request.user)
-            messages.success(request, f"Round {rnd.number} is in play.")
+            messages.success(request, gettext("Round %(n)s is in play.") % {"n": rnd.number})
         elif action == "close":
             round_status.close_round(round=rnd, actor=request.user)
-            messages.success(request, f"Round {rnd.number} is closed.")
+            messages.success(request, gettext("Round %(n)s is closed.") % {"n": rnd.number})
         elif action == "discard":
             round_edits.discard_draft_round(round=rnd, reason=reason, actor=request.user)
-            messages.success(request, f"The draft of round {rnd.number} was discarded.")
+            messages.success(
+                request,
+                gettext("The draft of round %(n)s was discarded.") % {"n": rnd.number},
+            )
             return redirect("director:rounds", event.slug)
         else:  # pragma: no cover - the url patterns name every action
             raise Http404("No such action.")

@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournaments import game
@@ -215,20 +216,27 @@ def director_standings(request: HttpRequest, event: Event) -> HttpResponse:
         try:
             if action == "propose":
                 tiebreak_rounds.start_tiebreak_proposal(event=event, actor=request.user)
-                messages.info(request, "Proposing a tiebreak round: it appears here when ready.")
+                messages.info(
+                    request, gettext("Proposing a tiebreak round: it appears here when ready.")
+                )
             elif action == "approve":
                 round_ = tiebreak_rounds.approve_tiebreak_round(
                     event=event, round_id=int(request.POST.get("round_id", "0")), actor=request.user
                 )
-                messages.success(request, f"Tiebreak round {round_.number} published.")
+                messages.success(
+                    request,
+                    gettext("Tiebreak round %(n)s published.") % {"n": round_.number},
+                )
             elif action == "seed":
                 playoffs.start_playoff_seeding(event=event, actor=request.user)
-                messages.info(request, "Seeding the play-off bracket from the final standings.")
+                messages.info(
+                    request, gettext("Seeding the play-off bracket from the final standings.")
+                )
             elif action == "recompute":
                 standings_service.request_recompute(event_id=event.pk)
-                messages.info(request, "Recompute requested.")
+                messages.info(request, gettext("Recompute requested."))
             else:
-                messages.error(request, "Unknown action.")
+                messages.error(request, gettext("Unknown action."))
         except SpinnerError as exc:
             show_error(request, exc)
         return redirect("director:standings", slug=event.slug)
