@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db.models import Max
 from django.utils import timezone
 
+from tournaments import time_zones
 from tournaments.models import WorkerHeartbeat
 
 
@@ -36,5 +37,5 @@ def worker_health(*, now: datetime | None = None) -> WorkerHealth:
         return WorkerHealth(
             down=True, last_beat=None, message="Standings worker down: no worker has reported."
         )
-    since = timezone.localtime(last).strftime("%H:%M")
+    since = time_zones.label(last)  # in the event's zone on its pages, labelled
     return WorkerHealth(down=True, last_beat=last, message=f"Standings worker down since {since}.")

@@ -5,6 +5,7 @@ Every function is keyword-only, runs in one transaction and records the change i
 
     invalid choices, dates, numbers  -> ValidationFailed; ``code`` names the first problem,
                                         ``details = {"field": first, "errors": {field: msg}}``
+    invalid_time_zone                -> ValidationFailed (not an IANA zone name)
     slug_taken                       -> Conflict
     locked_after_start               -> Conflict (rules changed once a round exists)
     entries_exist                    -> Conflict (entry kind changed once entries exist)
@@ -20,7 +21,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from tournaments import game
+from tournaments import game, time_zones
 from tournaments.errors import Conflict, NotFound, ValidationFailed
 from tournaments.models import Event
 from tournaments.services import ratings
@@ -37,6 +38,7 @@ SETTINGS_FIELDS: tuple[str, ...] = (
     "end_date",
     "venue",
     "status",
+    "time_zone",
     "rules",
     "target",
     "hand_size",
@@ -226,6 +228,13 @@ def validate_event_settings(values: dict[str, Any]) -> None:
         bad("start_date", "dates_required", "Give the first and last day as dates.")
     elif end < start:
         bad("end_date", "dates_out_of_order", "The last day cannot be before the first day.")
+    if not time_zones.is_valid(values["time_zone"]):
+        bad(
+            "time_zone",
+            "invalid_time_zone",
+            f"Unknown time zone {str(values['time_zone'])[:64]!r}: choose one from the list, "
+            "e.g. America/Chicago or Europe/Madrid (UTC if unsure).",
+        )
     _game_problems(values, bad)
     _playoff_problems(values, bad)
     _number_problems(values, bad, problems)
