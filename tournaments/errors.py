@@ -179,6 +179,14 @@ class ErrorCode(StrEnum):
     EVENT_IN_ANOTHER_LEAGUE = "event_in_another_league"
     EVENT_NOT_IN_LEAGUE = "event_not_in_league"
 
+    # The event day (issue 18): the event's time zone, self check-in.
+    INVALID_TIME_ZONE = "invalid_time_zone"
+    SELF_CHECK_IN_OFF = "self_check_in_off"
+    SELF_CHECK_IN_CLOSED = "self_check_in_closed"
+    CHECK_IN_CODE_WRONG = "check_in_code_wrong"
+    CHECK_IN_CODE_REQUIRED = "check_in_code_required"
+    INVALID_DAY_CODE = "invalid_day_code"
+
 
 class SpinnerError(Exception):
     """An expected failure a person can act on: a stable ``code``, a message saying what to fix,

@@ -76,6 +76,23 @@ def canonical(text: str) -> str | None:
     return _available().get(key)
 
 
+def suggestions(text: str, limit: int = 3) -> list[str]:
+    """Zone names a person probably meant by ``text``: those whose city is what they typed
+    (or starts with it).
+
+    >>> suggestions("chicago")
+    ['America/Chicago']
+    >>> suggestions("Mars")
+    []
+    """
+    city = "_".join(str(text).split()).casefold().rsplit("/", 1)[-1]
+    if len(city) < 3:
+        return []
+    found = [name for name in offered() if name.casefold().rsplit("/", 1)[-1].startswith(city)]
+    exact = [name for name in found if name.casefold().rsplit("/", 1)[-1] == city]
+    return (exact or found)[:limit]
+
+
 def is_valid(name: Any) -> bool:
     """Is ``name`` a zone name exactly as stored (``America/Chicago``, not ``america/chicago``)?"""
     return isinstance(name, str) and canonical(name) == name

@@ -20,6 +20,7 @@ from typing import Any
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from tournaments import game, time_zones
 from tournaments.errors import Conflict, NotFound, ValidationFailed
@@ -206,6 +207,24 @@ def _forfeit_problems(values: dict[str, Any], bad: Any) -> None:
         bad("forfeit_spread", "invalid_choice", "Say yes or no.")
 
 
+def _zone_problem(typed: str, bad: Any) -> None:
+    """An unknown zone: the names it probably meant ("Chicago": America/Chicago), else how to
+    choose one."""
+    near = time_zones.suggestions(typed)
+    zone = f"“{typed[:64]}”"
+    if near:
+        message = _("Unknown time zone %(zone)s: did you mean %(names)s?") % {
+            "zone": zone,
+            "names": " / ".join(near),
+        }
+    else:
+        message = _(
+            "Unknown time zone %(zone)s: choose one from the list, e.g. America/Chicago or "
+            "Europe/Madrid (UTC if unsure)."
+        ) % {"zone": zone}
+    bad("time_zone", "invalid_time_zone", message)
+
+
 def validate_event_settings(values: dict[str, Any]) -> None:
     """Check a complete set of event settings; raise ``ValidationFailed`` listing every problem.
 
@@ -229,12 +248,7 @@ def validate_event_settings(values: dict[str, Any]) -> None:
     elif end < start:
         bad("end_date", "dates_out_of_order", "The last day cannot be before the first day.")
     if not time_zones.is_valid(values["time_zone"]):
-        bad(
-            "time_zone",
-            "invalid_time_zone",
-            f"Unknown time zone {str(values['time_zone'])[:64]!r}: choose one from the list, "
-            "e.g. America/Chicago or Europe/Madrid (UTC if unsure).",
-        )
+        _zone_problem(str(values["time_zone"]), bad)
     _game_problems(values, bad)
     _playoff_problems(values, bad)
     _number_problems(values, bad, problems)

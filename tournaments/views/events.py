@@ -11,15 +11,19 @@ from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from tournaments import game
+from tournaments import game, time_zones
 from tournaments.errors import SpinnerError
 from tournaments.models import Event
 from tournaments.pairing.best_of import BEST_OF
 from tournaments.pairing.stages import STAGE_LABELS, STAGES
 from tournaments.permissions import can_create_events, director_required, organisers_only
 from tournaments.presenters import audit as audit_presenters
+from tournaments.selectors import check_in as check_in_reads
 from tournaments.selectors import desk as desk_selectors
 from tournaments.selectors import registration as selectors
 from tournaments.selectors.final_placings import finish_check
@@ -30,7 +34,7 @@ FORMAT_PARTS = ("best_of", "target")
 """A play-off stage's two settings (``Event.playoff_formats``), one form field each."""
 
 FIELDSETS: list[tuple[str, list[str]]] = [
-    ("The event", ["name", "start_date", "end_date", "venue", "status"]),
+    ("The event", ["name", "start_date", "end_date", "venue", "time_zone", "status"]),
     (
         "The game",
         [
@@ -107,6 +111,24 @@ def user_of(request: HttpRequest) -> User:
     return request.user
 
 
+class TimeZoneInput(forms.TextInput):
+    """A zone name typed with the zone database's names offered as you type (a ``datalist``)."""
+
+    LIST_ID = "time-zone-names"
+
+    def render(
+        self,
+        name: str,
+        value: Any,
+        attrs: dict[str, Any] | None = None,
+        renderer: Any = None,
+    ) -> SafeString:
+        attrs = {**(attrs or {}), "list": self.LIST_ID, "autocomplete": "off"}
+        field = super().render(name, value, attrs, renderer)
+        options = format_html_join("", '<option value="{}">', ((z,) for z in time_zones.offered()))
+        return format_html('{}<datalist id="{}">{}</datalist>', field, self.LIST_ID, options)
+
+
 class EventForm(forms.Form):
     """Every event setting, with the model's choices and help texts; the service validates."""
 
@@ -156,6 +178,17 @@ class EventForm(forms.Form):
         ].help_text = (
             "Unticked: a forfeit adds nothing to points for, against or spread (like a bye)."
         )
+        self.fields["time_zone"] = forms.CharField(
+            max_length=64,
+            required=False,
+            initial=time_zones.DEFAULT,
+            label=_("Time zone"),
+            help_text=_(
+                "Every time on the event's pages is shown in this zone, labelled: type the "
+                "city's zone, e.g. America/Chicago or Europe/Madrid. Empty: UTC."
+            ),
+            widget=TimeZoneInput,
+        )
         self.fields["hand_size"].help_text = "Tiles per player. Empty: the rule set's deal."
         self.fields["rated"].label = "Rated"
         self.fields[
@@ -176,6 +209,13 @@ class EventForm(forms.Form):
                 label="Web address",
                 help_text="Optional: /events/<this>/. Made from the name when empty.",
             )
+
+    def clean_time_zone(self) -> str:
+        """The zone as the zone database spells it ("america/new york" is America/New_York);
+        a name it does not know is left for the service to refuse (``invalid_time_zone``);
+        empty is UTC."""
+        typed = str(self.cleaned_data.get("time_zone") or "").strip()
+        return time_zones.canonical(typed) or typed or time_zones.DEFAULT
 
     def clean_tiebreaks(self) -> list[str]:
         raw = self.cleaned_data.get("tiebreaks") or ""
@@ -345,6 +385,7 @@ def event_dashboard(request: HttpRequest, event: Event) -> HttpResponse:
             "director_form": DirectorForm(),
             "has_rounds": event.rounds.exists(),
             "desk": desk_selectors.desk(event),
+            "check_in_state": check_in_reads.window(event),
             "finish": None if event.status == Event.Status.FINISHED else finish_check(event),
         },
     )
