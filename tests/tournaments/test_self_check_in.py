@@ -18,6 +18,7 @@ from tests.tournaments.rounds_factory import make_field
 from tournaments import check_in_codes, time_zones
 from tournaments.errors import SpinnerError
 from tournaments.models import AuditEntry, Entry, Event
+from tournaments.selectors import check_in as check_in_reads
 from tournaments.selectors import registration as registration_reads
 from tournaments.services import entries as entry_services
 from tournaments.services import round_generation, self_check_in
@@ -310,3 +311,19 @@ def test_the_day_code_setting_is_the_directors_and_audited(event: Event, boss: U
         )
     ]
     assert kinds == ["drawn", "cleared"]
+
+
+def test_the_check_in_reads_use_a_fixed_number_of_queries(
+    event: Event, boss: User, django_assert_num_queries: Any
+) -> None:
+    entries = [register(event, boss, f"Ana {i}", f"Bea {i}") for i in range(12)]
+    with django_assert_num_queries(1):
+        assert check_in_reads.window(event) == "open"
+    with django_assert_num_queries(1):
+        found = check_in_reads.find_entries(event, "ana")
+    assert len(found) == check_in_reads.MAX_FOUND and all(len(f.players) == 2 for f in found)
+    with django_assert_num_queries(1):
+        one = check_in_reads.check_in_entry(event, entries[3].pk)
+    assert one is not None and one.players == ("Ana 3", "Bea 3")
+    with django_assert_num_queries(1):
+        assert registration_reads.count_entries(event).total == 12

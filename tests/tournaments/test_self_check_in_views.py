@@ -11,9 +11,11 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from tests.factories import make_director, make_event
 from tests.tournaments.api_support import private_cache
+from tests.tournaments.phone_factory import make_setup
 from tests.tournaments.rounds_factory import make_field
 from tournaments.models import AuditEntry, Entry, Event
 from tournaments.services import entries as entry_services
@@ -198,8 +200,27 @@ def test_the_desk_marks_who_checked_in_themselves(event: Event, boss: User, jose
 
 
 def test_the_help_pages_are_linked_where_the_question_arises(event: Event, jose: Entry) -> None:
-    table_help = reverse("public:help-table")
-    for url in (table_help, reverse("director:help")):
+    table_help, director_help = reverse("public:help-table"), reverse("director:help")
+    for url in (table_help, director_help):
         page = Client().get(url)
         assert page.status_code == 200 and "<h1>" in page.content.decode()
     assert table_help in Client().get(page_url(event)).content.decode()
+    setup = make_setup("help-cup")
+    assert f"{table_help}#phone" in Client().get(setup.path(0)).content.decode()
+    client = Client()
+    client.force_login(setup.director)
+    review = reverse("director:round", args=[setup.event.slug, setup.round.number])
+    assert f"{director_help}#rounds" in client.get(review).content.decode()
+    desk = reverse("director:event", args=[setup.event.slug])
+    assert director_help in client.get(desk).content.decode()
+
+
+def test_the_help_pages_read_in_spanish() -> None:
+    try:
+        spanish = Client(headers={"accept-language": "es-ES,es;q=0.9"})
+        page = spanish.get(reverse("public:help-table"))
+        assert "Ayuda para jugadores" in page.content.decode()
+        page = Client(headers={"accept-language": "es"}).get(reverse("director:help"))
+        assert "Ayuda para directores" in page.content.decode()
+    finally:
+        translation.deactivate()  # the test client leaves the last request's language active

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tests.factories import make_director, make_entry, make_event
 from tournaments import time_zones
@@ -37,14 +37,16 @@ AFTER_DST = datetime.datetime(2026, 3, 8, 8, 30, tzinfo=UTC)
 
 
 def test_a_time_is_shown_in_the_active_zone_with_its_label() -> None:
-    with timezone.override(CHICAGO):
+    with translation.override("en"), timezone.override(CHICAGO):
         assert time_zones.label(LATE_EVENING) == "21:30 CST"
         assert time_zones.label(LATE_EVENING, "datetime") == "5 Dec 2026 21:30 CST"
         assert time_zones.label(LATE_EVENING, "seconds") == "21:30:15 CST"
         assert time_zones.label(BEFORE_DST) == "01:30 CST"
         assert time_zones.label(AFTER_DST) == "03:30 CDT"
-    with timezone.override(zoneinfo.ZoneInfo("UTC")):
+    with translation.override("en"), timezone.override(zoneinfo.ZoneInfo("UTC")):
         assert time_zones.label(LATE_EVENING, "datetime") == "6 Dec 2026 03:30 UTC"
+    with translation.override("es"), timezone.override(CHICAGO):  # the month in the language
+        assert time_zones.label(LATE_EVENING, "datetime") == "5 Dic 2026 21:30 CST"
     with timezone.override(zoneinfo.ZoneInfo("Asia/Kathmandu")):
         assert time_zones.label(LATE_EVENING) == "09:15 UTC+05:45"
     assert time_zones.label(None) == ""
