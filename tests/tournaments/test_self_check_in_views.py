@@ -147,8 +147,9 @@ def test_the_director_turns_it_on_sets_the_day_code_and_prints(event: Event, bos
     assert Event.objects.get(pk=event.pk).self_check_in
     client.post(settings_url, {"action": "day-code", "day_code": "fives 2026"})
     assert Event.objects.get(pk=event.pk).check_in_day_code == "FIVES2026"
-    bad = client.post(settings_url, {"action": "day-code", "day_code": "abc"}, follow=True)
-    assert "6 to 16 letters and digits" in bad.content.decode()
+    for typo in ("abc", "x" * 41):
+        bad = client.post(settings_url, {"action": "day-code", "day_code": typo}, follow=True)
+        assert "6 to 16 letters and digits" in bad.content.decode()
     assert Event.objects.get(pk=event.pk).check_in_day_code == "FIVES2026"
     desk = client.get(reverse("director:event", args=[event.slug])).content.decode()
     assert 'id="self-check-in"' in desk and "FIVES2026" in desk
