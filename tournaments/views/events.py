@@ -178,17 +178,7 @@ class EventForm(forms.Form):
         ].help_text = (
             "Unticked: a forfeit adds nothing to points for, against or spread (like a bye)."
         )
-        self.fields["time_zone"] = forms.CharField(
-            max_length=64,
-            required=False,
-            initial=time_zones.DEFAULT,
-            label=_("Time zone"),
-            help_text=_(
-                "Every time on the event's pages is shown in this zone, labelled: type the "
-                "city's zone, e.g. America/Chicago or Europe/Madrid. Empty: UTC."
-            ),
-            widget=TimeZoneInput,
-        )
+        self.fields["time_zone"] = _time_zone_field()
         self.fields["hand_size"].help_text = "Tiles per player. Empty: the rule set's deal."
         self.fields["rated"].label = "Rated"
         self.fields[
@@ -288,6 +278,21 @@ class EventForm(forms.Form):
         if "slug" in self.fields:
             sets[0][1].insert(1, self["slug"])
         return sets
+
+
+def _time_zone_field() -> forms.CharField:
+    """The event's zone, typed with the zone database's names offered (checked by the service)."""
+    return forms.CharField(
+        max_length=64,
+        required=False,
+        initial=time_zones.DEFAULT,
+        label=_("Time zone"),
+        help_text=_(
+            "Every time on the event's pages is shown in this zone, labelled: type the "
+            "city's zone, e.g. America/Chicago or Europe/Madrid. Empty: UTC."
+        ),
+        widget=TimeZoneInput,
+    )
 
 
 def _format_fields() -> dict[str, forms.Field]:
