@@ -79,6 +79,9 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The reader's language: the language switch's cookie, else the browser's Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
+    # Times in UTC around every request; an event's pages show theirs in the event's zone
+    # (tournaments/time_zones.py).
+    "tournaments.time_zones.EventTimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -364,6 +367,11 @@ REST_FRAMEWORK = {
         "table_position": "240/min",
         # password reset requests, per address
         "password_reset": "5/hour",
+        # self check-in (tournaments/services/self_check_in.py): codes tried per address (a
+        # venue's phones may share one) and per entry; the page's name search per address
+        "self_check_in": "60/min",
+        "self_check_in_entry": "10/hour",
+        "self_check_in_search": "600/min",
     },
     # One error body everywhere: {code, message, details}.
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",

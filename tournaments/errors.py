@@ -197,6 +197,13 @@ class ErrorCode(StrEnum):
     WEBHOOK_DELIVERY_NOT_FOUND = "webhook_delivery_not_found"
     WEBHOOK_ALREADY_DELIVERED = "webhook_already_delivered"
     WEBHOOK_DELIVERY_PENDING = "webhook_delivery_pending"
+    # The event day (issue 18): the event's time zone, self check-in.
+    INVALID_TIME_ZONE = "invalid_time_zone"
+    SELF_CHECK_IN_OFF = "self_check_in_off"
+    SELF_CHECK_IN_CLOSED = "self_check_in_closed"
+    CHECK_IN_CODE_WRONG = "check_in_code_wrong"
+    CHECK_IN_CODE_REQUIRED = "check_in_code_required"
+    INVALID_DAY_CODE = "invalid_day_code"
 
 
 class SpinnerError(Exception):

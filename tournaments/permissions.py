@@ -24,6 +24,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.html import format_html
 
+from tournaments import time_zones
 from tournaments.errors import NotAllowed
 from tournaments.models import Event
 
@@ -132,6 +133,7 @@ def _event_guard(
         event = get_object_or_404(Event, slug=slug)
         if not can_oversee(request.user, event):
             raise Http404("No such event among yours.")
+        time_zones.activate_for(event)  # the event's pages show its times in its zone
         directs = can_direct(request.user, event)
         reading = request.method in SAFE_METHODS and staff_reads
         if not reading and not directs:
@@ -151,8 +153,9 @@ def director_required(
     ``read_only_staff`` without calling the view. Sets ``request.spinner_read_only`` (True for
     read-only staff) for templates that hide the actions.
 
-    The event is passed to the view as ``event`` in place of ``slug``. GET must not change
-    anything in the views this guards.
+    The event is passed to the view as ``event`` in place of ``slug``, and the event's time
+    zone is active for the view (``time_zones.activate_for``). GET must not change anything in
+    the views this guards.
     """
     return _event_guard(view, staff_reads=True)
 

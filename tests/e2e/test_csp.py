@@ -3,8 +3,9 @@
 The browser reports each blocked script, style, eval or connection as a
 ``securitypolicyviolation`` event (and a console error): a page that trips none, with htmx and
 the phone's script running, passes. The pages: public (home, events, event, round, standings,
-team, match, log in, API docs), the director's (home, dashboard, entries, import, rounds, the
-entry board, table cards, pairings sheet, standings) and the table's phone page.
+team, match, log in, API docs, the check-in page, the help pages), the director's (home,
+dashboard, entries, import, rounds, the entry board, table cards, pairings sheet, standings, the
+check-in poster and code slips) and the table's phone page.
 """
 
 from __future__ import annotations
@@ -78,6 +79,9 @@ def test_every_page_passes_the_content_security_policy(live_server: Any, browser
         f"/events/{slug}/matches/{match}/",
         "/accounts/login/",
         "/api/docs/",
+        f"/events/{slug}/check-in/",
+        "/help/table/",
+        "/help/director/",
         setup.path(0),
     ]
     for path in public:
@@ -106,6 +110,8 @@ def test_every_page_passes_the_content_security_policy(live_server: Any, browser
         f"{base}/rounds/1/pairings-sheet/",
         f"{base}/standings/",
         f"{base}/audit/",
+        f"{base}/check-in/poster/",
+        f"{base}/check-in/codes/",
     ]:
         visit(path)
     context.close()

@@ -1,5 +1,5 @@
 """The workers' heartbeat: a real worker fed by a real beat records it; the director's event page
-says "Standings worker down since HH:MM" once it goes stale."""
+says "Standings worker down since HH:MM UTC" (in the event's zone, labelled) once it goes stale."""
 
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ def test_a_stale_heartbeat_says_since_when_the_worker_is_down(watched: Any) -> N
     health = worker_health()
     since = timezone.localtime(beat_at).strftime("%H:%M")
     assert health.down
-    assert health.message == f"Standings worker down since {since}."
+    assert health.message == f"Standings worker down since {since} UTC."
 
     heartbeat.record_heartbeat(worker="celery@b")
     assert worker_health() == worker_health()  # stable
@@ -70,7 +70,7 @@ def test_the_director_dashboard_shows_the_notice_only_when_down(
     beat_at = timezone.now() - datetime.timedelta(minutes=5)
     WorkerHeartbeat.objects.create(worker="celery@a", beat_at=beat_at)
     since = timezone.localtime(beat_at).strftime("%H:%M")
-    assert f"Standings worker down since {since}." in dashboard(client, event.slug)
+    assert f"Standings worker down since {since} UTC." in dashboard(client, event.slug)
     heartbeat.record_heartbeat(worker="celery@a")
     assert "worker_down" not in dashboard(client, event.slug)
 
@@ -107,4 +107,4 @@ def test_a_real_worker_beats_and_is_reported_down_once_stopped(
     watched.SPINNER_HEARTBEAT_STALE_SECONDS = 3
     poll(lambda: worker_health().down, timeout=30)
     since = timezone.localtime(WorkerHeartbeat.objects.get().beat_at).strftime("%H:%M")
-    assert f"Standings worker down since {since}." in dashboard(client, event.slug)
+    assert f"Standings worker down since {since} UTC." in dashboard(client, event.slug)

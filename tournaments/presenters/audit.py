@@ -14,6 +14,7 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext
+from django.utils.translation import gettext as _
 
 from tournaments import game
 from tournaments.models import AuditEntry, Event
@@ -295,6 +296,39 @@ def _api_key(template: Promise) -> Presenter:
     return sentence
 
 
+def _self_check_in(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    """``"Aces checked themselves in (with their entry's code)"``: the players, no account."""
+    after = entry.after if isinstance(entry.after, dict) else {}
+    name = _entry_name(entry, names)
+    if "day_code" in str(after.get("by", "")):
+        return _("%(entry)s checked themselves in (with the code for the day)") % {"entry": name}
+    return _("%(entry)s checked themselves in (with their entry's code)") % {"entry": name}
+
+
+def _self_check_in_refused(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    return _("A wrong check-in code was typed for %(entry)s") % {"entry": _entry_name(entry, names)}
+
+
+def _self_check_in_setting(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    after = entry.after if isinstance(entry.after, dict) else {}
+    if after.get("self_check_in"):
+        given = _int(after.get("codes_given")) or 0
+        text = _("%(who)s turned self check-in on") % {"who": _who(entry)}
+        if given:
+            text += " " + ngettext(
+                "(%(n)d entry given a code)", "(%(n)d entries given a code)", given
+            ) % {"n": given}
+        return text
+    return _("%(who)s turned self check-in off") % {"who": _who(entry)}
+
+
+def _day_code(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    after = entry.after if isinstance(entry.after, dict) else {}
+    if after.get("day_code") == "cleared":
+        return _("%(who)s removed the check-in code for the day") % {"who": _who(entry)}
+    return _("%(who)s set a new check-in code for the day") % {"who": _who(entry)}
+
+
 PRESENTERS: dict[str, Presenter] = {
     "result.confirm": _result(gettext_lazy("%(who)s confirmed %(where)s")),
     "result.override": _result(gettext_lazy("%(who)s overrode %(where)s")),
@@ -308,6 +342,10 @@ PRESENTERS: dict[str, Presenter] = {
     "entry.undo_check_in": _entry(gettext_lazy("%(who)s undid the check-in of %(entry)s")),
     "entry.withdraw": _entry(gettext_lazy("%(who)s withdrew %(entry)s")),
     "entry.reinstate": _entry(gettext_lazy("%(who)s reinstated %(entry)s")),
+    "entry.self_check_in": _self_check_in,
+    "entry.self_check_in_refused": _self_check_in_refused,
+    "event.self_check_in": _self_check_in_setting,
+    "event.check_in_day_code": _day_code,
     "entry.set_seed": _seed,
     "entry.pin_table": _pin,
     "entries.import": _import,

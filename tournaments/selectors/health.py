@@ -10,6 +10,7 @@ from django.db.models import Max, Min
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from tournaments import time_zones
 from tournaments.models import StandingsState, WorkerHeartbeat
 
 
@@ -39,7 +40,7 @@ def worker_health(*, now: datetime | None = None) -> WorkerHealth:
             last_beat=None,
             message=gettext("Standings worker down: no worker has reported."),
         )
-    since = timezone.localtime(last).strftime("%H:%M")
+    since = time_zones.label(last)  # in the event's zone on its pages, labelled
     return WorkerHealth(
         down=True,
         last_beat=last,

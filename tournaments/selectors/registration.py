@@ -40,6 +40,7 @@ class EntryCounts:
     checked_in: int
     withdrawn: int
     late: int
+    self_checked_in: int = 0  # checked in by the players themselves (self check-in)
 
 
 def count_entries(event: Event) -> EntryCounts:
@@ -50,6 +51,9 @@ def count_entries(event: Event) -> EntryCounts:
         checked_in=Count("pk", filter=Q(status=Entry.Status.CHECKED_IN)),
         withdrawn=Count("pk", filter=Q(status=Entry.Status.WITHDRAWN)),
         late=Count("pk", filter=Q(late=True)),
+        self_checked_in=Count(
+            "pk", filter=Q(status=Entry.Status.CHECKED_IN, checked_in_by_self=True)
+        ),
     )
     return EntryCounts(**agg)
 

@@ -32,13 +32,21 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from tournaments import search_keys
+from tournaments import check_in_codes, search_keys
 from tournaments.errors import Conflict, ValidationFailed
 from tournaments.models import Entry, EntryPlayer, Event, Partnership, Player
 from tournaments.services import results as results_service
 from tournaments.services.audit import record, snapshot
 
-ENTRY_FIELDS = ["status", "seed", "late", "pinned_table", "checked_in_at", "withdrawn_at"]
+ENTRY_FIELDS = [
+    "status",
+    "seed",
+    "late",
+    "pinned_table",
+    "checked_in_at",
+    "checked_in_by_self",
+    "withdrawn_at",
+]
 
 
 @dataclass(frozen=True)
@@ -234,10 +242,16 @@ def _write_entry(
             name=team_name or f"{a.name} & {b.name}",
             seed=seed,
             late=late,
+            check_in_code=check_in_codes.new_code(),
         )
     else:
         entry = Entry.objects.create(
-            event=event, player=resolved[0], name=resolved[0].name, seed=seed, late=late
+            event=event,
+            player=resolved[0],
+            name=resolved[0].name,
+            seed=seed,
+            late=late,
+            check_in_code=check_in_codes.new_code(),
         )
     EntryPlayer.objects.bulk_create(
         [EntryPlayer(event=event, entry=entry, player=p) for p in resolved]
@@ -303,11 +317,19 @@ def _lock_entry(entry: Entry) -> Entry:
 
 
 def _set_status(
-    *, actor: User | None, entry: Entry, status: str, action: str, reason: str = ""
+    *,
+    actor: User | None,
+    entry: Entry,
+    status: str,
+    action: str,
+    reason: str = "",
+    by_self: bool = False,
+    actor_label: str = "",
 ) -> Entry:
     before = snapshot(entry, ENTRY_FIELDS)
     now = timezone.now()
     entry.status = status
+    entry.checked_in_by_self = by_self and status == Entry.Status.CHECKED_IN
     if status == Entry.Status.CHECKED_IN:
         entry.checked_in_at = now
     elif status == Entry.Status.WITHDRAWN:
@@ -315,7 +337,7 @@ def _set_status(
     else:
         entry.checked_in_at = None
         entry.withdrawn_at = None
-    entry.save(update_fields=["status", "checked_in_at", "withdrawn_at"])
+    entry.save(update_fields=["status", "checked_in_at", "checked_in_by_self", "withdrawn_at"])
     record(
         event=entry.event,
         actor=actor,
@@ -324,13 +346,21 @@ def _set_status(
         before=before,
         after=snapshot(entry, ENTRY_FIELDS),
         reason=reason,
+        actor_label=actor_label,
     )
     return entry
 
 
 @transaction.atomic
-def check_in_entry(*, actor: User | None, entry: Entry) -> Entry:
-    """Mark a registered entry present (``already_checked_in``, ``entry_withdrawn``)."""
+def check_in_entry(
+    *, actor: User | None, entry: Entry, by_self: bool = False, actor_label: str = ""
+) -> Entry:
+    """Mark a registered entry present (``already_checked_in``, ``entry_withdrawn``).
+
+    ``by_self``: a player checked the entry in from the event's check-in page (audited as
+    ``entry.self_check_in``, by ``actor_label``; ``services/self_check_in.py``): the desk
+    shows who did.
+    """
     locked = _lock_entry(entry)
     if locked.status == Entry.Status.CHECKED_IN:
         raise Conflict(
@@ -343,7 +373,12 @@ def check_in_entry(*, actor: User | None, entry: Entry) -> Entry:
             code="entry_withdrawn",
         )
     return _set_status(
-        actor=actor, entry=locked, status=Entry.Status.CHECKED_IN, action="entry.check_in"
+        actor=actor,
+        entry=locked,
+        status=Entry.Status.CHECKED_IN,
+        action="entry.self_check_in" if by_self else "entry.check_in",
+        by_self=by_self,
+        actor_label=actor_label,
     )
 
 

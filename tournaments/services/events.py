@@ -5,6 +5,7 @@ Every function is keyword-only, runs in one transaction and records the change i
 
     invalid choices, dates, numbers  -> ValidationFailed; ``code`` names the first problem,
                                         ``details = {"field": first, "errors": {field: msg}}``
+    invalid_time_zone                -> ValidationFailed (not an IANA zone name)
     slug_taken                       -> Conflict
     locked_after_start               -> Conflict (rules changed once a round exists)
     entries_exist                    -> Conflict (entry kind changed once entries exist)
@@ -20,8 +21,9 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
-from tournaments import game
+from tournaments import game, time_zones
 from tournaments.errors import Conflict, NotFound, ValidationFailed
 from tournaments.models import Event
 from tournaments.services import ratings
@@ -38,6 +40,7 @@ SETTINGS_FIELDS: tuple[str, ...] = (
     "end_date",
     "venue",
     "status",
+    "time_zone",
     "rules",
     "target",
     "hand_size",
@@ -221,6 +224,24 @@ def _forfeit_problems(values: dict[str, Any], bad: Any) -> None:
         bad("forfeit_spread", "invalid_choice", gettext("Say yes or no."))
 
 
+def _zone_problem(typed: str, bad: Any) -> None:
+    """An unknown zone: the names it probably meant ("Chicago": America/Chicago), else how to
+    choose one."""
+    near = time_zones.suggestions(typed)
+    zone = f"“{typed[:64]}”"
+    if near:
+        message = _("Unknown time zone %(zone)s: did you mean %(names)s?") % {
+            "zone": zone,
+            "names": " / ".join(near),
+        }
+    else:
+        message = _(
+            "Unknown time zone %(zone)s: choose one from the list, e.g. America/Chicago or "
+            "Europe/Madrid (UTC if unsure)."
+        ) % {"zone": zone}
+    bad("time_zone", "invalid_time_zone", message)
+
+
 def validate_event_settings(values: dict[str, Any]) -> None:
     """Check a complete set of event settings; raise ``ValidationFailed`` listing every problem.
 
@@ -251,6 +272,8 @@ def validate_event_settings(values: dict[str, Any]) -> None:
             "dates_out_of_order",
             gettext("The last day cannot be before the first day."),
         )
+    if not time_zones.is_valid(values["time_zone"]):
+        _zone_problem(str(values["time_zone"]), bad)
     _game_problems(values, bad)
     _playoff_problems(values, bad)
     _number_problems(values, bad, problems)

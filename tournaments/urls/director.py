@@ -1,15 +1,18 @@
 """The director's pages (namespace ``director``), all under ``/director/``: events and entries,
-rounds, results, printed cards and standings."""
+self check-in, rounds, results, printed cards and standings; and the director's help at
+``/help/director/``."""
 
 from django.urls import path
 
 from tournaments.views import (
     api_keys,
     cards,
+    check_in_admin,
     entries,
     entry_import,
     events,
     finish,
+    help_pages,
     leagues,
     player_admin,
     results,
@@ -43,6 +46,13 @@ urlpatterns = [
     ),
     path(EVENT + "import/", entry_import.import_entries, name="import"),
     path(EVENT + "audit/", events.audit_log, name="audit"),
+    path(EVENT + "entries.csv", check_in_admin.entries_csv, name="entries-csv"),
+    # Self check-in: the setting, the poster, the entries' code slips.
+    path(EVENT + "check-in/", check_in_admin.check_in_settings, name="check-in-settings"),
+    path(EVENT + "check-in/poster/", check_in_admin.check_in_poster, name="check-in-poster"),
+    path(EVENT + "check-in/codes/", check_in_admin.check_in_slips, name="check-in-slips"),
+    # The director's help (open to anyone: it is how the pages work, nothing of an event's).
+    path("help/director/", help_pages.director_help, name="help"),
     # Leagues.
     path("director/leagues/", leagues.director_leagues, name="leagues"),
     path("director/leagues/new/", leagues.league_create, name="league-create"),

@@ -1,10 +1,12 @@
 """Public pages (namespace ``public``): events, round pages, standings, the play-off's bracket,
-teams and matches, players; leagues and their season tables."""
+teams and matches, players; leagues and their season tables; self check-in; the players' help."""
 
 from django.urls import path
 
 from tournaments.views import (
     bracket,
+    check_in,
+    help_pages,
     home,
     leagues,
     players,
@@ -30,6 +32,8 @@ urlpatterns = [
     path("events/<slug:slug>/projector/", projector.projector_page, name="projector"),
     path("events/<slug:slug>/standings.csv", standings.standings_csv, name="standings-csv"),
     path("events/<slug:slug>/teams/<int:entry_id>/", standings.team, name="team"),
+    # Self check-in: the page the event's check-in poster's QR code opens.
+    path("events/<slug:slug>/check-in/", check_in.check_in_page, name="check-in"),
     path("events/<slug:slug>/matches/<int:match_id>/", standings.match, name="match"),
     path("players/", players.player_search, name="players"),
     path("players/<int:player_id>/", players.player_detail, name="player"),
@@ -37,4 +41,6 @@ urlpatterns = [
     path("leagues/", leagues.league_list, name="leagues"),
     path("leagues/<slug:slug>/", leagues.league_detail, name="league"),
     path("leagues/<slug:slug>/table.csv", leagues.league_table_csv, name="league-table-csv"),
+    # Help for the players at the table (the director's is in the director namespace).
+    path("help/table/", help_pages.table_help, name="help-table"),
 ]

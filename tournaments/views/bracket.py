@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from tournaments import time_zones
 from tournaments.models import Event
 from tournaments.permissions import can_oversee, can_see
 from tournaments.presenters import bracket as presenter
@@ -27,6 +28,7 @@ def _event(request: HttpRequest, slug: str) -> Event:
     event = get_object_or_404(Event, slug=slug)
     if not can_see(request.user, event, "pairings") or event.playoff == Event.Playoff.NONE:
         raise Http404("No such bracket.")
+    time_zones.activate_for(event)
     return event
 
 

@@ -12,17 +12,21 @@ from django.contrib.auth.models import User
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.functional import Promise
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString
 from django.utils.text import format_lazy
 from django.utils.translation import gettext, gettext_lazy
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from tournaments import game, stage_names
+from tournaments import game, stage_names, time_zones
 from tournaments.errors import SpinnerError
 from tournaments.models import Event
 from tournaments.pairing.best_of import BEST_OF
 from tournaments.pairing.stages import STAGES
 from tournaments.permissions import can_create_events, director_required, organisers_only
 from tournaments.presenters import audit as audit_presenters
+from tournaments.selectors import check_in as check_in_reads
 from tournaments.selectors import desk as desk_selectors
 from tournaments.selectors import registration as selectors
 from tournaments.selectors.final_placings import finish_check
@@ -33,7 +37,7 @@ FORMAT_PARTS = ("best_of", "target")
 """A play-off stage's two settings (``Event.playoff_formats``), one form field each."""
 
 FIELDSETS: list[tuple[str | Promise, list[str]]] = [
-    (gettext_lazy("The event"), ["name", "start_date", "end_date", "venue", "status"]),
+    (gettext_lazy("The event"), ["name", "start_date", "end_date", "venue", "time_zone", "status"]),
     (
         gettext_lazy("The game"),
         [
@@ -147,6 +151,24 @@ def user_of(request: HttpRequest) -> User:
     return request.user
 
 
+class TimeZoneInput(forms.TextInput):
+    """A zone name typed with the zone database's names offered as you type (a ``datalist``)."""
+
+    LIST_ID = "time-zone-names"
+
+    def render(
+        self,
+        name: str,
+        value: Any,
+        attrs: dict[str, Any] | None = None,
+        renderer: Any = None,
+    ) -> SafeString:
+        attrs = {**(attrs or {}), "list": self.LIST_ID, "autocomplete": "off"}
+        field = super().render(name, value, attrs, renderer)
+        options = format_html_join("", '<option value="{}">', ((z,) for z in time_zones.offered()))
+        return format_html('{}<datalist id="{}">{}</datalist>', field, self.LIST_ID, options)
+
+
 class EventForm(forms.Form):
     """Every event setting, with the model's choices and help texts; the service validates."""
 
@@ -203,6 +225,7 @@ class EventForm(forms.Form):
         self.fields["forfeit_spread"].help_text = gettext_lazy(
             "Unticked: a forfeit adds nothing to points for, against or spread (like a bye)."
         )
+        self.fields["time_zone"] = _time_zone_field()
         self.fields["hand_size"].help_text = gettext_lazy(
             "Tiles per player. Empty: the rule set's deal."
         )
@@ -225,6 +248,13 @@ class EventForm(forms.Form):
                 label=gettext_lazy("Web address"),
                 help_text=gettext_lazy("Optional: /events/<this>/. Made from the name when empty."),
             )
+
+    def clean_time_zone(self) -> str:
+        """The zone as the zone database spells it ("america/new york" is America/New_York);
+        a name it does not know is left for the service to refuse (``invalid_time_zone``);
+        empty is UTC."""
+        typed = str(self.cleaned_data.get("time_zone") or "").strip()
+        return time_zones.canonical(typed) or typed or time_zones.DEFAULT
 
     def clean_tiebreaks(self) -> list[str]:
         raw = self.cleaned_data.get("tiebreaks") or ""
@@ -306,6 +336,19 @@ def _between_steps(rules: str, points: Any) -> str:
         "step": game.format_displayed(1, rules),
         "points": points,
     }
+def _time_zone_field() -> forms.CharField:
+    """The event's zone, typed with the zone database's names offered (checked by the service)."""
+    return forms.CharField(
+        max_length=64,
+        required=False,
+        initial=time_zones.DEFAULT,
+        label=_("Time zone"),
+        help_text=_(
+            "Every time on the event's pages is shown in this zone, labelled: type the "
+            "city's zone, e.g. America/Chicago or Europe/Madrid. Empty: UTC."
+        ),
+        widget=TimeZoneInput,
+    )
 
 
 def _format_fields() -> dict[str, forms.Field]:
@@ -407,6 +450,7 @@ def event_dashboard(request: HttpRequest, event: Event) -> HttpResponse:
             "director_form": DirectorForm(),
             "has_rounds": event.rounds.exists(),
             "desk": desk_selectors.desk(event),
+            "check_in_state": check_in_reads.window(event),
             "finish": None if event.status == Event.Status.FINISHED else finish_check(event),
         },
     )

@@ -12,6 +12,7 @@ from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET
 
+from tournaments import time_zones
 from tournaments.models import Event, Round
 from tournaments.permissions import can_see
 from tournaments.presenters import projector
@@ -32,6 +33,7 @@ def projector_page(request: HttpRequest, slug: str) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     if not can_see(request.user, event):
         raise Http404("No such event.")
+    time_zones.activate_for(event)
     rounds = round_reads.list_public_rounds(event)
     in_play = next((r for r in reversed(rounds) if r.status != Round.Status.CLOSED), None)
     closed = next((r for r in reversed(rounds) if r.status == Round.Status.CLOSED), None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 
+from tournaments import time_zones
 from tournaments.errors import NotFound
 from tournaments.models import Event
 from tournaments.permissions import can_oversee, can_see
@@ -32,6 +33,7 @@ def event_detail(request: HttpRequest, slug: str) -> HttpResponse:
         event = selectors.get_visible_event(slug=slug, user=request.user)
     except NotFound as exc:
         raise Http404(exc.message) from exc
+    time_zones.activate_for(event)
     show_entries = can_see(request.user, event, "entries")
     finished = event.status == Event.Status.FINISHED
     show_placings = can_see(request.user, event, "standings") or can_see(

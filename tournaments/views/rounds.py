@@ -14,6 +14,7 @@ from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy
 from django.views.decorators.http import require_GET, require_POST
 
+from tournaments import time_zones
 from tournaments.errors import SpinnerError, ValidationFailed
 from tournaments.models import BackgroundJob, Event, Round
 from tournaments.permissions import can_oversee, can_see, director_required
@@ -296,6 +297,7 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     event = get_object_or_404(Event, slug=slug)
     if not can_see(request.user, event, "pairings"):
         raise Http404("No such round.")
+    time_zones.activate_for(event)
     rnd = _round_or_404(event, number, public=True)
     query = request.GET.get("q", "").strip()[:80]
     view = selectors.round_view(rnd)

@@ -16,7 +16,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournaments import game
+from tournaments import game, time_zones
 from tournaments.errors import SpinnerError
 from tournaments.models import Entry, Event
 from tournaments.permissions import can_oversee, can_see, director_required
@@ -40,6 +40,7 @@ def _event(request: HttpRequest, slug: str, page: str) -> Event:
         raise Http404("No such event.") from None
     if not can_see(request.user, event, page):
         raise Http404("No such event.")
+    time_zones.activate_for(event)
     return event
 
 

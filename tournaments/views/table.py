@@ -17,6 +17,7 @@ from django.shortcuts import render
 from django.utils.html import format_html
 from django.views.decorators.http import require_GET, require_POST
 
+from tournaments import time_zones
 from tournaments.errors import NotFound, SpinnerError
 from tournaments.models import Match
 from tournaments.presenters import table as presenter
@@ -43,6 +44,7 @@ def _access(token: str, *, closed_ok: bool = False) -> tuple[TableAccess, Match]
     match = Match.objects.select_related("entry_a", "entry_b", "table", "round__event").get(
         pk=access.match_id
     )
+    time_zones.activate_for(match.round.event)
     return access, match
 
 

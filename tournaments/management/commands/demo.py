@@ -51,6 +51,8 @@ PARTNERSHIPS = 24
 RNG_SEED = 20261205
 # A fixed, published salt keeps the demo's draws the same on every machine.
 SALT = hashlib.sha256(b"spinner demo salt").hexdigest()[:32]
+# The demo shows its times in its own zone, labelled (issue 18): not UTC, so that it shows.
+TIME_ZONE = "America/Chicago"
 
 FIRST_NAMES = [
     "Marcia", "Desmond", "Claudette", "Winston", "Beverley", "Errol", "Yvonne", "Delroy",
@@ -146,6 +148,7 @@ def build_event(director: User) -> Event:
         start_date=today,
         end_date=today,
         venue="Marcus Garvey Hall, Brixton",
+        time_zone=TIME_ZONE,
         status=Event.Status.RUNNING,
         rules=Event.Rules.FIVE_UP,
         entry_kind=Event.EntryKind.PARTNERSHIP,

@@ -1,0 +1,27 @@
+"""Times as a person reads them: ``{% load event_time %}``.
+
+``{{ when|event_time }}`` shows ``when`` in the active zone (on an event's pages, the event's:
+``tournaments.time_zones.activate_for``) with the zone's label, ``"14:05 CST"``;
+``{{ when|event_time:"datetime" }}`` adds the date (``"5 Dec 2026 14:05 CST"``), ``"seconds"``
+and ``"datetime_seconds"`` the seconds. The one function behind it is
+:func:`tournaments.time_zones.label`. A ``<time datetime="...">`` attribute keeps
+``|date:'c'`` (an ISO instant with its offset).
+"""
+
+from __future__ import annotations
+
+import datetime
+
+from django import template
+
+from tournaments import time_zones
+
+register = template.Library()
+
+
+@register.filter(name="event_time")
+def event_time(value: datetime.datetime | None, style: str = "time") -> str:
+    """``{{ when|event_time }}``: the time in the active zone, labelled (see the module)."""
+    if not isinstance(value, datetime.datetime):
+        return ""
+    return time_zones.label(value, style)
