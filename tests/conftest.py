@@ -304,3 +304,14 @@ def dead_broker() -> Iterator[str]:
     finally:
         app.conf.broker_url, app.conf.task_always_eager, app.conf.broker_transport_options = saved
         reset_pools()
+
+
+@pytest.fixture(autouse=True)
+def _default_language_between_tests() -> Iterator[None]:
+    """Each test starts in the default language: a request in Spanish through Django's test
+    client leaves Spanish active in the test's thread (LocaleMiddleware activates it)."""
+    from django.utils import translation
+
+    translation.activate("en")
+    yield
+    translation.deactivate()
