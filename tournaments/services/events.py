@@ -20,7 +20,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils.text import slugify
 
-from tournaments import game
+from tournaments import follow_versions, game
 from tournaments.errors import Conflict, NotFound, ValidationFailed
 from tournaments.models import Event
 from tournaments.services import ratings
@@ -388,6 +388,7 @@ def update_event(*, actor: User | None, event: Event, reason: str = "", **change
         after=snapshot(locked, list(changed)),
         reason=reason,
     )
+    follow_versions.bump_event(locked)  # what it makes public, its name, its status
     return locked
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments import follow_versions
 from tournaments.models import Event, Round
 from tournaments.selectors.final_placings import current_places, finish_check, placings_json
 from tournaments.services import audit, round_status
@@ -50,6 +51,7 @@ def finish_event(*, event: Event, actor: Actor) -> Event:
         before=before,
         after={"status": event.status, "placings": event.placings},
     )
+    follow_versions.bump_event(event)
     return event
 
 

@@ -32,6 +32,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.db.models.functions import Coalesce, Now
 
+from tournaments import follow_versions
 from tournaments.errors import Conflict, NotAllowed, ValidationFailed
 from tournaments.models import Claim, Event, Match, MatchResult, Round, StandingsState
 from tournaments.queueing import enqueue_after_commit
@@ -237,6 +238,7 @@ def write_result(
         actor_label=actor_label,
     )
     note_results_changed(event_id=match.round.event_id)
+    follow_versions.bump_entries([match.entry_a_id, match.entry_b_id])  # their "my table" pages
     # a rated event's players are re-rated from this round on (coalesced, after commit)
     ratings.note_result_changed(event=match.round.event, round_number=match.round.number)
     if series.after_result(match, result, previous):

@@ -27,7 +27,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import clock_math
+from tournaments import clock_math, follow_versions
 from tournaments.errors import Conflict, ValidationFailed
 from tournaments.models import Round
 from tournaments.services import audit
@@ -74,6 +74,7 @@ def _write(
         before=_snapshot(rnd, before),
         after={**_snapshot(rnd, after), **(extra or {})},
     )
+    follow_versions.bump_event(rnd.event)  # "my table" pages show the clock
     return rnd
 
 

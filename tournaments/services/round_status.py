@@ -11,12 +11,13 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments import follow_versions
 from tournaments.errors import Conflict
 from tournaments.models import (
     Round,
 )
 from tournaments.selectors import rounds as selectors
-from tournaments.services import audit, round_clock
+from tournaments.services import audit, push, round_clock
 from tournaments.services.audit import Actor
 from tournaments.services.results import round_results_complete
 from tournaments.services.round_edits import lock_round, require_draft
@@ -46,6 +47,7 @@ def _move_round(rnd: Round, status: str, *, actor: Actor, stamp: str = "") -> Ro
         before={"status": before},
         after={"status": rnd.status},
     )
+    follow_versions.bump_event(rnd.event)  # "my table" pages show the round's status
     return rnd
 
 
@@ -65,7 +67,9 @@ def publish_round(*, round: Round, actor: Actor) -> Round:
             code="round_has_violations",
             details={"violations": [str(v) for v in problems]},
         )
-    return _move_round(rnd, Round.Status.PUBLISHED, actor=actor, stamp="published_at")
+    _move_round(rnd, Round.Status.PUBLISHED, actor=actor, stamp="published_at")
+    push.announce_round(rnd)  # the subscribed players' phones get their tables (after commit)
+    return rnd
 
 
 @transaction.atomic
