@@ -162,7 +162,9 @@ def subscribe(
             "language": subscription_language(language),
         },
     )
-    keep = PushSubscription.objects.filter(entry=entry).order_by("-pk")[:MAX_PER_ENTRY]
+    keep = PushSubscription.objects.filter(entry=entry).order_by("-pk").values_list("pk", flat=True)[
+        :MAX_PER_ENTRY
+    ]
     PushSubscription.objects.filter(entry=entry).exclude(pk__in=list(keep)).delete()
     return sub
 
