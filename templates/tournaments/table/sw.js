@@ -5,7 +5,7 @@
  * Writes (POST) are never touched: the page's outbox sends them.
  *
  * "My table" notifications (issue 18), scope /events/<slug>/me/ (the server allows it with
- * Service-Worker-Allowed: /events/): shows the Web Push notice the server sends when pairings
+ * Service-Worker-Allowed: /): shows the Web Push notice the server sends when pairings
  * are published ({title, body, url, tag}, encrypted by the push service's protocol), and a tap
  * opens (or focuses) the player's "my table" page. There it leaves every fetch alone. */
 "use strict";
