@@ -119,8 +119,9 @@ def test_a_player_follows_their_table_and_sees_it_appear_when_published(
     expect(clock).not_to_have_text(first, timeout=5_000)  # it counts down by itself
     # A poll with nothing new keeps the page as it is (the clock is not set back).
     phone.evaluate("document.getElementById('my-table').__same = true")
-    with phone.expect_response(lambda r: r.url.endswith(f"/me/{field.ramirez.pk}/live/"),
-                               timeout=POLL_DEADLINE_MS):
+    with phone.expect_response(
+        lambda r: r.url.endswith(f"/me/{field.ramirez.pk}/live/"), timeout=POLL_DEADLINE_MS
+    ):
         pass
     assert phone.evaluate("document.getElementById('my-table').__same === true")
     assert phone.evaluate("window.__notReloaded === true")
@@ -160,7 +161,8 @@ def test_the_phone_pages_worker_shows_the_pushed_table(
         page.get_by_role("button", name="Avisarme cuando se publiquen los emparejamientos").click()
         expect(page.get_by_role("button", name="Desactivar los avisos")).to_be_hidden()
         expect(page.locator("#push-status")).to_have_text(
-            "Este navegador no pudo activar los avisos. Deja esta página abierta: se actualiza sola."
+            "Este navegador no pudo activar los avisos. "
+            "Deja esta página abierta: se actualiza sola."
         )
         no_sideways_scroll(page)
         page.screenshot(path=str(artifacts / "push-refused.png"), full_page=True)

@@ -55,7 +55,10 @@ class Browser:
         point = self.private.public_key().public_bytes(
             Encoding.X962, PublicFormat.UncompressedPoint
         )
-        return {"endpoint": endpoint, "keys": {"p256dh": b64url(point), "auth": b64url(self.secret)}}
+        return {
+            "endpoint": endpoint,
+            "keys": {"p256dh": b64url(point), "auth": b64url(self.secret)},
+        }
 
     def decrypt(self, body: bytes) -> dict[str, Any]:
         plain = http_ece.decrypt(
@@ -82,7 +85,7 @@ class PushService:
         service = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's name
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 service.received.append(Received(self.path, headers, body))
@@ -142,7 +145,9 @@ def test_a_published_round_reaches_the_phone_encrypted_with_its_keys(
     phones = {"en": (Client(), Browser()), "es": (Client(HTTP_ACCEPT_LANGUAGE="es"), Browser())}
     for language, (client, browser) in phones.items():
         follow(client, field.event, field.ramirez)
-        sent = subscribe(client, field.event.slug, browser.subscription(f"{push_service.url}/p/{language}"))
+        sent = subscribe(
+            client, field.event.slug, browser.subscription(f"{push_service.url}/p/{language}")
+        )
         assert sent.status_code == 201, sent.content
     assert dict(PushSubscription.objects.values_list("endpoint", "language")) == {
         f"{push_service.url}/p/en": "en",
@@ -185,7 +190,9 @@ def test_gone_subscriptions_are_deleted_and_other_failures_logged(
     client = Client()
     follow(client, field.event, field.ramirez)
     for path in ("gone/1", "missing/1", "broken/1", "moved/1", "fine/1"):
-        sent = subscribe(client, field.event.slug, Browser().subscription(f"{push_service.url}/{path}"))
+        sent = subscribe(
+            client, field.event.slug, Browser().subscription(f"{push_service.url}/{path}")
+        )
         assert sent.status_code == 201
     draft = draft_round(field)
     with caplog.at_level(logging.WARNING, logger="tournaments.services.push"):
@@ -197,7 +204,9 @@ def test_gone_subscriptions_are_deleted_and_other_failures_logged(
         "/missing/1",
         "/moved/1",  # never followed to where it points
     ]
-    kept = sorted(p.rsplit("/", 2)[1] for p in PushSubscription.objects.values_list("endpoint", flat=True))
+    kept = sorted(
+        p.rsplit("/", 2)[1] for p in PushSubscription.objects.values_list("endpoint", flat=True)
+    )
     assert kept == ["broken", "fine", "moved"]
     assert sum("push to subscription" in r.getMessage() for r in caplog.records) == 2
     # Not retried for ever: a second run sends only to those that failed, once more.
@@ -268,7 +277,9 @@ def test_subscribing_needs_the_csrf_token_and_is_throttled(
     assert follow_response.status_code == 302
     subscription = Browser().subscription(f"{push_service.url}/p/1")
     assert subscribe(client, field.event.slug, subscription).status_code == 403
-    assert subscribe(client, field.event.slug, subscription, HTTP_X_CSRFTOKEN=token).status_code == 201
+    assert (
+        subscribe(client, field.event.slug, subscription, HTTP_X_CSRFTOKEN=token).status_code == 201
+    )
 
     # One subscription counted already: two more within the window, then 429.
     settings.REST_FRAMEWORK = {
@@ -297,9 +308,7 @@ def test_the_page_offers_notifications_only_with_vapid_keys(
 
 def test_vapid_keys_prints_a_pair_that_signs(capsys: pytest.CaptureFixture[str]) -> None:
     call_command("vapid_keys")
-    lines = dict(
-        line.split("=", 1) for line in capsys.readouterr().out.splitlines() if "=" in line
-    )
+    lines = dict(line.split("=", 1) for line in capsys.readouterr().out.splitlines() if "=" in line)
     vapid = Vapid.from_string(private_key=lines["SPINNER_VAPID_PRIVATE_KEY"])
     public = vapid.public_key.public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
     assert b64url(public) == lines["SPINNER_VAPID_PUBLIC_KEY"]

@@ -85,8 +85,7 @@ def _disabled() -> NotFound:
 
 def _invalid_endpoint() -> ValidationFailed:
     return ValidationFailed(
-        "The browser gave no address of a known push service: notifications cannot be sent "
-        "to it.",
+        "The browser gave no address of a known push service: notifications cannot be sent to it.",
         code="push_endpoint_invalid",
         details={"field": "endpoint"},
     )
@@ -162,9 +161,11 @@ def subscribe(
             "language": subscription_language(language),
         },
     )
-    keep = PushSubscription.objects.filter(entry=entry).order_by("-pk").values_list("pk", flat=True)[
-        :MAX_PER_ENTRY
-    ]
+    keep = (
+        PushSubscription.objects.filter(entry=entry)
+        .order_by("-pk")
+        .values_list("pk", flat=True)[:MAX_PER_ENTRY]
+    )
     PushSubscription.objects.filter(entry=entry).exclude(pk__in=list(keep)).delete()
     return sub
 
@@ -254,7 +255,11 @@ def send_round_pairings(*, round_id: int) -> SendOutcome:
     """Send every subscribed entry of the round's event its table in the round (its
     subscription's language). Nothing when the round is gone or not public any more."""
     rnd = Round.objects.select_related("event").filter(pk=round_id).first()
-    if rnd is None or not enabled() or rnd.status not in (Round.Status.PUBLISHED, Round.Status.IN_PLAY):
+    if (
+        rnd is None
+        or not enabled()
+        or rnd.status not in (Round.Status.PUBLISHED, Round.Status.IN_PLAY)
+    ):
         return SendOutcome()
     event = rnd.event
     if event.status == Event.Status.DRAFT or not event.public_pairings:
