@@ -127,6 +127,23 @@ def test_the_followed_view_shows_the_table_the_seats_the_clock_and_the_last_resu
     assert "Last result" in body and "won 61–40" in body  # five-up: raw / 5
 
 
+def test_the_followed_view_reads_in_fixed_queries(django_assert_num_queries: Any) -> None:
+    small = make_followed_event("small", teams=3)
+    large = make_followed_event("large", teams=41)
+    for field in (small, large):
+        rnd = publish_next_round(field)
+        round_status.start_round(round=rnd, actor=field.director)
+        decisions.override_result(
+            match=match_of(rnd, field.ramirez),
+            reason="test",
+            actor=field.director,
+            final_score={"scores": [305, 100]},
+        )
+        with django_assert_num_queries(3):
+            view = reads.followed_view(field.event, field.ramirez, show_results=True)
+        assert view.match is not None and view.last is not None and view.open
+
+
 def test_a_poll_with_nothing_new_is_a_304_without_a_query(
     client: Client, django_assert_num_queries: Any
 ) -> None:

@@ -3,7 +3,7 @@ the entry's table in the round now published (or the round it waits for) and its
 
 Search folds names with :func:`tournaments.search_keys.name_key` (accents, case and spacing
 ignored, as the players' search does). Query counts are fixed (pinned in the tests): one for a
-search, six at most for a followed view.
+search, three for a followed view (four when its last result is a one-sided forfeit).
 """
 
 from __future__ import annotations
@@ -111,8 +111,9 @@ def _last_result(event: Event, entry_id: int) -> dict[str, Any] | None:
 
 
 def followed_view(event: Event, entry: Entry, *, show_results: bool) -> FollowedView:
-    """The followed entry's view (see :class:`FollowedView`): two queries, three with a match,
-    five at most with its last result."""
+    """The followed entry's view (see :class:`FollowedView`): the latest public round, the
+    entry's match in it, its history (three queries; four when its last result is a one-sided
+    forfeit; two without results, or with no open round)."""
     rnd = (
         Round.objects.filter(event_id=event.pk, status__in=PUBLIC_STATUSES)
         .order_by("-number")
