@@ -127,6 +127,15 @@ def test_the_followed_view_shows_the_table_the_seats_the_clock_and_the_last_resu
     assert "Last result" in body and "won 61–40" in body  # five-up: raw / 5
 
 
+def test_a_bye_says_so(client: Client) -> None:
+    field = make_followed_event("odd", teams=4)  # five entries: one bye
+    rnd = publish_next_round(field)
+    bye = rnd.matches.get(is_bye=True)
+    follow(client, field.event, bye.entry_a)
+    body = text(client.get(f"/events/{field.event.slug}/me/"))
+    assert "You have a bye this round." in body and "my-table-no" not in body
+
+
 def test_the_followed_view_reads_in_fixed_queries(django_assert_num_queries: Any) -> None:
     small = make_followed_event("small", teams=3)
     large = make_followed_event("large", teams=41)

@@ -79,7 +79,8 @@ def enabled() -> bool:
     return bool(settings.SPINNER_VAPID_PUBLIC_KEY and settings.SPINNER_VAPID_PRIVATE_KEY)
 
 
-def _disabled() -> NotFound:
+def disabled() -> NotFound:
+    """The error for a push request to a server without VAPID keys."""
     return NotFound("Notifications are not offered on this server.", code="push_disabled")
 
 
@@ -148,7 +149,7 @@ def subscribe(
     newest :data:`MAX_PER_ENTRY`. Raises ``push_disabled``, ``push_endpoint_invalid``,
     ``push_keys_invalid``."""
     if not enabled():
-        raise _disabled()
+        raise disabled()
     endpoint = check_endpoint(endpoint)
     p256dh, auth = check_keys(p256dh, auth)
     sub, _created = PushSubscription.objects.update_or_create(

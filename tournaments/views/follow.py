@@ -222,6 +222,8 @@ def push_subscribe(request: HttpRequest, slug: str) -> HttpResponse:
             ValidationFailed(_("Follow your entry first."), code="not_following", details={})
         )
     try:
+        if not push.enabled():
+            raise push.disabled()
         values = _subscription(request)
         push.subscribe(entry=entry, language=translation.get_language(), **values)
     except SpinnerError as exc:
