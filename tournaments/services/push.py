@@ -81,12 +81,12 @@ def enabled() -> bool:
 
 def disabled() -> NotFound:
     """The error for a push request to a server without VAPID keys."""
-    return NotFound("Notifications are not offered on this server.", code="push_disabled")
+    return NotFound(_("Notifications are not offered on this server."), code="push_disabled")
 
 
 def _invalid_endpoint() -> ValidationFailed:
     return ValidationFailed(
-        "The browser gave no address of a known push service: notifications cannot be sent to it.",
+        _("The browser gave no address of a known push service: no notice can be sent to it."),
         code="push_endpoint_invalid",
         details={"field": "endpoint"},
     )
@@ -129,7 +129,7 @@ def check_keys(p256dh: str, auth: str) -> tuple[str, str]:
             valid = False
     if not valid:
         raise ValidationFailed(
-            "The browser's subscription keys are not valid: try turning notifications on again.",
+            _("The browser's subscription keys are not valid: turn notifications on again."),
             code="push_keys_invalid",
             details={"field": "keys"},
         )
