@@ -51,12 +51,18 @@ def test_search_ignores_accents_case_and_spacing_in_one_query(
     gone.save()
     for query in ("jose ramirez", "  RAMÍREZ ", "núñez", "ANA NUNEZ", "los ramirez"):
         with django_assert_num_queries(1):
-            found = reads.find_entries(field.event, query)
-        assert [f.entry_id for f in found] == [field.ramirez.pk], query
+            found, approximate = reads.find_entries(field.event, query)
+        assert [f.entry_id for f in found] == [field.ramirez.pk] and not approximate, query
         assert found[0].players == ("José Ramírez", "Ana Núñez")
-    assert reads.find_entries(field.event, "r") == []  # one letter matches half the room
-    assert gone.pk not in {f.entry_id for f in reads.find_entries(field.event, "team")}
-    assert len(reads.find_entries(field.event, "team")) == len(field.others) - 1
+    assert reads.find_entries(field.event, "r") == ([], False)  # one letter: half the room
+    teams, _ = reads.find_entries(field.event, "team")
+    assert gone.pk not in {f.entry_id for f in teams} and len(teams) == len(field.others) - 1
+    # A letter left out or swapped: nothing contains it, the close names are offered.
+    for typo in ("Ramriez", "jose ramierz", "Nuñes"):
+        with django_assert_num_queries(1):
+            found, approximate = reads.find_entries(field.event, typo)
+        assert [f.entry_id for f in found] == [field.ramirez.pk] and approximate, typo
+    assert reads.find_entries(field.event, "Zyxwv") == ([], False)
 
 
 def test_the_page_searches_and_says_what_to_fix(client: Client) -> None:
@@ -68,6 +74,8 @@ def test_the_page_searches_and_says_what_to_fix(client: Client) -> None:
     assert "at least two letters" in text(short)
     none = client.get(f"/events/{field.event.slug}/me/", {"q": "Zyx"})
     assert "No entry matches" in text(none) and 'name="entry"' not in text(none)
+    typo = client.get(f"/events/{field.event.slug}/me/", {"q": "Ramriez"})
+    assert "Did you mean" in text(typo) and "Los Ramírez" in text(typo)
     long = client.get(f"/events/{field.event.slug}/me/", {"q": "x" * 5000})
     assert long.status_code == 200
 

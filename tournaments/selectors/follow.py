@@ -9,6 +9,7 @@ search, three for a followed view (four when its last result is a one-sided forf
 from __future__ import annotations
 
 from dataclasses import dataclass
+from difflib import get_close_matches
 from typing import Any
 
 from django.db.models import Q
@@ -26,6 +27,9 @@ SEARCH_MAX = 80
 
 SEARCH_LIMIT = 20
 """At most this many entries are listed for one search."""
+
+CLOSE_CUTOFF = 0.8
+"""How alike a word must be to a name's word to be offered when nothing matches (difflib)."""
 
 OPEN_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY)
 """A round whose tables are being played (or about to be): its table is the one to go to."""
@@ -45,13 +49,8 @@ def search_key(query: str) -> str:
     return name_key(query.replace("\x00", ""))[:SEARCH_MAX]
 
 
-def find_entries(event: Event, query: str) -> list[FoundEntry]:
-    """The event's entries (not withdrawn) whose name, or one of whose players' names, contains
-    the folded query; by name, at most :data:`SEARCH_LIMIT`. Empty for a query shorter than
-    :data:`SEARCH_MIN`. One query."""
-    key = search_key(query)
-    if len(key) < SEARCH_MIN:
-        return []
+def _entries(event: Event) -> list[FoundEntry]:
+    """The event's entries (not withdrawn) by name, with their players. One query."""
     rows = (
         Entry.objects.filter(event_id=event.pk)
         .exclude(status=Entry.Status.WITHDRAWN)
@@ -64,12 +63,30 @@ def find_entries(event: Event, query: str) -> list[FoundEntry]:
         names[entry_id] = name
         if player:
             players.setdefault(entry_id, []).append(player)
-    found = []
-    for entry_id, name in names.items():
-        people = players.get(entry_id, [])
-        if any(key in name_key(text) for text in (name, *people)):
-            found.append(FoundEntry(entry_id, name, tuple(people)))
-    return found[:SEARCH_LIMIT]
+    return [FoundEntry(i, name, tuple(players.get(i, ()))) for i, name in names.items()]
+
+
+def _close(key: str, texts: tuple[str, ...]) -> bool:
+    """One of the query's words is close to one of the names' words (a letter left out,
+    swapped or mistyped: "ramriez" for "Ramírez")."""
+    words = [w for text in texts for w in name_key(text).split()]
+    return any(get_close_matches(part, words, n=1, cutoff=CLOSE_CUTOFF) for part in key.split())
+
+
+def find_entries(event: Event, query: str) -> tuple[list[FoundEntry], bool]:
+    """The event's entries (not withdrawn) whose name, or one of whose players' names, contains
+    the folded query, by name, at most :data:`SEARCH_LIMIT`; when none does, those with a word
+    close to one of the query's (then the second item is True: "did you mean"). Nothing for a
+    query shorter than :data:`SEARCH_MIN`. One query."""
+    key = search_key(query)
+    if len(key) < SEARCH_MIN:
+        return [], False
+    entries = _entries(event)
+    found = [e for e in entries if any(key in name_key(text) for text in (e.name, *e.players))]
+    if found:
+        return found[:SEARCH_LIMIT], False
+    close = [e for e in entries if _close(key, (e.name, *e.players))]
+    return close[:SEARCH_LIMIT], bool(close)
 
 
 def followed_entry(event: Event, entry_id: int) -> Entry:

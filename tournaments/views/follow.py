@@ -95,6 +95,7 @@ def my_table(request: HttpRequest, slug: str) -> HttpResponse:
     entry = _followed(request, event)
     if entry is None:
         query = request.GET.get("q", "").strip()[: reads.SEARCH_MAX]
+        found, approximate = reads.find_entries(event, query)
         return render(
             request,
             "tournaments/follow/find.html",
@@ -102,7 +103,8 @@ def my_table(request: HttpRequest, slug: str) -> HttpResponse:
                 "event": event,
                 "query": query,
                 "short": bool(query) and len(reads.search_key(query)) < reads.SEARCH_MIN,
-                "found": reads.find_entries(event, query),
+                "found": found,
+                "approximate": approximate,
             },
         )
     tag = _tag(slug, entry.pk, follow_versions.ensure(slug, entry.pk))  # before the reads
