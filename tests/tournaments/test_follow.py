@@ -211,6 +211,26 @@ def test_a_poll_with_nothing_new_is_a_304_without_a_query(
     assert result.status_code == 200 and "Last result" in text(result)
 
 
+def test_on_redis_a_poll_with_nothing_new_is_one_read_and_no_query(
+    client: Client, settings: Any, redis_url: str, django_assert_num_queries: Any
+) -> None:
+    """The production shape: the fail-open Redis cache (a key prefix of the test's own)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "tournaments.cache.FailOpenRedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": f"follow-test-{uuid.uuid4()}",
+        }
+    }
+    field = make_followed_event()
+    url = live_url(field.event, field.ramirez)
+    etag = client.get(url)["ETag"]
+    with django_assert_num_queries(0):
+        assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    publish_next_round(field)  # the token changes in Redis after the commit
+    assert client.get(url, HTTP_IF_NONE_MATCH=etag).status_code == 200
+
+
 def test_the_tag_names_the_language_and_hiding_pairings_ends_the_page(client: Client) -> None:
     field = make_followed_event()
     url = live_url(field.event, field.ramirez)
