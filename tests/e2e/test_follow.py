@@ -190,5 +190,8 @@ def test_the_phone_pages_worker_shows_the_pushed_table(
         )
         assert shown == [[notice["title"], notice["body"], notice["tag"], notice["url"]]]
         assert notice["body"].startswith("Ronda 1: mesa ")
+        # Stopping also turns this phone's notices off (none here), then leaves.
+        page.get_by_role("button", name="Dejar de seguir").click()
+        expect(page.get_by_role("heading", name="Buscar mi mesa")).to_be_visible()
     finally:
         context.close()

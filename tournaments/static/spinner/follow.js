@@ -112,13 +112,28 @@
     }).catch(function () { say("failed"); }).then(function () { on.disabled = false; });
   });
 
-  off.addEventListener("click", function () {
-    current().then(function (sub) {
+  function turnOff() {
+    return current().then(function (sub) {
       if (!sub) return null;
       return post(box.getAttribute("data-unsubscribe"), sub).then(function () {
         return sub.unsubscribe();
       });
-    }).then(function () { subscribed(false); say("off"); })
+    });
+  }
+
+  off.addEventListener("click", function () {
+    turnOff().then(function () { subscribed(false); say("off"); })
       .catch(function () { say("failed"); });
   });
+
+  // Stop following stops this phone's notices for the entry too, then leaves.
+  var stop = document.querySelector("form.stop-following");
+  if (stop) {
+    stop.addEventListener("submit", function (ev) {
+      if (stop.getAttribute("data-done")) return;
+      ev.preventDefault();
+      stop.setAttribute("data-done", "1");
+      turnOff().catch(function () { /* leave all the same */ }).then(function () { stop.submit(); });
+    });
+  }
 })();
