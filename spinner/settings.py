@@ -17,6 +17,11 @@ Environment variables:
     SPINNER_LOGIN_FAILURES failed logins per username and address before a lockout; default 5
     SPINNER_LOCKOUT_MINUTES how long a lockout lasts; default 15
     SPINNER_SECURE_SSL_REDIRECT  ``0``: no HTTPS redirect in production (TLS at the proxy)
+    SPINNER_VAPID_PUBLIC_KEY, SPINNER_VAPID_PRIVATE_KEY  Web Push keys ("my table" notifies a
+                           player's phone when pairings are published; ``manage.py vapid_keys``
+                           prints a pair); unset: no notifications
+    SPINNER_VAPID_SUBJECT  who runs the server, for the push services: ``mailto:`` or ``https:``
+    SPINNER_PUSH_HOSTS     comma-separated push services' hosts a subscription may name
 """
 
 from __future__ import annotations
@@ -334,6 +339,24 @@ STORAGES = {
 # Table links (``manage.py table_link``) are printed on this base URL.
 SPINNER_BASE_URL = os.environ.get("SPINNER_BASE_URL", "http://127.0.0.1:8000")
 
+# --- Web Push (issue 18) ----------------------------------------------------------------------
+# "My table" offers a notification when pairings are published only with both keys set
+# (``manage.py vapid_keys`` prints a fresh pair: the public key as the browser's application
+# server key, the private key as a raw base64url P-256 scalar). The subject is where the push
+# services write to the server's owner (Apple refuses ``localhost``).
+SPINNER_VAPID_PUBLIC_KEY = os.environ.get("SPINNER_VAPID_PUBLIC_KEY", "")
+SPINNER_VAPID_PRIVATE_KEY = os.environ.get("SPINNER_VAPID_PRIVATE_KEY", "")
+SPINNER_VAPID_SUBJECT = os.environ.get("SPINNER_VAPID_SUBJECT", "mailto:spinner@localhost")
+# A subscription's endpoint is where the server POSTs: only HTTPS addresses of these push
+# services (and their subdomains) are stored (tournaments/services/push.py).
+SPINNER_PUSH_HOSTS = _env_list(
+    "SPINNER_PUSH_HOSTS",
+    "fcm.googleapis.com,android.googleapis.com,push.services.mozilla.com,push.apple.com,"
+    "notify.windows.com",
+)
+# Tests only: a local stand-in push service over plain HTTP.
+SPINNER_PUSH_ALLOW_HTTP = False
+
 # --- Bounded storage (issue 15) ------------------------------------------------------------
 # A request body (a form or a JSON sheet; uploaded files are not counted) is at most this: the
 # largest sheet the engine takes (tournaments.services.assessment.MAX_SHEET_BYTES, 1,000,000)
@@ -372,6 +395,9 @@ REST_FRAMEWORK = {
         "self_check_in": "60/min",
         "self_check_in_entry": "10/hour",
         "self_check_in_search": "600/min",
+        # "my table": browsers turning notifications on or off, per address (a venue's phones
+        # share one address)
+        "push_subscribe": "300/hour",
     },
     # One error body everywhere: {code, message, details}.
     "EXCEPTION_HANDLER": "tournaments.api.errors.exception_handler",

@@ -186,6 +186,11 @@ class ErrorCode(StrEnum):
     NOT_EVENT_DIRECTOR = "not_event_director"
     EVENT_IN_ANOTHER_LEAGUE = "event_in_another_league"
     EVENT_NOT_IN_LEAGUE = "event_not_in_league"
+    # "My table": following an entry and its notifications (Web Push).
+    NOT_FOLLOWING = "not_following"
+    PUSH_DISABLED = "push_disabled"
+    PUSH_ENDPOINT_INVALID = "push_endpoint_invalid"
+    PUSH_KEYS_INVALID = "push_keys_invalid"
 
     # Webhooks: a director's endpoints and their deliveries.
     WEBHOOK_URL_INVALID = "webhook_url_invalid"

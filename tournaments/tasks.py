@@ -134,3 +134,13 @@ def sweep_webhook_deliveries() -> int:
     from tournaments.services import webhook_deliveries  # tasks sit above services
 
     return webhook_deliveries.sweep_due_deliveries()
+
+
+@shared_task(name="tournaments.send_round_push")
+def send_round_push(round_id: int) -> dict[str, int]:
+    """A round was published: send each subscribed entry its table (Web Push). Safe to run
+    twice (what was sent is remembered; a duplicate notice replaces the first)."""
+    from tournaments.services import push  # tasks sit above services
+
+    outcome = push.send_round_pairings(round_id=round_id)
+    return {"sent": outcome.sent, "gone": outcome.gone, "failed": outcome.failed}

@@ -23,7 +23,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from tournaments import game, time_zones
+from tournaments import follow_versions, game, time_zones
 from tournaments.errors import Conflict, NotFound, ValidationFailed
 from tournaments.models import Event
 from tournaments.services import ratings
@@ -439,6 +439,7 @@ def update_event(*, actor: User | None, event: Event, reason: str = "", **change
         after=snapshot(locked, list(changed)),
         reason=reason,
     )
+    follow_versions.bump_event(locked)  # what it makes public, its name, its status
     return locked
 
 

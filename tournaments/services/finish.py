@@ -11,6 +11,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
+from tournaments import follow_versions
 from tournaments.models import Event, Round
 from tournaments.selectors.final_placings import current_places, finish_check, placings_json
 from tournaments.services import audit, round_status, webhooks
@@ -51,6 +52,7 @@ def finish_event(*, event: Event, actor: Actor) -> Event:
         after={"status": event.status, "placings": event.placings},
     )
     webhooks.event_finished(event)  # sent after commit
+    follow_versions.bump_event(event)
     return event
 
 

@@ -33,7 +33,7 @@ from django.db.models import F
 from django.db.models.functions import Coalesce, Now
 from django.utils.translation import gettext
 
-from tournaments import metrics
+from tournaments import follow_versions, metrics
 from tournaments.errors import Conflict, NotAllowed, ValidationFailed
 from tournaments.models import Claim, Event, Match, MatchResult, Round, StandingsState
 from tournaments.queueing import enqueue_after_commit
@@ -245,6 +245,7 @@ def write_result(
     note_results_changed(event_id=match.round.event_id)
     metrics.count_result_after_commit(result.source)
     webhooks.result_confirmed(match, result)  # each version once, sent after commit
+    follow_versions.bump_entries([match.entry_a_id, match.entry_b_id])  # their "my table" pages
     # a rated event's players are re-rated from this round on (coalesced, after commit)
     ratings.note_result_changed(
         event=match.round.event, round_number=match.round.number, match_id=match.pk

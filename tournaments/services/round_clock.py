@@ -28,7 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from tournaments import clock_math
+from tournaments import clock_math, follow_versions
 from tournaments.errors import Conflict, ValidationFailed
 from tournaments.models import Round
 from tournaments.services import audit
@@ -75,6 +75,7 @@ def _write(
         before=_snapshot(rnd, before),
         after={**_snapshot(rnd, after), **(extra or {})},
     )
+    follow_versions.bump_event(rnd.event)  # "my table" pages show the clock
     return rnd
 
 

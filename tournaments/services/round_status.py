@@ -12,12 +12,13 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
+from tournaments import follow_versions
 from tournaments.errors import Conflict
 from tournaments.models import (
     Round,
 )
 from tournaments.selectors import rounds as selectors
-from tournaments.services import audit, round_clock, webhooks
+from tournaments.services import audit, push, round_clock, webhooks
 from tournaments.services.audit import Actor
 from tournaments.services.results import round_results_complete
 from tournaments.services.round_edits import lock_round, require_draft
@@ -47,6 +48,7 @@ def _move_round(rnd: Round, status: str, *, actor: Actor, stamp: str = "") -> Ro
         before={"status": before},
         after={"status": rnd.status},
     )
+    follow_versions.bump_event(rnd.event)  # "my table" pages show the round's status
     return rnd
 
 
@@ -73,6 +75,7 @@ def publish_round(*, round: Round, actor: Actor) -> Round:
         )
     _move_round(rnd, Round.Status.PUBLISHED, actor=actor, stamp="published_at")
     webhooks.round_published(rnd)  # queued for the event's endpoints, sent after commit
+    push.announce_round(rnd)  # the subscribed players' phones get their tables (after commit)
     return rnd
 
 

@@ -1,11 +1,13 @@
 """Public pages (namespace ``public``): events, round pages, standings, the play-off's bracket,
-teams and matches, players; leagues and their season tables; self check-in; the players' help."""
+teams and matches, "my table", players; leagues and their season tables; self check-in; the
+players' help."""
 
 from django.urls import path
 
 from tournaments.views import (
     bracket,
     check_in,
+    follow,
     help_pages,
     home,
     leagues,
@@ -27,6 +29,13 @@ urlpatterns = [
     path("events/<slug:slug>/rounds/<int:number>/", rounds.public_round, name="round"),
     path("events/<slug:slug>/standings/", standings.standings, name="standings"),
     path("events/<slug:slug>/standings/live/", standings.standings_live, name="standings-live"),
+    # "My table": find and follow an entry, its table live, notifications when pairings are out.
+    path("events/<slug:slug>/me/", follow.my_table, name="follow"),
+    path("events/<slug:slug>/me/follow/", follow.follow_entry, name="follow-entry"),
+    path("events/<slug:slug>/me/stop/", follow.unfollow, name="unfollow"),
+    path("events/<slug:slug>/me/<int:entry_id>/live/", follow.follow_live, name="follow-live"),
+    path("events/<slug:slug>/me/push/", follow.push_subscribe, name="follow-push"),
+    path("events/<slug:slug>/me/push/stop/", follow.push_unsubscribe, name="follow-push-stop"),
     path("events/<slug:slug>/bracket/", bracket.bracket, name="bracket"),
     path("events/<slug:slug>/bracket/live/", bracket.bracket_live, name="bracket-live"),
     path("events/<slug:slug>/projector/", projector.projector_page, name="projector"),

@@ -336,6 +336,8 @@ def _between_steps(rules: str, points: Any) -> str:
         "step": game.format_displayed(1, rules),
         "points": points,
     }
+
+
 def _time_zone_field() -> forms.CharField:
     """The event's zone, typed with the zone database's names offered (checked by the service)."""
     return forms.CharField(

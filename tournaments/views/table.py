@@ -80,11 +80,15 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def service_worker(request: HttpRequest) -> HttpResponse:
     """The table pages' service worker (scope ``/t/``): keeps what a table page fetched so that
-    it reloads offline. Never cached by the browser's HTTP cache, so an update arrives at once."""
+    it reloads offline. "My table" registers the same script with its own scope under
+    ``/events/`` for the notices it subscribes to: ``Service-Worker-Allowed`` names the widest
+    scope allowed, and it must cover both (``/t/`` is not under ``/events/``), hence ``/``. Never
+    cached by the browser's HTTP cache, so an update arrives at once."""
     response = render(
         request, "tournaments/table/sw.js", content_type="application/javascript; charset=utf-8"
     )
     response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
     return response
 
 

@@ -1,13 +1,22 @@
-/* Spinner's table pages offline (issue 7): a service worker for /t/ that answers from the network
- * and keeps a copy of every page, fragment and asset it fetched, so that a table page reloads
- * with no connection. Writes (POST) are never touched: the page's outbox sends them. */
+/* Spinner's service worker, one script for two registrations.
+ *
+ * The table pages offline (issue 7), scope /t/: answers from the network and keeps a copy of
+ * every page, fragment and asset it fetched, so that a table page reloads with no connection.
+ * Writes (POST) are never touched: the page's outbox sends them.
+ *
+ * "My table" notifications (issue 18), scope /events/<slug>/me/ (the server allows it with
+ * Service-Worker-Allowed: /): shows the Web Push notice the server sends when pairings
+ * are published ({title, body, url, tag}, encrypted by the push service's protocol), and a tap
+ * opens (or focuses) the player's "my table" page. There it leaves every fetch alone. */
 "use strict";
 var CACHE = "spinner-phone-v1";
+var TABLE_SCOPE = new URL(self.registration.scope).pathname === "/t/";
 
 self.addEventListener("install", function () { self.skipWaiting(); });
 self.addEventListener("activate", function (event) { event.waitUntil(self.clients.claim()); });
 
 self.addEventListener("fetch", function (event) {
+  if (!TABLE_SCOPE) return;
   var req = event.request;
   if (req.method !== "GET") return;
   var url = new URL(req.url);
@@ -26,6 +35,34 @@ self.addEventListener("fetch", function (event) {
       return caches.match(req, { ignoreVary: true }).then(function (hit) {
         return hit || Response.error();
       });
+    })
+  );
+});
+
+self.addEventListener("push", function (event) {
+  var notice = {};
+  try {
+    notice = event.data ? event.data.json() : {};
+  } catch (e) {
+    notice = { body: event.data ? event.data.text() : "" };
+  }
+  event.waitUntil(self.registration.showNotification(notice.title || "Spinner", {
+    body: notice.body || "",
+    tag: notice.tag || "spinner",
+    data: { url: notice.url || self.registration.scope }
+  }));
+});
+
+self.addEventListener("notificationclick", function (event) {
+  event.notification.close();
+  var wanted = new URL((event.notification.data && event.notification.data.url) || "/", self.location.origin);
+  var url = wanted.origin === self.location.origin ? wanted.href : self.registration.scope;
+  event.waitUntil(
+    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then(function (windows) {
+      for (var i = 0; i < windows.length; i++) {
+        if (windows[i].url === url && "focus" in windows[i]) return windows[i].focus();
+      }
+      return self.clients.openWindow(url);
     })
   );
 });
