@@ -69,8 +69,8 @@ PENDING_DIRECTOR_TEMPLATES: frozenset[str] = frozenset(
     )
 )
 
-#: Names that read the same in every language.
-ALLOWED = frozenset({"Spinner", "Five Up", "All Fives", "OpenAPI", "CSV", "API", "QR"})
+#: Names that read the same in every language (and the sides' letters, A and B).
+ALLOWED = frozenset({"Spinner", "Five Up", "All Fives", "OpenAPI", "CSV", "API", "QR", "A", "B"})
 
 VISIBLE_ATTRIBUTES = frozenset(
     {
@@ -96,11 +96,16 @@ HOLE = "\u2063"
 _TRANSLATED_LITERAL = re.compile(r"""_\(\s*(?:"[^"]*"|'[^']*')\s*\)""")
 _LITERAL = re.compile(r"""(?<![\w.])(?:"([^"]*)"|'([^']*)')""")
 _TEXT_FILTERS = re.compile(r"""\|\s*(default|default_if_none|yesno)\s*:\s*("[^"]*"|'[^']*')""")
+_KEY = re.compile(r"[a-z0-9_:.-]+")
 _WITH_ARGUMENT = re.compile(r"""(\w+)\s*=\s*("[^"]*"|'[^']*')""")
 
 
+_BRANDS = re.compile(r"\b(?:" + "|".join(re.escape(name) for name in sorted(ALLOWED)) + r")\b")
+
+
 def has_letters(text: str) -> bool:
-    return any(c.isalpha() for c in text)
+    """Whether ``text`` has a letter outside the allowed names."""
+    return any(c.isalpha() for c in _BRANDS.sub("", text))
 
 
 @dataclass(frozen=True)
@@ -138,7 +143,7 @@ class _Visible(HTMLParser):
 
     def _check(self, text: str, where: str) -> None:
         cleaned = " ".join(text.replace(HOLE, " ").split())
-        if has_letters(cleaned) and cleaned not in ALLOWED:
+        if has_letters(cleaned):
             first = next(i for i, c in enumerate(text) if c.isalpha())
             skip = first if where == "text" else 0
             self.found.append(Finding(self._line(skip), cleaned, where))
@@ -180,7 +185,8 @@ def _literal_findings(contents: str, line: int, tag: str) -> list[Finding]:
             found.append(Finding(line, literal[1:-1], name))
     if tag in {"include", "with"}:
         for name, literal in _WITH_ARGUMENT.findall(stripped):
-            if has_letters(literal[1:-1]):
+            # A key (``param="page"``) is code; words with a capital or a space are text.
+            if has_letters(literal[1:-1]) and not _KEY.fullmatch(literal[1:-1]):
                 found.append(Finding(line, literal[1:-1], f"{tag} {name}"))
     return found
 
@@ -227,7 +233,7 @@ def unmarked_strings(source: str, *, html: bool = True) -> list[Finding]:
         found.extend(_Visible(lines).run(text))
     else:
         cleaned = " ".join(text.replace(HOLE, " ").split())
-        if has_letters(cleaned) and cleaned not in ALLOWED:
+        if has_letters(cleaned):
             found.append(Finding(1, cleaned, "text"))
     return sorted(found, key=lambda f: f.line)
 

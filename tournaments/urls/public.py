@@ -1,7 +1,8 @@
 """Public pages (namespace ``public``): events, round pages, standings, the play-off's bracket,
-teams and matches, players; leagues and their season tables."""
+teams and matches, players; leagues and their season tables; the language switch (Django's
+``set_language`` at ``/i18n/setlang/``, ``public:set_language``)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from tournaments.views import (
     bracket,
@@ -37,4 +38,6 @@ urlpatterns = [
     path("leagues/", leagues.league_list, name="leagues"),
     path("leagues/<slug:slug>/", leagues.league_detail, name="league"),
     path("leagues/<slug:slug>/table.csv", leagues.league_table_csv, name="league-table-csv"),
+    # The language switch (every page's header): remembered in the language cookie.
+    path("i18n/", include("django.conf.urls.i18n")),
 ]
