@@ -212,9 +212,7 @@ def unmarked_strings(source: str, *, html: bool = True) -> list[Finding]:
                     skip_until = None
                 emit(HOLE, line)
                 continue
-            if name in {"blocktranslate", "blocktrans"}:
-                skip_until = "end" + name
-            elif name in {"comment", "verbatim"}:
+            if name in {"blocktranslate", "blocktrans"} or name in {"comment", "verbatim"}:
                 skip_until = "end" + name
             found.extend(_literal_findings(token.contents, line, name))
             emit(HOLE, line)
@@ -277,7 +275,7 @@ class PoEntry:
 def _unquote(text: str) -> str:
     body = text.strip()[1:-1]
     return re.sub(
-        r'\\(.)', lambda m: {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}.get(m[1], m[1]), body
+        r"\\(.)", lambda m: {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}.get(m[1], m[1]), body
     )
 
 

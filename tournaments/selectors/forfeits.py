@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.translation import gettext
+
 from tournaments import game
 from tournaments.models import AuditEntry, Event, Match, MatchResult
 from tournaments.selectors.standings_records import points_config
@@ -42,12 +44,20 @@ def forfeit_rules(event: Event) -> str:
     points = points_config(event)  # the standings' own reading of "empty: as played"
     win, loss = points.forfeit_win_points, points.forfeit_loss_points
     both = points.double_forfeit_points
-    spread = "count" if points.forfeit_spread else "do not count"
-    return (
-        f"Forfeits: the side that turns up wins {score}–0 and earns {win} match point(s), the "
-        f"side that forfeits {loss}, each side of a double forfeit {both}; forfeit scores "
-        f"{spread} in points for and spread."
-    )
+    values = {"score": score, "win": win, "loss": loss, "both": both}
+    if points.forfeit_spread:
+        text = gettext(
+            "Forfeits: the side that turns up wins %(score)s–0 and earns %(win)s match point(s), "
+            "the side that forfeits %(loss)s, each side of a double forfeit %(both)s; forfeit "
+            "scores count in points for and spread."
+        )
+    else:
+        text = gettext(
+            "Forfeits: the side that turns up wins %(score)s–0 and earns %(win)s match point(s), "
+            "the side that forfeits %(loss)s, each side of a double forfeit %(both)s; forfeit "
+            "scores do not count in points for and spread."
+        )
+    return text % values
 
 
 def forfeit_mark(forfeit: str, *, no_show: bool = False) -> str:

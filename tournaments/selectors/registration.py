@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from tournaments import game
 from tournaments.errors import NotFound
@@ -201,6 +202,24 @@ def _in_a_sentence(label: str) -> str:
     return label if label.startswith("Buchholz") else label[:1].lower() + label[1:]
 
 
+def _format_in_words(event: Event) -> str:
+    """The event's format in a phrase: "5 Swiss rounds, then a single elimination play-off for
+    the top 8"."""
+    if event.format == Event.Format.SWISS:
+        text = ngettext("%(n)s Swiss round", "%(n)s Swiss rounds", event.swiss_rounds) % {
+            "n": event.swiss_rounds
+        }
+    else:
+        text = gettext("a round robin")
+    if event.playoff != Event.Playoff.NONE:
+        text = gettext("%(format)s, then a %(playoff)s play-off for the top %(qualifiers)s") % {
+            "format": text,
+            "playoff": event.get_playoff_display().lower(),
+            "qualifiers": event.playoff_qualifiers,
+        }
+    return text
+
+
 def describe_rules(event: Event) -> RulesSummary:
     """The event's rules in words, with the rule set's defaults filled in (from the engine:
     ``tournaments.game``).
@@ -214,44 +233,51 @@ def describe_rules(event: Event) -> RulesSummary:
     divisor = game.displayed_divisor(event)
     shown = game.format_displayed(target, event)
     if divisor == 1:
-        target_display = f"{shown} points"
+        target_display = gettext("%(points)s points") % {"points": shown}
+    elif divisor == 5:
+        target_display = gettext("%(points)s points (%(raw)s raw pips, counted in fives)") % {
+            "points": shown,
+            "raw": target,
+        }
     else:
-        counted = "fives" if divisor == 5 else f"{divisor}s"
-        target_display = f"{shown} points ({target} raw pips, counted in {counted})"
+        target_display = gettext(
+            "%(points)s points (%(raw)s raw pips, counted in %(divisor)ss)"
+        ) % {"points": shown, "raw": target, "divisor": divisor}
     table = (
-        "two partnerships at each table (four players, partners sit opposite)"
+        gettext("two partnerships at each table (four players, partners sit opposite)")
         if seats == 4
-        else "two players at each table, head to head"
-    )
-    fmt = (
-        f"{event.swiss_rounds} Swiss rounds"
-        if event.format == Event.Format.SWISS
-        else "a round robin"
-    )
-    if event.playoff != Event.Playoff.NONE:
-        fmt += (
-            f", then a {event.get_playoff_display().lower()} play-off for the top "
-            f"{event.playoff_qualifiers}"
-        )
-    points = f"{event.points_win} for a win, {event.points_draw} for a draw, " + (
-        f"{event.points_loss} for a loss, {event.points_bye} for a bye"
+        else gettext("two players at each table, head to head")
     )
     lines = [
         f"{event.get_rules_display()}: {table}.",
-        f"Each hand deals {hand} tiles to every player; a game is played to {target_display}.",
-        f"Format: {fmt}; rounds last {event.round_minutes} minutes.",
-        f"When time is called: {event.get_time_policy_display().lower()}.",
-        f"Match points: {points}.",
+        gettext("Each hand deals %(hand)s tiles to every player; a game is played to %(target)s.")
+        % {"hand": hand, "target": target_display},
+        gettext("Format: %(format)s; rounds last %(minutes)s minutes.")
+        % {"format": _format_in_words(event), "minutes": event.round_minutes},
+        gettext("When time is called: %(policy)s.")
+        % {"policy": event.get_time_policy_display().lower()},
+        gettext(
+            "Match points: %(win)s for a win, %(draw)s for a draw, %(loss)s for a loss, "
+            "%(bye)s for a bye."
+        )
+        % {
+            "win": event.points_win,
+            "draw": event.points_draw,
+            "loss": event.points_loss,
+            "bye": event.points_bye,
+        },
     ]
     if event.margin_bonus_points:
         lines.append(
-            f"Winning by {event.margin_bonus_at} raw points or more earns "
-            f"{event.margin_bonus_points} bonus match point(s)."
+            gettext(
+                "Winning by %(margin)s raw points or more earns %(bonus)s bonus match point(s)."
+            )
+            % {"margin": event.margin_bonus_at, "bonus": event.margin_bonus_points}
         )
     lines.append(forfeit_rules(event))
     if event.tiebreaks:
-        names = ", ".join(_in_a_sentence(tiebreak_label(t)) for t in event.tiebreaks)
-        lines.append(f"Ties are broken by: {names}.")
+        names = ", ".join(_in_a_sentence(gettext(tiebreak_label(t))) for t in event.tiebreaks)
+        lines.append(gettext("Ties are broken by: %(tiebreaks)s.") % {"tiebreaks": names})
     return RulesSummary(
         rules_name=event.get_rules_display(),
         target_raw=target,

@@ -16,6 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from django.db.models import Count, Q
+from django.utils.translation import gettext
 
 from tournaments import job_kinds
 from tournaments.models import BackgroundJob, Entry, EntryPlayer, Event, Match, MatchResult, Round
@@ -342,11 +343,12 @@ def bracket_labels(rnd: Round, matches: list[Match]) -> dict[str, tuple[str, str
     labels: dict[str, tuple[str, str]] = {}
     for slot, n in best_of.items():
         try:
-            stage = stage_label(bracket, slot)
+            stage = gettext(stage_label(bracket, slot))  # a page's words, in the reader's language
         except KeyError:
             stage = ""
         a, b = wins[slot]
-        labels[slot] = (stage, f"Best of {n} · {a}–{b}" if n > 1 else "")
+        series = gettext("Best of %(n)s · %(a)s–%(b)s") % {"n": n, "a": a, "b": b}
+        labels[slot] = (stage, series if n > 1 else "")
     return labels
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from django import template
 from django.utils.html import format_html
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
 
 from tournaments import game
 from tournaments.presenters import scores
@@ -41,8 +42,25 @@ def points_note(event_or_rules: Any) -> str:
     if game.displayed_divisor(event_or_rules) == 1:
         return ""
     return format_html(
-        '<p class="muted points-note">Scores in {}.</p>', game.unit_label(event_or_rules)
+        '<p class="muted points-note">{}</p>',
+        gettext("Scores in %(unit)s.") % {"unit": game.unit_label(event_or_rules)},
     )
+
+
+#: A result's forfeit mark (``tournaments.selectors.forfeits.forfeit_mark``: data, English, as
+#: the API gives it) in the reader's words.
+FORFEIT_WORDS = {
+    "forfeit": pgettext_lazy("result mark", "forfeit"),
+    "no-show": gettext_lazy("no-show"),
+    "double forfeit": gettext_lazy("double forfeit"),
+}
+
+
+@register.filter
+def forfeit_word(mark: str) -> str:
+    """``{{ result.forfeit|forfeit_word }}``: "forfeit", "no-show" or "double forfeit" as the
+    reader says it; any other text as it is."""
+    return str(FORFEIT_WORDS.get(mark, mark))
 
 
 @register.filter
