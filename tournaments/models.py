@@ -19,6 +19,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 
 def new_salt() -> str:
@@ -88,35 +89,35 @@ class Event(models.Model):
     class Rules(models.TextChoices):
         FIVE_UP = "five-up", "Five Up"
         ALL_FIVES = "all-fives", "All Fives"
-        FIVE_UP_7 = "five-up-7", "Five-Up (7 tiles)"
+        FIVE_UP_7 = "five-up-7", _("Five-Up (7 tiles)")
 
     class EntryKind(models.TextChoices):
-        PARTNERSHIP = "partnership", "Partnerships (four at a table)"
-        SINGLE = "single", "Head to head (two at a table)"
+        PARTNERSHIP = "partnership", _("Partnerships (four at a table)")
+        SINGLE = "single", _("Head to head (two at a table)")
 
     class Format(models.TextChoices):
-        SWISS = "swiss", "Swiss rounds"
-        ROUND_ROBIN = "round_robin", "Round robin"
+        SWISS = "swiss", _("Swiss rounds")
+        ROUND_ROBIN = "round_robin", _("Round robin")
 
     class Playoff(models.TextChoices):
-        NONE = "none", "No play-off"
-        SINGLE = "single", "Single elimination"
-        DOUBLE = "double", "Double elimination"
+        NONE = "none", _("No play-off")
+        SINGLE = "single", _("Single elimination")
+        DOUBLE = "double", _("Double elimination")
 
     class TimePolicy(models.TextChoices):
-        FINISH_HAND = "finish-hand", "Finish the hand in play"
-        ONE_MORE_HAND = "one-more-hand", "Finish the hand, then one more"
+        FINISH_HAND = "finish-hand", _("Finish the hand in play")
+        ONE_MORE_HAND = "one-more-hand", _("Finish the hand, then one more")
 
     class Consolation(models.TextChoices):
-        NONE = "", "None"
-        THIRD_PLACE = "third_place", "A match for third place"
-        FIRST_ROUND_LOSERS = "first_round_losers", "A bracket for the first round's losers"
+        NONE = "", _("None")
+        THIRD_PLACE = "third_place", _("A match for third place")
+        FIRST_ROUND_LOSERS = "first_round_losers", _("A bracket for the first round's losers")
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        REGISTRATION = "registration", "Registration open"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration open")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=80, unique=True)
@@ -240,9 +241,9 @@ class Entry(models.Model):
     """A partnership (or, in a head-to-head event, one player) taking part in an event."""
 
     class Status(models.TextChoices):
-        REGISTERED = "registered", "Registered"
-        CHECKED_IN = "checked_in", "Checked in"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        REGISTERED = "registered", _("Registered")
+        CHECKED_IN = "checked_in", _("Checked in")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="entries")
     partnership = models.ForeignKey(
@@ -336,16 +337,16 @@ class Round(models.Model):
     """One round of an event. Draft (pairings being prepared) -> published -> in play -> closed."""
 
     class Kind(models.TextChoices):
-        SWISS = "swiss", "Swiss"
-        ROUND_ROBIN = "round_robin", "Round robin"
-        PLAYOFF = "playoff", "Play-off"
-        TIEBREAK = "tiebreak", "Tiebreak"
+        SWISS = "swiss", _("Swiss")
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        PLAYOFF = "playoff", _("Play-off")
+        TIEBREAK = "tiebreak", _("Tiebreak")
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        PUBLISHED = "published", "Published"
-        IN_PLAY = "in_play", "In play"
-        CLOSED = "closed", "Closed"
+        DRAFT = "draft", _("Draft")
+        PUBLISHED = "published", _("Published")
+        IN_PLAY = "in_play", _("In play")
+        CLOSED = "closed", _("Closed")
 
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveIntegerField()

@@ -9,6 +9,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 
 class Claim(models.Model):
@@ -25,16 +26,16 @@ class Claim(models.Model):
     """
 
     class Kind(models.TextChoices):
-        SHEET = "sheet", "Scoresheet"
-        FINAL_SCORE = "final_score", "Final score only (unverified)"
+        SHEET = "sheet", _("Scoresheet")
+        FINAL_SCORE = "final_score", _("Final score only (unverified)")
 
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft (invalid or unfinished)"
-        SUBMITTED = "submitted", "Submitted"
+        DRAFT = "draft", _("Draft (invalid or unfinished)")
+        SUBMITTED = "submitted", _("Submitted")
 
     class Origin(models.TextChoices):
-        TABLE = "table", "Table link"
-        DIRECTOR = "director", "Director"
+        TABLE = "table", _("Table link")
+        DIRECTOR = "director", _("Director")
 
     match = models.ForeignKey("tournaments.Match", on_delete=models.CASCADE, related_name="claims")
     side = models.PositiveSmallIntegerField()
@@ -92,17 +93,17 @@ class MatchResult(models.Model):
     """
 
     class Source(models.TextChoices):
-        AGREED = "agreed", "Both sides agreed"
-        RESOLVED = "resolved", "Conflict resolved by the director"
-        ARBITRAL = "arbitral", "Arbitral result entered by the director"
-        CORRECTION = "correction", "Correction by the director"
-        FORFEIT = "forfeit", "Forfeit recorded by the director"
+        AGREED = "agreed", _("Both sides agreed")
+        RESOLVED = "resolved", _("Conflict resolved by the director")
+        ARBITRAL = "arbitral", _("Arbitral result entered by the director")
+        CORRECTION = "correction", _("Correction by the director")
+        FORFEIT = "forfeit", _("Forfeit recorded by the director")
 
     class Forfeit(models.TextChoices):
-        NONE = "", "Played"
-        A = "a", "Side A forfeited"
-        B = "b", "Side B forfeited"
-        BOTH = "both", "Both sides forfeited"
+        NONE = "", _("Played")
+        A = "a", _("Side A forfeited")
+        B = "b", _("Side B forfeited")
+        BOTH = "both", _("Both sides forfeited")
 
     match = models.ForeignKey("tournaments.Match", on_delete=models.CASCADE, related_name="results")
     version = models.PositiveIntegerField()
