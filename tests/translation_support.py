@@ -200,7 +200,9 @@ def unmarked_strings(source: str, *, html: bool = True) -> list[Finding]:
 
     def emit(text: str, line: int) -> None:
         pieces.append(text)
-        lines.extend([line] * len(text))
+        for c in text:  # each character's own line: a token may span several
+            lines.append(line)
+            line += c == "\n"
 
     for token in Lexer(source).tokenize():
         line = token.lineno or 1

@@ -1,11 +1,26 @@
 /* Spinner's table pages offline (issue 7): a service worker for /t/ that answers from the network
  * and keeps a copy of every page, fragment and asset it fetched, so that a table page reloads
- * with no connection. Writes (POST) are never touched: the page's outbox sends them. */
+ * with no connection. Writes (POST) are never touched: the page's outbox sends them.
+ *
+ * Languages (issue 18): a page's words depend on the reader's language (the language cookie, else
+ * Accept-Language), which a service worker cannot read. Each copy is therefore kept under its URL
+ * and the language its response names (Content-Language), and the language of the last page
+ * fetched is remembered; offline, the copy in that language answers first, so a phone switched to
+ * Spanish never reloads an English page it kept from before (a copy in another language only
+ * when there is none in that one). */
 "use strict";
 var CACHE = "spinner-phone-v1";
+var LANGUAGE_KEY = "/t/__language__";
 
 self.addEventListener("install", function () { self.skipWaiting(); });
 self.addEventListener("activate", function (event) { event.waitUntil(self.clients.claim()); });
+
+function inLanguage(url, language) {
+  return language ? url + (url.indexOf("?") < 0 ? "?" : "&") + "__language__=" + encodeURIComponent(language) : url;
+}
+function currentLanguage(cache) {
+  return cache.match(LANGUAGE_KEY).then(function (hit) { return hit ? hit.text() : ""; });
+}
 
 self.addEventListener("fetch", function (event) {
   var req = event.request;
@@ -19,11 +34,25 @@ self.addEventListener("fetch", function (event) {
     fetch(req).then(function (res) {
       if (res.ok) {
         var copy = res.clone();
-        caches.open(CACHE).then(function (cache) { cache.put(req, copy); });
+        var language = res.headers.get("Content-Language") || "";
+        var page = (res.headers.get("Content-Type") || "").indexOf("text/html") === 0;
+        caches.open(CACHE).then(function (cache) {
+          cache.put(inLanguage(req.url, language), copy);
+          // the reader's language now: the one the last page came in
+          if (language && page) cache.put(LANGUAGE_KEY, new Response(language));
+        });
       }
       return res;
     }).catch(function () {
-      return caches.match(req, { ignoreVary: true }).then(function (hit) {
+      return caches.open(CACHE).then(function (cache) {
+        return currentLanguage(cache).then(function (language) {
+          return cache.match(inLanguage(req.url, language), { ignoreVary: true });
+        }).then(function (hit) {
+          return hit || cache.match(req, { ignoreVary: true });
+        }).then(function (hit) {
+          return hit || caches.match(req, { ignoreVary: true, ignoreSearch: false });
+        });
+      }).then(function (hit) {
         return hit || Response.error();
       });
     })
