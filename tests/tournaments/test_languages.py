@@ -170,3 +170,25 @@ def test_the_phone_page_and_its_script_in_spanish(client: Client) -> None:
 
     status = client.get(setup.path() + "status", **SPANISH)
     assert status.status_code == 200
+
+
+def test_the_phone_pages_switch_posts_with_the_table_token(client: Client) -> None:
+    """A table page sends no referrer, so its forms carry "Origin: null" (refused by the CSRF
+    check): its switch posts to its own link, the token standing in for the CSRF token."""
+    setup = make_setup(rules="five-up", target=25)
+    page = setup.path()
+    html = client.get(page).content.decode()
+    assert f'action="{page}language"' in html
+    strict = Client(enforce_csrf_checks=True)
+    response = strict.post(page + "language", {"language": "es"}, HTTP_ORIGIN="null")
+    assert response.status_code == 302 and response["Location"] == page
+    cookie = response.cookies[COOKIE]
+    assert cookie.value == "es" and int(cookie["max-age"]) >= 300 * 24 * 3600
+    assert response["Referrer-Policy"] == "no-referrer"
+    assert "Mesa 1 · Ronda 1" in strict.get(page).content.decode()
+
+    unknown = strict.post(page + "language", {"language": "xx"})
+    assert unknown.status_code == 302 and COOKIE not in unknown.cookies
+    forged = strict.post("/t/not-a-token/language", {"language": "es"})
+    assert forged.status_code >= 400 and COOKIE not in forged.cookies
+    assert strict.get(page + "language").status_code == 405

@@ -16,4 +16,5 @@ urlpatterns = [
     path("t/<str:token>/status", table.claim_status, name="status"),
     path("t/<str:token>/position", table.position, name="position"),
     path("t/<str:token>/clock", table.round_clock, name="clock"),
+    path("t/<str:token>/language", table.language, name="language"),
 ]
