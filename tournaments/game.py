@@ -19,6 +19,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
+
 import scoring
 from scoring import MatchOptions, OptionError, RuleSet
 from scoring.tiles import TILES
@@ -58,15 +61,17 @@ def seats_per_table(entry_kind: str) -> int:
     return 4 if entry_kind == Event.EntryKind.PARTNERSHIP else 2
 
 
-COMPASS = ("North", "East", "South", "West")
+COMPASS = (_("North"), _("East"), _("South"), _("West"))
 """Where a seat sits, clockwise from seat 0, when a position is needed (never "seat 0")."""
 
 
 def compass_point(seat: int, seats: int) -> str:
     """Seat ``seat`` of a table of ``seats`` as a compass point: North, East, South, West at four
     (and three); North and South head to head."""
-    points = ("North", "South") if seats == 2 else COMPASS[:seats]
-    return points[seat] if 0 <= seat < len(points) else f"place {seat + 1}"
+    points = (COMPASS[0], COMPASS[2]) if seats == 2 else COMPASS[:seats]
+    if 0 <= seat < len(points):
+        return str(points[seat])
+    return gettext("place %(number)s") % {"number": seat + 1}
 
 
 def plays_in_partnerships(entry_kind: str) -> bool:
@@ -232,7 +237,9 @@ def format_displayed(raw: Any, event_or_rules: Any) -> str:
 def unit_label(event_or_rules: Any) -> str:
     """How a score is counted, for a label: ``"points (5 pips = 1)"`` or ``"points"``."""
     divisor = displayed_divisor(event_or_rules)
-    return "points" if divisor == 1 else f"points ({divisor} pips = 1)"
+    if divisor == 1:
+        return gettext("points")
+    return gettext("points (%(divisor)s pips = 1)") % {"divisor": divisor}
 
 
 def max_pips_left(event: Event) -> dict[str, int]:

@@ -26,17 +26,24 @@ from typing import Literal
 
 from .brackets import Bracket, BracketMatch
 
+
+def gettext_noop(text: str) -> str:
+    """Marks a label for translation (``makemessages`` collects it) without importing Django:
+    the page that shows it translates it (``tournaments.selectors.rounds``)."""
+    return text
+
+
 Stage = Literal["final", "semi_final", "quarter_final", "third_place", "earlier"]
 
 STAGES: tuple[Stage, ...] = ("final", "semi_final", "quarter_final", "third_place", "earlier")
 """Every stage, the deciding one first."""
 
 STAGE_LABELS: dict[Stage, str] = {
-    "final": "Final",
-    "semi_final": "Semi-final",
-    "quarter_final": "Quarter-final",
-    "third_place": "Third place",
-    "earlier": "Earlier rounds",
+    "final": gettext_noop("Final"),
+    "semi_final": gettext_noop("Semi-final"),
+    "quarter_final": gettext_noop("Quarter-final"),
+    "third_place": gettext_noop("Third place"),
+    "earlier": gettext_noop("Earlier rounds"),
 }
 """How a page names a stage."""
 
@@ -74,9 +81,9 @@ def stage_label(bracket: Bracket, match_id: str) -> str:
     """The stage's name as a page shows it ("Final", "Semi-final"...); in a double-elimination
     bracket the grand final and its reset say so ("Grand final", "Grand final (reset)")."""
     if match_id == "GF":
-        return "Grand final"
+        return gettext_noop("Grand final")
     if match_id == "GF2":
-        return "Grand final (reset)"
+        return gettext_noop("Grand final (reset)")
     stage = stage_of(bracket, match_id)
     if stage == "earlier":
         m = bracket.match(match_id)

@@ -17,6 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
 from tournaments import game
 from tournaments.models import Round
 from tournaments.pairing.brackets import Bracket, BracketMatch, SeedSlot, Slot, WinnerOf
@@ -36,11 +39,11 @@ PAD = 6
 NAME_CHARS = 22
 
 SECTION_TITLES = {
-    "winners": "Winners' bracket",
-    "losers": "Losers' bracket",
-    "third_place": "Match for third place",
-    "consolation": "Consolation bracket",
-    "final": "Grand final",
+    "winners": gettext_lazy("Winners' bracket"),
+    "losers": gettext_lazy("Losers' bracket"),
+    "third_place": gettext_lazy("Match for third place"),
+    "consolation": gettext_lazy("Consolation bracket"),
+    "final": gettext_lazy("Grand final"),
 }
 SECTION_ORDER = ("winners", "losers", "third_place", "consolation", "final")
 
@@ -110,18 +113,35 @@ def _round_names(section: str, rounds: list[int], double: bool) -> dict[int, str
     names: dict[int, str] = {}
     for r in rounds:
         if section == "winners":
-            ends = {0: "Final", 1: "Semi-finals", 2: "Quarter-finals"}
-            name = ends.get(last - r, f"Round {r}")
-            names[r] = f"Winners' {name[0].lower()}{name[1:]}" if double else name
+            names[r] = _winners_round(last - r, r, double)
         elif section == "losers":
-            names[r] = "Losers' final" if r == last else f"Losers' round {r}"
+            names[r] = (
+                _("Losers' final") if r == last else _("Losers' round %(round)s") % {"round": r}
+            )
         elif section == "consolation":
-            names[r] = "Consolation final" if r == last else f"Consolation round {r}"
+            names[r] = (
+                _("Consolation final")
+                if r == last
+                else _("Consolation round %(round)s") % {"round": r}
+            )
         elif section == "final":
-            names[r] = "Grand final" if r == 1 else "Reset"
+            names[r] = _("Grand final") if r == 1 else _("Reset")
         else:
-            names[r] = "Third place"
+            names[r] = _("Third place")
     return names
+
+
+def _winners_round(from_last: int, number: int, double: bool) -> str:
+    """A winners' bracket round's name: the last three by stage, earlier ones by number."""
+    if double:
+        ends = {
+            0: _("Winners' final"),
+            1: _("Winners' semi-finals"),
+            2: _("Winners' quarter-finals"),
+        }
+        return ends.get(from_last, _("Winners' round %(round)s") % {"round": number})
+    ends = {0: _("Final"), 1: _("Semi-finals"), 2: _("Quarter-finals")}
+    return ends.get(from_last, _("Round %(round)s") % {"round": number})
 
 
 def _order_columns(
@@ -190,7 +210,7 @@ class _Painter:
         self.seed_of = {e: s for s, e in enumerate(view.bracket.seeds, start=1)}
 
     def name(self, entry: int, *, chars: int = NAME_CHARS) -> tuple[str, str]:
-        full = self.names.get(entry, f"Entry {entry}")
+        full = self.names.get(entry, _("Entry %(entry)s") % {"entry": entry})
         short = full if len(full) <= chars else full[: chars - 1] + "…"
         return short, full
 
@@ -212,7 +232,7 @@ class _Painter:
             return {}
         if series.forfeit:
             loser = first.entry_a_id if series.forfeit == "a" else first.entry_b_id
-            return {int(loser or 0): "forfeit"}
+            return {int(loser or 0): _("forfeit")}
         out: dict[int, str] = {}
         for entry, halves in (
             (first.entry_a_id, result.score_a_halves),
@@ -225,22 +245,26 @@ class _Painter:
     def heading(self, state: MatchState, series: SeriesView | None) -> tuple[str, str]:
         """(status, heading text)."""
         where = (
-            f"Table {series.current_game.table.number}"
+            _("Table %(table)s") % {"table": series.current_game.table.number}
             if series and series.current_game.table
             else ""
         )
         if state.status == "skipped":
-            return "skipped", f"{state.match_id} · not needed"
+            return "skipped", f"{state.match_id} · {_('not needed')}"
         if state.status == "decided":
-            return "decided", " · ".join(x for x in (state.match_id, where, "played") if x)
+            return "decided", " · ".join(x for x in (state.match_id, where, _("played")) if x)
         if state.status == "ready" and series is not None:
             best_of = series.games[0].best_of
             game_no = series.current_game.game_no
-            extra = f"game {game_no} of {best_of}" if best_of > 1 else "in play"
+            extra = (
+                _("game %(game)s of %(best_of)s") % {"game": game_no, "best_of": best_of}
+                if best_of > 1
+                else _("in play")
+            )
             return "playing", " · ".join(x for x in (state.match_id, where, extra) if x)
         if state.status == "ready":
-            return "ready", f"{state.match_id} · ready: next to play"
-        return "waiting", f"{state.match_id} · waiting"
+            return "ready", f"{state.match_id} · {_('ready: next to play')}"
+        return "waiting", f"{state.match_id} · {_('waiting')}"
 
     def rows(self, m: BracketMatch, state: MatchState, top: int) -> tuple[Row, ...]:
         series = self.series(m.match_id)
@@ -274,14 +298,15 @@ class _Painter:
         entry = self.view.bracket.seeds[seed - 1]
         short, full = self.name(entry)
         row = Row(y + HEAD_H, str(seed), short, full, "", "win")
-        return Box(f"bye-{seed}", x, y, BYE_H, "bye", "Bye: advances", (row,))
+        return Box(f"bye-{seed}", x, y, BYE_H, "bye", _("Bye: advances"), (row,))
 
 
 def _waiting_for(slot: Slot) -> str:
     if isinstance(slot, SeedSlot):
-        return f"Seed {slot.seed}"
-    kind = "Winner" if isinstance(slot, WinnerOf) else "Loser"
-    return f"{kind} of {slot.match_id}"
+        return _("Seed %(seed)s") % {"seed": slot.seed}
+    if isinstance(slot, WinnerOf):
+        return _("Winner of %(match)s") % {"match": slot.match_id}
+    return _("Loser of %(match)s") % {"match": slot.match_id}
 
 
 def _section(painter: _Painter, section: str) -> Section | None:
@@ -324,8 +349,8 @@ def _section(painter: _Painter, section: str) -> Section | None:
 
 def _title(section: str, bracket: Bracket) -> str:
     if section == "winners" and bracket.kind == "single":
-        return "Bracket"
-    return SECTION_TITLES[section]
+        return _("Bracket")
+    return str(SECTION_TITLES[section])
 
 
 def _lines(
@@ -376,14 +401,18 @@ def drawing(
     return Drawing(sections, champion, runner_up, in_play)
 
 
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+ORDINALS = {
+    1: pgettext_lazy("place", "1st"),
+    2: pgettext_lazy("place", "2nd"),
+    3: pgettext_lazy("place", "3rd"),
+}
 
 
 def podium(placings: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
     """A finished event's podium from its frozen placings: places 1 to 3, each with its
     ``ordinal`` ("3rd") and ``shared`` (a shared 3rd shows as such)."""
     return [
-        {**row, "ordinal": ORDINALS[int(row["place"])]}
+        {**row, "ordinal": str(ORDINALS[int(row["place"])])}
         for row in placings or []
         if 1 <= int(row.get("place", 0)) <= 3
     ]

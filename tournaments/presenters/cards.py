@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 import qrcode
 import qrcode.constants
 import qrcode.image.svg
+from django.utils.html import escape
+from django.utils.translation import gettext
 
 from tournaments import game
 from tournaments.models import Entry, EntryPlayer, Event, Match, Round
@@ -113,7 +115,8 @@ def qr_svg(data: str) -> str:
     assert isinstance(text, str)
     # Drop the fixed millimetre size: the print CSS sizes the code; the viewBox keeps its shape.
     text = re.sub(r'\s(width|height)="[^"]*mm"', "", text, count=2)
-    return text.replace("<svg ", '<svg role="img" class="qr" aria-label="QR code of the link" ', 1)
+    label = escape(gettext("QR code of the link"))
+    return text.replace("<svg ", f'<svg role="img" class="qr" aria-label="{label}" ', 1)
 
 
 def seats_for(match: Match, players: Players, *, head_to_head: bool) -> tuple[Seat, ...]:

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext
+
 VIEWS = ("standings", "pairings", "seats")
 """The projector's views, in the order they take turns."""
 
@@ -89,7 +91,7 @@ def round_label(in_play: int | None, closed: int | None) -> str:
     in play" or "before round 1"."""
     parts = []
     if closed is not None:
-        parts.append(f"after round {closed}")
+        parts.append(gettext("after round %(round)s") % {"round": closed})
     if in_play is not None:
-        parts.append(f"round {in_play} in play")
-    return ", ".join(parts) or "before round 1"
+        parts.append(gettext("round %(round)s in play") % {"round": in_play})
+    return ", ".join(parts) or gettext("before round 1")

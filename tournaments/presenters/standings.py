@@ -7,6 +7,8 @@ import io
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext, gettext_lazy
+
 from tournaments import csv_safety, game
 from tournaments.models import Entry, Event
 from tournaments.selectors import standings as selectors
@@ -104,6 +106,14 @@ def seat_names(seats: Any, seats_per_table: int) -> dict[int, str]:
     return names
 
 
+#: How a hand ended (the sheet's ``end``; ``in play`` before it ended), in words.
+HAND_ENDS = {
+    "domino": gettext_lazy("domino"),
+    "blocked": gettext_lazy("blocked"),
+    "in play": gettext_lazy("in play"),
+}
+
+
 def named_hands(
     hands: list[dict[str, Any]], seats: dict[int, str], entities: list[str]
 ) -> list[dict[str, Any]]:
@@ -112,7 +122,11 @@ def named_hands(
 
     def seat(value: Any) -> str:
         return (
-            seats.get(value, f"the player at {game.compass_point(value, len(seats) or 4)}")
+            seats.get(
+                value,
+                gettext("the player at %(point)s")
+                % {"point": game.compass_point(value, len(seats) or 4)},
+            )
             if isinstance(value, int)
             else ""
         )
@@ -120,7 +134,7 @@ def named_hands(
     def entity(value: Any) -> str:
         if isinstance(value, int) and 0 <= value < len(entities):
             return entities[value]
-        return "a team"
+        return gettext("a team")
 
     named = []
     for hand in hands:
@@ -138,6 +152,7 @@ def named_hands(
                 **hand,
                 "leader_name": seat(hand.get("leader")),
                 "finisher_name": seat(hand.get("finisher")),
+                "end_label": str(HAND_ENDS.get(str(hand.get("end")), hand.get("end"))),
                 "scores": scores,
             }
         )

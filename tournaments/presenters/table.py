@@ -13,6 +13,7 @@ from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext, pgettext
 
 from scoring import IllegalPlacement, Layout, Tile, TileError, score_of_total
 from scoring import geometry as engine_geometry
@@ -235,7 +236,13 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
         {"side": "A", "index": 0, "label": match.entry_a.name},
         {"side": "B", "index": 1, "label": match.entry_b.name},
     ]
-    compass = ["N", "E", "S", "W"] if players == 4 else ["N", "S"] if players == 2 else None
+    letters = [
+        pgettext("compass point, short", "N"),
+        pgettext("compass point, short", "E"),
+        pgettext("compass point, short", "S"),
+        pgettext("compass point, short", "W"),
+    ]
+    compass = letters if players == 4 else [letters[0], letters[2]] if players == 2 else None
     return {
         "token": token,
         # where the phone keeps its sheet: one copy per game of a best-of match
@@ -286,6 +293,13 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
     }
 
 
+def _unit_in_brackets(divisor: int) -> str:
+    """The scorebar's unit: "(points)" or "(points: 5 pips = 1)"."""
+    if divisor == 1:
+        return gettext("(points)")
+    return gettext("(points: %(divisor)s pips = 1)") % {"divisor": divisor}
+
+
 def page_context(match: Match, token: str, *, csrf: str, side: int | None = None) -> dict[str, Any]:
     """The table page's context: the match, its seats, the side the link acts for, the game's
     target in displayed points with its unit, and the script's config."""
@@ -299,7 +313,7 @@ def page_context(match: Match, token: str, *, csrf: str, side: int | None = None
         "seats": config["seats"],
         "rules_label": RULES_LABEL.get(event.rules, event.rules),
         "target_display": game.format_displayed(config["target"], event),
-        "unit_label": f"({game.unit_label(event).replace(' (', ': ').rstrip(')')})",
+        "unit_label": _unit_in_brackets(game.displayed_divisor(event)),
         "config": config,
         "urls": config["urls"],
         "my_side": None if side is None else game.side_letter(side),

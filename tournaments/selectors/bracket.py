@@ -14,6 +14,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext
+
 from tournaments.models import Event, Match, MatchResult, Round
 from tournaments.pairing import export as pairing_json
 from tournaments.pairing.best_of import SeriesState, decide_series, games_to_decide
@@ -180,12 +182,20 @@ def game_line(match: Match) -> str:
         return ""
     found = series_at(match)
     if found is None:
-        return f"Game {match.game_no} of {match.best_of}"
+        return gettext("Game %(game)s of %(best_of)s") % {
+            "game": match.game_no,
+            "best_of": match.best_of,
+        }
     first = found.games[0]
     wins = (found.series.wins_a, found.series.wins_b)
     if first.entry_a_id != match.entry_a_id:  # pragma: no cover - games keep game 1's sides
         wins = wins[::-1]
-    return f"Game {match.game_no} of {match.best_of} · series {wins[0]}–{wins[1]}"
+    return gettext("Game %(game)s of %(best_of)s · series %(a)s–%(b)s") % {
+        "game": match.game_no,
+        "best_of": match.best_of,
+        "a": wins[0],
+        "b": wins[1],
+    }
 
 
 def bracket_tables(view: BracketView) -> list[BracketTable]:

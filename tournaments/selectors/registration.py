@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from tournaments import game
 from tournaments.errors import NotFound
@@ -206,6 +206,24 @@ def _in_a_sentence(label: str) -> str:
     return label if label.startswith("Buchholz") else label[:1].lower() + label[1:]
 
 
+def _format_in_words(event: Event) -> str:
+    """The event's format in a phrase: "5 Swiss rounds, then a single elimination play-off for
+    the top 8"."""
+    if event.format == Event.Format.SWISS:
+        text = ngettext("%(n)s Swiss round", "%(n)s Swiss rounds", event.swiss_rounds) % {
+            "n": event.swiss_rounds
+        }
+    else:
+        text = gettext("a round robin")
+    if event.playoff != Event.Playoff.NONE:
+        text = gettext("%(format)s, then a %(playoff)s play-off for the top %(qualifiers)s") % {
+            "format": text,
+            "playoff": event.get_playoff_display().lower(),
+            "qualifiers": event.playoff_qualifiers,
+        }
+    return text
+
+
 def describe_rules(event: Event) -> RulesSummary:
     """The event's rules in words, with the rule set's defaults filled in (from the engine:
     ``tournaments.game``).
@@ -271,8 +289,8 @@ def describe_rules(event: Event) -> RulesSummary:
         )
     lines.append(forfeit_rules(event))
     if event.tiebreaks:
-        names = ", ".join(_in_a_sentence(tiebreak_label(t)) for t in event.tiebreaks)
-        lines.append(gettext("Ties are broken by: %(names)s.") % {"names": names})
+        names = ", ".join(_in_a_sentence(gettext(tiebreak_label(t))) for t in event.tiebreaks)
+        lines.append(gettext("Ties are broken by: %(tiebreaks)s.") % {"tiebreaks": names})
     return RulesSummary(
         rules_name=event.get_rules_display(),
         target_raw=target,

@@ -144,8 +144,9 @@ def tiebreak_columns(names: list[str]) -> list[dict[str, Any]]:
     return [
         {
             "name": n,
-            "label": tiebreak_label(n),
-            "short": tiebreak_short(n),
+            # the standings package marks its labels; a page shows them in the reader's language
+            "label": gettext(tiebreak_label(n)),
+            "short": gettext(tiebreak_short(n)),
             "score": n in SCORE_COLUMNS,
         }
         for n in names

@@ -34,6 +34,13 @@ from fractions import Fraction
 from tournaments.standings.records import EntryId, Number, normalise
 from tournaments.standings.tallying import EntryTally, Tally
 
+
+def gettext_noop(text: str) -> str:
+    """Marks a label for translation (``makemessages`` collects it) with no Django import: the
+    page translates it (``tournaments.selectors.standings.tiebreak_columns``)."""
+    return text
+
+
 EntryFunction = Callable[[Tally, EntryTally], Number]
 GroupFunction = Callable[[Tally, Sequence[EntryId]], Mapping[EntryId, Number | None]]
 
@@ -175,22 +182,50 @@ class Tiebreak:
 TIEBREAKS: Mapping[str, Tiebreak] = {
     t.name: t
     for t in (
-        Tiebreak("match_points", True, entry=match_points, label="Match points", short="MP"),
-        Tiebreak("wins", True, entry=wins, label="Wins", short="W"),
-        Tiebreak("points_for", True, entry=points_for, label="Points for", short="PF"),
-        Tiebreak("points_against", False, entry=points_against, label="Points against", short="PA"),
-        Tiebreak("spread", True, entry=spread, label="Spread", short="+/-"),
-        Tiebreak("buchholz", True, entry=buchholz, label="Buchholz", short="Bh"),
         Tiebreak(
-            "median_buchholz", True, entry=median_buchholz, label="Median Buchholz", short="MBh"
+            "match_points",
+            True,
+            entry=match_points,
+            label=gettext_noop("Match points"),
+            short=gettext_noop("MP"),
         ),
-        Tiebreak("head_to_head", True, group=head_to_head, label="Head to head", short="H2H"),
+        Tiebreak("wins", True, entry=wins, label=gettext_noop("Wins"), short=gettext_noop("W")),
+        Tiebreak(
+            "points_for",
+            True,
+            entry=points_for,
+            label=gettext_noop("Points for"),
+            short=gettext_noop("PF"),
+        ),
+        Tiebreak(
+            "points_against",
+            False,
+            entry=points_against,
+            label=gettext_noop("Points against"),
+            short=gettext_noop("PA"),
+        ),
+        Tiebreak("spread", True, entry=spread, label=gettext_noop("Spread"), short="+/-"),
+        Tiebreak("buchholz", True, entry=buchholz, label="Buchholz", short=gettext_noop("Bh")),
+        Tiebreak(
+            "median_buchholz",
+            True,
+            entry=median_buchholz,
+            label=gettext_noop("Median Buchholz"),
+            short=gettext_noop("MBh"),
+        ),
+        Tiebreak(
+            "head_to_head",
+            True,
+            group=head_to_head,
+            label=gettext_noop("Head to head"),
+            short=gettext_noop("H2H"),
+        ),
         Tiebreak(
             "opponents_win_rate",
             True,
             entry=opponents_win_rate,
-            label="Opponents' win rate",
-            short="OWR",
+            label=gettext_noop("Opponents' win rate"),
+            short=gettext_noop("OWR"),
         ),
     )
 }

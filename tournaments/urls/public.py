@@ -1,8 +1,9 @@
 """Public pages (namespace ``public``): events, round pages, standings, the play-off's bracket,
 teams and matches, "my table", players; leagues and their season tables; self check-in; the
-players' help."""
+players' help; the language switch (Django's ``set_language`` at ``/i18n/setlang/``,
+``public:set_language``)."""
 
-from django.urls import path
+from django.urls import include, path
 
 from tournaments.views import (
     bracket,
@@ -52,4 +53,6 @@ urlpatterns = [
     path("leagues/<slug:slug>/table.csv", leagues.league_table_csv, name="league-table-csv"),
     # Help for the players at the table (the director's is in the director namespace).
     path("help/table/", help_pages.table_help, name="help-table"),
+    # The language switch (every page's header): remembered in the language cookie.
+    path("i18n/", include("django.conf.urls.i18n")),
 ]

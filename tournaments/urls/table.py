@@ -1,6 +1,7 @@
 """The phone at the table (namespace ``table``), behind a table link: ``/t/<token>/``."""
 
 from django.urls import path
+from django.views.i18n import JavaScriptCatalog
 
 from tournaments.views import table
 
@@ -8,8 +9,12 @@ app_name = "table"
 
 urlpatterns = [
     path("t/sw.js", table.service_worker, name="sw"),
+    # The phone page's script's strings in the reader's language (``gettext`` in phone.js); under
+    # /t/ so that the service worker keeps it for offline reloads.
+    path("t/i18n.js", JavaScriptCatalog.as_view(), name="jsi18n"),
     path("t/<str:token>/", table.table_page, name="page"),
     path("t/<str:token>/status", table.claim_status, name="status"),
     path("t/<str:token>/position", table.position, name="position"),
     path("t/<str:token>/clock", table.round_clock, name="clock"),
+    path("t/<str:token>/language", table.language, name="language"),
 ]

@@ -9,6 +9,7 @@ from typing import Any
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.views.decorators.http import require_GET
 
 from tournaments import time_zones
@@ -20,6 +21,7 @@ from tournaments.selectors import bracket_page, result_privacy
 from tournaments.views.standings import POLL_SECONDS
 from tournaments.views.standings import _etag_matches as etag_matches
 from tournaments.views.standings import _finish as with_etag
+from tournaments.views.standings import _language as language
 from tournaments.views.standings import _not_modified as not_modified
 
 
@@ -36,7 +38,8 @@ def _tag(request: HttpRequest, event: Event, part: str, show_results: bool) -> s
     projector = "p" if request.GET.get("projector") == "1" else "n"
     who = request.user.pk if request.user.is_authenticated and part == "page" else 0
     results = "r" if show_results else "h"
-    return f'"bracket-{bracket_page.bracket_version(event)}-{part}-{projector}{results}-{who}"'
+    version = bracket_page.bracket_version(event)
+    return f'"bracket-{version}-{part}-{projector}{results}-{who}-{language()}"'
 
 
 def _context(request: HttpRequest, event: Event, show_results: bool) -> dict[str, Any]:
@@ -46,7 +49,7 @@ def _context(request: HttpRequest, event: Event, show_results: bool) -> dict[str
     try:
         view = bracket_reads.bracket_view(event)
     except ValueError:  # a corrected result left a later match between other entries
-        view, problem = None, "The bracket is being corrected by the director."
+        view, problem = None, gettext("The bracket is being corrected by the director.")
     if view is not None:
         drawing = presenter.drawing(
             view,

@@ -13,7 +13,8 @@ from django.core.cache import cache
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
-from django.utils.translation import gettext
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from tournaments import game, time_zones
@@ -52,10 +53,18 @@ def _etag_matches(request: HttpRequest, etag: str) -> bool:
     return "*" in tags or etag in tags
 
 
-def _not_modified(etag: str) -> HttpResponse:
+def _language() -> str:
+    """The reader's language (LocaleMiddleware's choice: the language cookie, else the browser's
+    Accept-Language): part of every tag and cache key of a page in words."""
+    return get_language() or "en"
+
+
+def _not_modified(etag: str, *, language: bool = True) -> HttpResponse:
     response = HttpResponseNotModified()
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache"
+    if language:
+        patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response
 
 
@@ -64,20 +73,23 @@ def _finish(response: HttpResponse, etag: str, *, vary_cookie: bool) -> HttpResp
     # Browsers may keep the page but must ask again each time (a 304 when nothing changed).
     response["Cache-Control"] = "no-cache"
     if vary_cookie:
-        response["Vary"] = "Cookie"
+        # Who is logged in, and the language (its cookie, else Accept-Language), change the page.
+        patch_vary_headers(response, ("Accept-Language", "Cookie"))
     return response
 
 
 def _page_etag(request: HttpRequest, meta: standings_reads.SnapshotMeta, variant: str) -> str:
-    # The full page shows who is logged in: its tag says for whom (the rows fragment does not).
+    # The full page shows who is logged in: its tag says for whom (the rows fragment does not),
+    # and in which language.
     who = request.user.pk if request.user.is_authenticated else 0
-    return f"{meta.etag[:-1]}-{variant}-{who}{meta.etag[-1]}"
+    return f"{meta.etag[:-1]}-{variant}-{who}-{_language()}{meta.etag[-1]}"
 
 
 def _rows_key(meta: standings_reads.SnapshotMeta, projector: bool) -> str:
     # Content-addressed by the snapshot's digest: a cached table is never stale. ``v2``: the
     # table shows displayed points (five-up: raw / 5), so tables cached before are not reused.
-    return f"live:rows:v2:{meta.event.slug}:{meta.digest}:{'p' if projector else 'n'}"
+    # The table is in words (column labels, badges): one copy per language.
+    return f"live:rows:v2:{meta.event.slug}:{meta.digest}:{'p' if projector else 'n'}:{_language()}"
 
 
 def _live_context(
@@ -137,14 +149,16 @@ def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     projector = request.GET.get("projector") == "1"
 
     def tag(meta: standings_reads.SnapshotMeta) -> str:
-        return f"{meta.etag[:-1]}-live-{'p' if projector else 'n'}{meta.etag[-1]}"
+        variant = "p" if projector else "n"
+        return f"{meta.etag[:-1]}-live-{variant}-{_language()}{meta.etag[-1]}"
 
     meta = standings_reads.snapshot_meta(event)
     if _etag_matches(request, tag(meta)):
         return _not_modified(tag(meta))
     context = _live_context(event, projector, meta)
     response = render(request, "tournaments/standings/_standings_live.html", context)
-    return _finish(response, tag(context["meta"]), vary_cookie=False)
+    # The fragment is the same for everyone who reads it in one language.
+    return _finish(response, tag(context["meta"]), vary_cookie=True)
 
 
 @require_GET
@@ -158,7 +172,7 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     if request.headers.get("If-None-Match"):
         etag = tag(standings_reads.snapshot_meta(event))
         if _etag_matches(request, etag):
-            return _not_modified(etag)
+            return _not_modified(etag, language=False)  # the CSV is data: no words
     data = result_privacy.for_viewer(standings_reads.latest_standings(event), request.user, event)
     meta = data.meta
     etag = tag(meta)

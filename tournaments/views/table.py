@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import json
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.html import format_html
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
 from tournaments import time_zones
@@ -70,11 +73,43 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
         access, match = _access(token, closed_ok=True)
     except SpinnerError as exc:
         return _refused(request, exc)
+    language_url = reverse("table:language", kwargs={"token": token})
     if access.closed:
-        return private(render(request, "tournaments/table/closed.html", _closed(access, match)))
+        context = {**_closed(access, match), "language_url": language_url}
+        return private(render(request, "tournaments/table/closed.html", context))
     context = presenter.page_context(match, token, csrf=get_token(request), side=access.side)
-    context.update({"round": access.round, "table": access.table})
+    context.update({"round": access.round, "table": access.table, "language_url": language_url})
     return private(render(request, "tournaments/table/table.html", context))
+
+
+@csrf_exempt  # the table link's token in the path proves what a CSRF token would (see below)
+@require_POST
+def language(request: HttpRequest, token: str) -> HttpResponse:
+    """The table page's language switch: remembers the chosen language in the language cookie
+    (as Django's ``set_language`` does) and goes back to the table's page.
+
+    A table page sends no referrer (its URL holds the token), so a browser posts its forms with
+    ``Origin: null``, which Django's CSRF check refuses; only a holder of the table link can
+    post here, so the token stands in for the CSRF token. A bad link is refused as the page is.
+    """
+    try:
+        _access(token, closed_ok=True)
+    except SpinnerError as exc:
+        return _refused(request, exc)
+    response = redirect("table:page", token=token)
+    code = request.POST.get("language", "")
+    if code in dict(settings.LANGUAGES):
+        response.set_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            code,
+            max_age=settings.LANGUAGE_COOKIE_AGE,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+            secure=settings.LANGUAGE_COOKIE_SECURE,
+            httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,  # type: ignore[arg-type]
+        )
+    return private(response)
 
 
 @require_GET

@@ -39,6 +39,17 @@
   var SIDE = cfg.side === 0 || cfg.side === 1 ? "AB".charAt(cfg.side)
     : cfg.side === "A" || cfg.side === "B" ? cfg.side : null;
 
+  // The reader's language (issue 18): Django's JavaScript catalog (/t/i18n.js, loaded before this
+  // script) defines gettext, ngettext and pgettext; without it, English. Texts with values use
+  // named placeholders, %(name)s, filled by fmt (never by concatenation, so that a translation
+  // can put them where its grammar wants them).
+  var gettext = window.gettext || function (text) { return text; };
+  var ngettext = window.ngettext || function (one, many, n) { return n === 1 ? one : many; };
+  var pgettext = window.pgettext || function (context, text) { return text; };
+  function fmt(text, values) {
+    return text.replace(/%\((\w+)\)s/g, function (m, k) { return String(values[k]); });
+  }
+
   // ---------------------------------------------------------------- state, kept in the browser
   function blank() {
     return { v: 1, hands: [], by: "seat", finalOnly: false, ending: null, verdict: null,
@@ -81,7 +92,7 @@
   }
   function seatName(s) {
     var seat = cfg.seats[s];
-    return seat && seat.player ? seat.player : "Player " + (seat ? seat.compass : s + 1);
+    return seat && seat.player ? seat.player : fmt(gettext("Player %(seat)s"), { seat: seat ? seat.compass : s + 1 });
   }
   /** A seat as people say it: the player's name and, where a position matters, the compass point. */
   function seatLabel(s) {
@@ -97,7 +108,7 @@
   function entityOfSeat(s) { return cfg.entity_of[s]; }
   function points(raw) {
     var v = shown(raw);
-    return v + (v === 1 ? " point" : " points");
+    return fmt(ngettext("%(n)s point", "%(n)s points", v === 1 ? 1 : 2), { n: v });
   }
   function lastHand() { return st.hands.length ? st.hands[st.hands.length - 1] : null; }
   function emptyHand(h) { return !!h && !h.tally.length && !h.moves.length && !h.end; }
@@ -184,11 +195,12 @@
     var pending = outbox().length;
     if (!navigator.onLine) {
       netEl.className = "status-line offline";
-      netEl.textContent = "No connection: everything is kept on this phone" +
-        (pending ? " and will be sent when the connection returns." : ".");
+      netEl.textContent = pending
+        ? gettext("No connection: everything is kept on this phone and will be sent when the connection returns.")
+        : gettext("No connection: everything is kept on this phone.");
     } else if (pending) {
       netEl.className = "status-line";
-      netEl.textContent = "Sending… (" + pending + " waiting)";
+      netEl.textContent = fmt(gettext("Sending… (%(n)s waiting)"), { n: pending });
     } else {
       // What became of this phone's last send: in the dock, so that it moves nothing.
       netEl.className = "status-line" + (st.notice ? " notice" : "");
@@ -198,24 +210,22 @@
 
   // ---------------------------------------------------------------- verification (the engine's)
   var PLAIN = {
-    format: "Something on the sheet is missing or is not a proper number.",
-    tile: "A tile is entered twice, or could not have been in that player's hand.",
-    turn: "The wrong player is down here. Play goes clockwise, and whoever dominoed leads the next hand.",
-    draw: "A draw or pass breaks the rules: you may draw only when you cannot play, and you stop at the first tile that plays.",
-    placement: "That tile cannot go there: it must match an open end, and a spinner's sides open only once both of its ends are covered.",
-    score: "A score is wrong: a play scores the total of the ends only when that total is a multiple of five (5, 10, 15…).",
-    end: "How the hand ended does not fit: a hand ends when someone plays their last tile (domino) or when nobody can play (blocked).",
-    settlement: "The count at the end of the hand does not add up: check the pips left in each hand.",
-    result: "The match was already over at this point (the target was reached), so nothing more can be scored."
+    format: gettext("Something on the sheet is missing or is not a proper number."),
+    tile: gettext("A tile is entered twice, or could not have been in that player's hand."),
+    turn: gettext("The wrong player is down here. Play goes clockwise, and whoever dominoed leads the next hand."),
+    draw: gettext("A draw or pass breaks the rules: you may draw only when you cannot play, and you stop at the first tile that plays."),
+    placement: gettext("That tile cannot go there: it must match an open end, and a spinner's sides open only once both of its ends are covered."),
+    score: gettext("A score is wrong: a play scores the total of the ends only when that total is a multiple of five (5, 10, 15…)."),
+    end: gettext("How the hand ended does not fit: a hand ends when someone plays their last tile (domino) or when nobody can play (blocked)."),
+    settlement: gettext("The count at the end of the hand does not add up: check the pips left in each hand."),
+    result: gettext("The match was already over at this point (the target was reached), so nothing more can be scored.")
   };
   function where(err) {
-    if (err.hand === null || err.hand === undefined) return "The sheet";
+    if (err.hand === null || err.hand === undefined) return gettext("The sheet");
     var h = st.hands[err.hand];
-    var text = "Hand " + (err.hand + 1);
-    if (err.move !== null && err.move !== undefined) {
-      text += (h && h.form === "moves") ? ", turn " + (err.move + 1) : ", score " + (err.move + 1);
-    }
-    return text;
+    var values = { hand: err.hand + 1, n: (err.move || 0) + 1 };
+    if (err.move === null || err.move === undefined) return fmt(gettext("Hand %(hand)s"), values);
+    return fmt((h && h.form === "moves") ? gettext("Hand %(hand)s, turn %(n)s") : gettext("Hand %(hand)s, score %(n)s"), values);
   }
   /** The engine's fault in words people use: "seat 2" becomes the player, "entity 1" the team. */
   function named(message) {
@@ -319,46 +329,48 @@
     if (st.finalOnly || !st.hands.length) { verdictEl.className = "verdict hidden"; verdictEl.innerHTML = ""; return; }
     if (st.refused) {
       verdictEl.className = "verdict bad";
-      verdictEl.innerHTML = "<strong>The server cannot check this sheet:</strong> " + esc(st.refused.message) +
+      verdictEl.innerHTML = "<strong>" + esc(gettext("The server cannot check this sheet:")) + "</strong> " + esc(st.refused.message) +
         " <span class=\"engine\">(" + esc(st.refused.code) + ")</span>";
       return;
     }
     if (st.unchecked) {
       verdictEl.className = "verdict checking";
-      verdictEl.innerHTML = "<strong>Not checked yet.</strong> The sheet is kept on this phone; it is checked as soon as " +
-        (navigator.onLine ? "the server answers (trying again)." : "the connection returns.");
+      verdictEl.innerHTML = "<strong>" + esc(gettext("Not checked yet.")) + "</strong> " + esc(navigator.onLine
+        ? gettext("The sheet is kept on this phone; it is checked as soon as the server answers (trying again).")
+        : gettext("The sheet is kept on this phone; it is checked as soon as the connection returns."));
       return;
     }
-    if (!v) { verdictEl.className = "verdict checking"; verdictEl.textContent = "Checking…"; return; }
+    if (!v) { verdictEl.className = "verdict checking"; verdictEl.textContent = gettext("Checking…"); return; }
     var typo = plausibility();
     if (typo) {
       // A count no hand can hold is a typing slip: no tick while it is on the screen.
       verdictEl.className = "verdict bad";
-      verdictEl.innerHTML = "<p><strong>✗ Pips left:</strong> " + esc(typo) + "</p>";
+      verdictEl.innerHTML = "<p><strong>✗ " + esc(gettext("Pips left:")) + "</strong> " + esc(typo) + "</p>";
       return;
     }
     if (v.valid) {
       verdictEl.className = "verdict ok";
-      verdictEl.innerHTML = "<strong>✓ Checked by the rules engine:</strong> no mistake so far." +
-        (v.finished ? " The match is over." : "");
+      verdictEl.innerHTML = "<strong>✓ " + esc(gettext("Checked by the rules engine:")) + "</strong> " +
+        esc(gettext("no mistake so far.")) + (v.finished ? " " + esc(gettext("The match is over.")) : "");
       return;
     }
     if (handIsOver(v)) {
       verdictEl.className = "verdict ok";
-      verdictEl.innerHTML = "<strong>The rules engine says this hand is over:</strong> tap “End the hand”. <span class=\"engine\">(" + esc(named(v.errors[0].message)) + ")</span>";
+      verdictEl.innerHTML = "<strong>" + esc(gettext("The rules engine says this hand is over:")) + "</strong> " +
+        esc(gettext("tap “End the hand”.")) + " <span class=\"engine\">(" + esc(named(v.errors[0].message)) + ")</span>";
       return;
     }
     verdictEl.className = "verdict bad";
     var e = v.errors[0];
-    var more = v.errors.length > 1 ? " <span class=\"engine\">(and " + (v.errors.length - 1) + " more)</span>" : "";
+    var more = v.errors.length > 1 ? " <span class=\"engine\">" + esc(fmt(ngettext("(and %(n)s more)", "(and %(n)s more)", v.errors.length - 1), { n: v.errors.length - 1 })) + "</span>" : "";
     var fix = "";
     var h = e.hand !== null && e.hand !== undefined ? st.hands[e.hand] : null;
     if (h && e.hand === sheetHands().length - 1) {
-      if (h.end) fix = btn("reopen", "Reopen hand " + (e.hand + 1), { "class": "secondary" });
-      else if (e.move !== null && e.move !== undefined) fix = btn("undo", "Undo last", { "class": "secondary" });
+      if (h.end) fix = btn("reopen", esc(fmt(gettext("Reopen hand %(hand)s"), { hand: e.hand + 1 })), { "class": "secondary" });
+      else if (e.move !== null && e.move !== undefined) fix = btn("undo", esc(gettext("Undo last")), { "class": "secondary" });
     }
     verdictEl.innerHTML = "<p><strong>✗ <span class=\"where\">" + esc(where(e)) + ":</span></strong> " +
-      esc(PLAIN[e.code] || "This does not follow the rules.") + more +
+      esc(PLAIN[e.code] || gettext("This does not follow the rules.")) + more +
       " <span class=\"engine\">(" + esc(named(e.message)) + ")</span></p>" + (fix ? "<div class=\"dock-actions\">" + fix + "</div>" : "");
   }
 
@@ -381,8 +393,9 @@
       var raw = scores[e] || 0;
       var pct = Math.max(0, Math.min(100, 100 * shown(raw) / goal));
       return "<div class=\"row side-" + ent.side + "\"><span class=\"name\">" + esc(ent.label) + "</span>" +
-        "<span class=\"score\" data-entity=\"" + e + "\" aria-label=\"" + esc(ent.label) + ": " +
-        esc(String(shown(raw))) + " of " + goal + "\">" + esc(String(shown(raw))) + "</span>" +
+        "<span class=\"score\" data-entity=\"" + e + "\" aria-label=\"" +
+        esc(fmt(gettext("%(team)s: %(score)s of %(target)s"), { team: ent.label, score: shown(raw), target: goal })) +
+        "\">" + esc(String(shown(raw))) + "</span>" +
         "<span class=\"bar\" aria-hidden=\"true\"><span style=\"width: " + pct.toFixed(1) + "%\"></span></span></div>";
     }).join("");
   }
@@ -421,15 +434,19 @@
     if (!hands.length) return "";
     var rows = hands.map(function (h, i) {
       var sums = scoredIn(h);
-      var end = !h.end ? "in play" : h.end === "blocked" ? "blocked" : seatName(h.finisher) + " out";
+      var end = !h.end ? gettext("in play") : h.end === "blocked" ? gettext("blocked")
+        : fmt(gettext("%(player)s out"), { player: seatName(h.finisher) });
       var settle = st.settled[i] ? st.settled[i].map(function (d) { return signed(d); }).join(" / ") : "";
       var after = st.running[i] ? st.running[i].map(function (x) { return shown(x); }).join("–") : "";
       return "<tr><td>" + (i + 1) + "</td><td>" + esc(seatName(h.leader)) + "</td><td>" +
         sums.map(function (x) { return shown(x); }).join(" / ") + "</td><td>" + esc(end) +
         "</td><td>" + esc(settle) + "</td><td>" + esc(after) + "</td></tr>";
     }).join("");
-    return "<details class=\"hands-summary\"><summary>Hands so far (" + hands.length + ")</summary>" +
-      "<div class=\"table-wrap\"><table><thead><tr><th>#</th><th>Led</th><th>Scored</th><th>End</th><th>Settled</th><th>Score</th></tr></thead><tbody>" +
+    return "<details class=\"hands-summary\"><summary>" + esc(fmt(gettext("Hands so far (%(n)s)"), { n: hands.length })) + "</summary>" +
+      "<div class=\"table-wrap\"><table><thead><tr><th>#</th>" +
+      [pgettext("hands so far", "Led"), pgettext("hands so far", "Scored"), pgettext("hands so far", "End"),
+       pgettext("hands so far", "Settled"), pgettext("hands so far", "Score")].map(function (t) { return "<th>" + esc(t) + "</th>"; }).join("") +
+      "</tr></thead><tbody>" +
       rows + "</tbody></table></div></details>";
   }
 
@@ -452,12 +469,12 @@
       html += renderFinalOnly();
     } else if (!h) {
       var drawn = cfg.first_leader;
-      html += "<h2>Who leads the first hand?</h2>" + (drawn === null || drawn === undefined
-        ? "<p class=\"muted\">Chosen by lot at the table.</p>"
-        : "<p id=\"drawn-leader\">Drawn by lot for this round: <strong>" + esc(seatLabel(drawn)) + "</strong>.</p>") +
+      html += "<h2>" + esc(gettext("Who leads the first hand?")) + "</h2>" + (drawn === null || drawn === undefined
+        ? "<p class=\"muted\">" + esc(gettext("Chosen by lot at the table.")) + "</p>"
+        : "<p id=\"drawn-leader\">" + fmt(gettext("Drawn by lot for this round: <strong>%(player)s</strong>."), { player: esc(seatLabel(drawn)) }) + "</p>") +
         "<div class=\"choices\">" + seatButtons("first-leader", null) + "</div>";
       if (cfg.allow_final_only) {
-        html += "<p>" + btn("final-only", "Enter the final score only (unverified)", { "class": "secondary" }) + "</p>";
+        html += "<p>" + btn("final-only", esc(gettext("Enter the final score only (unverified)")), { "class": "secondary" }) + "</p>";
       }
     } else if (finished()) {
       html += renderFinished();
@@ -468,7 +485,7 @@
     }
     html += handsSummary();
     if (st.hands.length || st.finalOnly) {
-      html += "<p>" + btn("reset", "Start the sheet again", { "class": "secondary" }) + "</p>";
+      html += "<p>" + btn("reset", esc(gettext("Start the sheet again")), { "class": "secondary" }) + "</p>";
     }
     var replaced = html !== lastEntryHtml;
     // "Match over" replaces a taller screen (the next hand's entry, or the last moves) when the
@@ -493,23 +510,23 @@
     var i = st.hands.length - 2;
     if (i < 0) return "<p class=\"last-hand\" id=\"last-hand\">&nbsp;</p>";
     var prev = st.hands[i];
-    var how = prev.end === "domino" ? seatName(prev.finisher) + " went out" : "blocked";
+    var how = prev.end === "domino" ? fmt(gettext("%(player)s went out"), { player: seatName(prev.finisher) }) : gettext("blocked");
     var d = st.settled[i];
-    return "<p class=\"last-hand\" id=\"last-hand\">Hand " + (i + 1) + ": " + esc(how) +
-      (d ? "; settled " + cfg.entities.map(function (ent, e) { return esc(ent.label) + " " + esc(signed(d[e])); }).join(", ") : "") +
+    return "<p class=\"last-hand\" id=\"last-hand\">" + esc(fmt(gettext("Hand %(hand)s: %(how)s"), { hand: i + 1, how: how })) +
+      (d ? "; " + esc(fmt(gettext("settled %(amounts)s"), { amounts: cfg.entities.map(function (ent, e) { return ent.label + " " + signed(d[e]); }).join(", ") })) : "") +
       ".</p>";
   }
 
   function handHead(h) {
     var i = st.hands.length;
-    return "<div class=\"hand-head\"><h2>Hand " + i + " · " + esc(seatShort(h.leader)) + " led</h2>" + lastSettledLine() + "</div>";
+    return "<div class=\"hand-head\"><h2>" + esc(fmt(gettext("Hand %(hand)s · %(player)s led"), { hand: i, player: seatShort(h.leader) })) + "</h2>" + lastSettledLine() + "</div>";
   }
   /** The rarely used switches, kept BELOW the entry so that showing or hiding them moves nothing. */
   function handFoot(h) {
     if (!emptyHand(h)) return "";
     return "<div class=\"row-actions hand-foot\">" +
-      btn("form", h.form === "moves" ? "Quick tally" : "Move by move", { "data-form": h.form === "moves" ? "tally" : "moves", "class": "secondary" }) +
-      btn("unlead", "Wrong leader?", { "class": "secondary" }) + "</div>";
+      btn("form", esc(h.form === "moves" ? gettext("Quick tally") : gettext("Move by move")), { "data-form": h.form === "moves" ? "tally" : "moves", "class": "secondary" }) +
+      btn("unlead", esc(gettext("Wrong leader?")), { "class": "secondary" }) + "</div>";
   }
 
   /** The tally: a row of value buttons per player (or per side), so a score is ONE tap, each row
@@ -528,26 +545,27 @@
     } else {
       for (var s = 0; s < N; s++) rows.push({ who: s, key: "s" + s, label: seatLabel(s), side: cfg.seats[s].side });
     }
-    html += "<div class=\"score-grid\" role=\"group\" aria-label=\"Who scored what: one tap a score\">";
+    html += "<div class=\"score-grid\" role=\"group\" aria-label=\"" + esc(gettext("Who scored what: one tap a score")) + "\">";
     rows.forEach(function (r) {
       html += "<div class=\"score-row side-" + r.side + "\"><div class=\"who\"><span class=\"name\">" + esc(r.label) +
-        "</span><span class=\"sum\">" + (sums[r.key] ? esc(String(shown(sums[r.key]))) + " this hand" : "") + "</span></div><div class=\"values\">";
+        "</span><span class=\"sum\">" + (sums[r.key] ? esc(fmt(gettext("%(n)s this hand"), { n: shown(sums[r.key]) })) : "") + "</span></div><div class=\"values\">";
       cfg.tally_values.forEach(function (raw) {
         html += btn("tally", esc(String(shown(raw))), { "data-raw": raw, "data-who": r.who,
-          "aria-label": r.label + " scores " + points(raw) });
+          "aria-label": fmt(gettext("%(who)s scores %(points)s"), { who: r.label, points: points(raw) }) });
       });
       html += "</div></div>";
     });
     html += "</div>";
     html += "<div class=\"row-actions\">" +
-      btn("undo", "Undo last", { "class": "secondary", disabled: h.tally.length ? null : "disabled" }) +
-      btn("by", st.by === "entity" ? "By player" : "By side", { "data-by": st.by === "entity" ? "seat" : "entity", "class": "secondary" }) +
-      btn("other", "Other…", { "class": "secondary", "aria-expanded": st.other ? "true" : "false" }) + timeButton() + "</div>";
+      btn("undo", esc(gettext("Undo last")), { "class": "secondary", disabled: h.tally.length ? null : "disabled" }) +
+      btn("by", esc(st.by === "entity" ? gettext("By player") : gettext("By side")), { "data-by": st.by === "entity" ? "seat" : "entity", "class": "secondary" }) +
+      btn("other", esc(gettext("Other…")), { "class": "secondary", "aria-expanded": st.other ? "true" : "false" }) + timeButton() + "</div>";
     if (st.other) {
-      html += "<div class=\"other\"><div><label for=\"other-raw\">Another score, in points" + (cfg.divisor === 1 ? "" : " (" + cfg.divisor + " pips = 1)") +
+      html += "<div class=\"other\"><div><label for=\"other-raw\">" + esc(cfg.divisor === 1 ? gettext("Another score, in points")
+        : fmt(gettext("Another score, in points (%(divisor)s pips = 1)"), { divisor: cfg.divisor })) +
         "</label>" + numberInput("other-raw", { enterkeyhint: "done" }) + "</div><div class=\"other-who\">";
       rows.forEach(function (r) {
-        html += btn("tally-other", "to " + esc(r.label), { "data-who": r.who, "class": "secondary" });
+        html += btn("tally-other", esc(fmt(gettext("to %(who)s"), { who: r.label })), { "data-who": r.who, "class": "secondary" });
       });
       html += "</div><p class=\"field-error\" id=\"other-error\" role=\"alert\">" + esc(st.otherError || "") + "</p></div>";
     }
@@ -555,7 +573,7 @@
     if (st.unchecked && emptyHand(h) && st.hands.length > 1) html += maybeOver();
     if (h.tally.length) {
       var faults = faultsByEntry(i);
-      html += "<h3>This hand</h3><ol class=\"entries\">" + h.tally.map(function (t, j) {
+      html += "<h3>" + esc(gettext("This hand")) + "</h3><ol class=\"entries\">" + h.tally.map(function (t, j) {
         var who = t.entity !== undefined ? entityLabel(t.entity) : seatShort(t.seat);
         var f = faults[j];
         return "<li" + (f ? " class=\"fault\"" : "") + ">" + esc(who) + ": " + esc(points(t.score)) +
@@ -571,18 +589,18 @@
   function endSection(h) {
     var e = st.ending || {};
     var i = st.hands.length;
-    var html = "<fieldset class=\"ending\"><legend>How did hand " + i + " end?</legend><div class=\"choices ends\">";
+    var html = "<fieldset class=\"ending\"><legend>" + esc(fmt(gettext("How did hand %(hand)s end?"), { hand: i })) + "</legend><div class=\"choices ends\">";
     for (var s = 0; s < N; s++) {
-      html += btn("end-kind", esc(seatShort(s)) + " dominoed", { "data-kind": "domino", "data-seat": s,
+      html += btn("end-kind", esc(fmt(gettext("%(player)s dominoed"), { player: seatShort(s) })), { "data-kind": "domino", "data-seat": s,
         "class": "seat-btn side-" + cfg.seats[s].side,
         "aria-pressed": e.kind === "domino" && e.finisher === s ? "true" : "false" });
     }
-    html += btn("end-kind", "Blocked (nobody can play)", { "data-kind": "blocked",
+    html += btn("end-kind", esc(gettext("Blocked (nobody can play)")), { "data-kind": "blocked",
       "aria-pressed": e.kind === "blocked" ? "true" : "false", "class": "secondary" });
     html += "</div>";
     if (e.kind) {
-      html += "<div class=\"pips\" id=\"pips\"><p class=\"hint\">Pips left in each hand" +
-        " (at most " + cfg.max_pips_left.hand + " in one hand)</p>";
+      html += "<div class=\"pips\" id=\"pips\"><p class=\"hint\">" +
+        esc(fmt(gettext("Pips left in each hand (at most %(most)s in one hand)"), { most: cfg.max_pips_left.hand })) + "</p>";
       for (var p = 0; p < N; p++) {
         var fin = e.kind === "domino" && e.finisher === p;
         if (fin) continue;
@@ -593,7 +611,7 @@
           "<span class=\"field-error\" id=\"pips-error-" + p + "\">" + esc(err) + "</span></div>";
       }
       html += "<p class=\"field-error\" id=\"end-error\" role=\"alert\">" + esc(st.endError || "") + "</p>" +
-        "<div class=\"row-actions\">" + btn("settle", "Settle hand " + i) + "</div></div>";
+        "<div class=\"row-actions\">" + btn("settle", esc(fmt(gettext("Settle hand %(hand)s"), { hand: i }))) + "</div></div>";
     }
     return html + "</fieldset>";
   }
@@ -602,36 +620,36 @@
    *  next hand starts at once, led by whoever went out.) */
   function renderBetweenHands(h) {
     var i = st.hands.length - 1;
-    var html = "<h2>Hand " + (i + 1) + " settled</h2>" + timeNote();
+    var html = "<h2>" + esc(fmt(gettext("Hand %(hand)s settled"), { hand: i + 1 })) + "</h2>" + timeNote();
     var d = st.settled[i];
-    html += "<p id=\"settlement\">" + (d ? "Settlement: " + cfg.entities.map(function (ent, e) {
-      return esc(ent.label) + " " + esc(signed(d[e]));
-    }).join(", ") + "." : "&nbsp;") + "</p>";
+    html += "<p id=\"settlement\">" + (d ? esc(fmt(gettext("Settlement: %(amounts)s."), { amounts: cfg.entities.map(function (ent, e) {
+      return ent.label + " " + signed(d[e]);
+    }).join(", ") })) : "&nbsp;") + "</p>";
     if (st.verdict && !st.verdict.valid && !st.unchecked) {
-      html += "<p>Fix the mistake shown below: reopen the hand.</p>";
+      html += "<p>" + esc(gettext("Fix the mistake shown below: reopen the hand.")) + "</p>";
     } else if (h.end === "domino") {
-      html += "<p>" + esc(seatShort(h.finisher)) + " dominoed and leads the next hand.</p>" +
-        "<div class=\"row-actions\">" + btn("next-hand", "Start hand " + (i + 2), { "data-seat": h.finisher }) + "</div>";
+      html += "<p>" + esc(fmt(gettext("%(player)s dominoed and leads the next hand."), { player: seatShort(h.finisher) })) + "</p>" +
+        "<div class=\"row-actions\">" + btn("next-hand", esc(fmt(gettext("Start hand %(hand)s"), { hand: i + 2 })), { "data-seat": h.finisher }) + "</div>";
     } else {
-      html += "<h3>The hand was blocked: who leads hand " + (i + 2) + "?</h3><p class=\"muted\">Chosen by lot at the table.</p>" +
+      html += "<h3>" + esc(fmt(gettext("The hand was blocked: who leads hand %(hand)s?"), { hand: i + 2 })) + "</h3><p class=\"muted\">" + esc(gettext("Chosen by lot at the table.")) + "</p>" +
         "<div class=\"choices\">" + seatButtons("next-hand", null) + "</div>";
     }
     if (st.unchecked) html += maybeOver();
-    html += "<div class=\"row-actions\">" + btn("reopen", "Reopen hand " + (i + 1), { "class": "secondary" }) + "</div>";
+    html += "<div class=\"row-actions\">" + btn("reopen", esc(fmt(gettext("Reopen hand %(hand)s"), { hand: i + 1 })), { "class": "secondary" }) + "</div>";
     return html;
   }
   /** No connection, so no verdict: if the game is over the players may still submit; the sheet
    *  is verified when it arrives (an invalid one is kept as a draft, never lost). */
   function maybeOver() {
-    return submitButtons("Is the match over? You can submit now: the sheet is sent and checked when the connection returns.");
+    return submitButtons(gettext("Is the match over? You can submit now: the sheet is sent and checked when the connection returns."));
   }
 
-  function submitLabel(letter) { return "Submit as " + sideName(letter); }
+  function submitLabel(letter) { return fmt(gettext("Submit as %(team)s"), { team: sideName(letter) }); }
   function submitButtons(intro, action) {
     action = action || "submit";
     if (st.submitted) {
-      return "<p class=\"ok\" id=\"submitted\">Sent for " + esc(sideName(st.submitted.side)) +
-        (outbox().length ? " (waiting for the connection)." : ".") + "</p>";
+      return "<p class=\"ok\" id=\"submitted\">" + esc(fmt(outbox().length ? gettext("Sent for %(team)s (waiting for the connection).")
+        : gettext("Sent for %(team)s."), { team: sideName(st.submitted.side) })) + "</p>";
     }
     var html = "<p>" + esc(intro) + "</p><div class=\"choices\">";
     (SIDE ? [SIDE] : ["A", "B"]).forEach(function (letter) {
@@ -642,14 +660,14 @@
 
   function renderFinished() {
     var v = st.verdict;
-    var html = "<h2>Match over</h2><p id=\"winner\">" +
-      (v.winner === null ? "Drawn match." : esc(cfg.entities[v.winner].label) + " wins, " +
-        cfg.entities.map(function (ent, e) { return esc(String(shown(v.scores[e]))); }).join(" to ") + ".") + "</p>";
-    if (st.time) html += "<p id=\"time-ended\">Time was called in hand " + (st.time.hand + 1) + ".</p>";
-    html += submitButtons(SIDE ? "Send the sheet; the other team then checks and confirms it." :
-      "Which team are you? Send the sheet; the other team then checks and confirms it.");
+    var html = "<h2>" + esc(gettext("Match over")) + "</h2><p id=\"winner\">" +
+      esc(v.winner === null ? gettext("Drawn match.") : fmt(gettext("%(team)s wins, %(a)s to %(b)s."),
+        { team: cfg.entities[v.winner].label, a: shown(v.scores[0]), b: shown(v.scores[1]) })) + "</p>";
+    if (st.time) html += "<p id=\"time-ended\">" + esc(fmt(gettext("Time was called in hand %(hand)s."), { hand: st.time.hand + 1 })) + "</p>";
+    html += submitButtons(SIDE ? gettext("Send the sheet; the other team then checks and confirms it.") :
+      gettext("Which team are you? Send the sheet; the other team then checks and confirms it."));
     if (!st.submitted) {
-      html += "<div class=\"row-actions\">" + btn("reopen", "Undo the last entry", { "class": "secondary" }) + "</div>";
+      html += "<div class=\"row-actions\">" + btn("reopen", esc(gettext("Undo the last entry")), { "class": "secondary" }) + "</div>";
     }
     return html;
   }
@@ -659,37 +677,37 @@
   function finalProblem(values) {
     var goal = cfg.target / cfg.divisor;
     for (var e = 0; e < values.length; e++) {
-      if (!/^-?\d+$/.test(values[e])) return "Type each team's final score in whole points.";
+      if (!/^-?\d+$/.test(values[e])) return gettext("Type each team's final score in whole points.");
     }
     var nums = values.map(function (x) { return parseInt(x, 10); });
     var top = Math.max.apply(null, nums);
     if (!st.timeCalled) {
-      if (top < goal) return "Nobody has reached " + goal + ": the match is not over. If time was called, tick “Time was called”.";
-      if (nums[0] === nums[1]) return "A tie at the target is not a finished match: check both scores.";
+      if (top < goal) return fmt(gettext("Nobody has reached %(target)s: the match is not over. If time was called, tick “Time was called”."), { target: goal });
+      if (nums[0] === nums[1]) return gettext("A tie at the target is not a finished match: check both scores.");
     }
     return null;
   }
 
   function renderFinalOnly() {
-    var html = "<h2>Final score only</h2><p class=\"unverified\">Marked unverified: the rules engine cannot check a final score.</p><div class=\"pips\">";
+    var html = "<h2>" + esc(gettext("Final score only")) + "</h2><p class=\"unverified\">" + esc(gettext("Marked unverified: the rules engine cannot check a final score.")) + "</p><div class=\"pips\">";
     cfg.entities.forEach(function (ent, e) {
-      html += "<div class=\"pip-row\"><label for=\"final-" + e + "\">" + esc(ent.label) + " (points)</label>" +
+      html += "<div class=\"pip-row\"><label for=\"final-" + e + "\">" + esc(fmt(gettext("%(team)s (points)"), { team: ent.label })) + "</label>" +
         numberInput("final-" + e, { "data-final": e, enterkeyhint: e === 0 ? "next" : "done" }) + "</div>";
     });
     html += "<label class=\"check\"><input type=\"checkbox\" id=\"time-called\" data-action=\"time-called\"" +
-      (st.timeCalled ? " checked" : "") + "> Time was called (the match ended before the target)</label>";
+      (st.timeCalled ? " checked" : "") + "> " + esc(gettext("Time was called (the match ended before the target)")) + "</label>";
     var values = cfg.entities.map(function (ent, e) { return (st.drafts["final-" + e] || "").trim(); });
     var typed = values.every(function (x) { return x !== ""; });
     var problem = typed ? finalProblem(values) : null;
     html += "</div><p class=\"field-error\" id=\"final-error\" role=\"alert\">" + esc(st.finalError || problem || "") + "</p>";
     if (st.submitted) {
-      html += "<p class=\"ok\">Sent for " + esc(sideName(st.submitted.side)) + ".</p>";
+      html += "<p class=\"ok\">" + esc(fmt(gettext("Sent for %(team)s."), { team: sideName(st.submitted.side) })) + "</p>";
     } else {
       html += "<div class=\"choices\">";
       (SIDE ? [SIDE] : ["A", "B"]).forEach(function (letter) {
         html += btn("submit-final", esc(submitLabel(letter)), { "data-side": letter });
       });
-      html += "</div><div class=\"row-actions\">" + btn("final-off", "Back to the scoresheet", { "class": "secondary" }) + "</div>";
+      html += "</div><div class=\"row-actions\">" + btn("final-off", esc(gettext("Back to the scoresheet")), { "class": "secondary" }) + "</div>";
     }
     return html;
   }
@@ -703,19 +721,20 @@
     var n = Math.max(own.length, claimHands.length);
     for (var i = 0; i < n; i++) {
       var a = own[i], b = claimHands[i];
-      if (!a || !b) return { hand: i, text: !a ? "your sheet has no hand " + (i + 1) + " yet" : "your sheet has a hand " + (i + 1) + " more" };
-      if (a.leader !== b.leader) return { hand: i, text: "on your sheet " + seatName(a.leader) + " led" };
+      if (!a || !b) return { hand: i, text: fmt(!a ? gettext("your sheet has no hand %(hand)s yet") : gettext("your sheet has a hand %(hand)s more"), { hand: i + 1 }) };
+      if (a.leader !== b.leader) return { hand: i, text: fmt(gettext("on your sheet %(player)s led"), { player: seatName(a.leader) }) };
       var ta = JSON.stringify(a.tally || a.moves || []), tb = JSON.stringify(b.tally || b.moves || []);
       if (ta !== tb) {
         var pa = scoredIn(a), pb = scoredIn(b);
-        return { hand: i, text: "your sheet scores this hand " + pa.map(function (x) { return shown(x); }).join("–") +
-          " (this one " + pb.map(function (x) { return shown(x); }).join("–") + ")" };
+        return { hand: i, text: fmt(gettext("your sheet scores this hand %(yours)s (this one %(theirs)s)"), {
+          yours: pa.map(function (x) { return shown(x); }).join("–"), theirs: pb.map(function (x) { return shown(x); }).join("–") }) };
       }
       if (a.end !== b.end || a.finisher !== b.finisher) {
-        return { hand: i, text: "on your sheet " + (a.end === "domino" ? seatName(a.finisher) + " went out" : a.end ? "the hand was blocked" : "the hand is not over") };
+        return { hand: i, text: a.end === "domino" ? fmt(gettext("on your sheet %(player)s went out"), { player: seatName(a.finisher) })
+          : a.end ? gettext("on your sheet the hand was blocked") : gettext("on your sheet the hand is not over") };
       }
       if (JSON.stringify(a.remaining || null) !== JSON.stringify(b.remaining || null)) {
-        return { hand: i, text: "your sheet has other pips left: " + (a.remaining || []).join(", ") };
+        return { hand: i, text: fmt(gettext("your sheet has other pips left: %(pips)s"), { pips: (a.remaining || []).join(", ") }) };
       }
     }
     return null;
@@ -736,7 +755,7 @@
     } else if (h.moves) {
       h.moves.forEach(function (m) { if (m.play && m.score) add(seatName(m.seat), m.score); });
     }
-    if (!order.length) return "nobody scored";
+    if (!order.length) return gettext("nobody scored");
     return order.map(function (k) { return k + " " + shown(by[k]); }).join(", ");
   }
 
@@ -746,16 +765,17 @@
     var hands = sheet.hands || [];
     var setl = settlements(hands, running);
     return "<ol class=\"claim-hands\">" + hands.map(function (h, i) {
-      var how = h.end === "domino" ? seatName(h.finisher) + " went out" : h.end === "blocked" ? "blocked" : "ended at the target";
+      var how = h.end === "domino" ? fmt(gettext("%(player)s went out"), { player: seatName(h.finisher) })
+        : h.end === "blocked" ? gettext("blocked") : gettext("ended at the target");
       var d = setl[i];
       var score = running[i] ? cfg.entities.map(function (ent, e) { return plain(running[i][e]); }).join(" · ") : "?";
       var differs = diff && diff.hand === i;
-      return "<li" + (differs ? " class=\"differs\" id=\"first-difference\"" : "") + "><div class=\"hand-line\"><span>Hand " + (i + 1) +
-        " · " + esc(seatName(h.leader)) + " led</span><strong class=\"running\">" + esc(score) + "</strong></div>" +
+      return "<li" + (differs ? " class=\"differs\" id=\"first-difference\"" : "") + "><div class=\"hand-line\"><span>" +
+        esc(fmt(gettext("Hand %(hand)s · %(player)s led"), { hand: i + 1, player: seatName(h.leader) })) + "</span><strong class=\"running\">" + esc(score) + "</strong></div>" +
         "<div class=\"muted\">" + esc(scorersOf(h)) + "; " + esc(how) +
-        (sheet.time && sheet.time.called_in_hand === i ? "; time was called in this hand" : "") +
-        (d ? "; settled " + esc(cfg.entities.map(function (ent, e) { return ent.label + " " + signed(d[e]); }).join(", ")) : "") + "</div>" +
-        (differs ? "<div class=\"diff\">First difference from your sheet: " + esc(diff.text) + ".</div>" : "") + "</li>";
+        (sheet.time && sheet.time.called_in_hand === i ? "; " + esc(gettext("time was called in this hand")) : "") +
+        (d ? "; " + esc(fmt(gettext("settled %(amounts)s"), { amounts: cfg.entities.map(function (ent, e) { return ent.label + " " + signed(d[e]); }).join(", ") })) : "") + "</div>" +
+        (differs ? "<div class=\"diff\">" + esc(fmt(gettext("First difference from your sheet: %(difference)s."), { difference: diff.text })) + "</div>" : "") + "</li>";
     }).join("") + "</ol>";
   }
 
@@ -811,50 +831,53 @@
     var html = handHead(h) + timeNote();
     if (st.ending) {
       return html + endSection(h) + "<div class=\"row-actions\">" +
-        btn("end-cancel", "Back to the moves", { "class": "secondary" }) + "</div>";
+        btn("end-cancel", esc(gettext("Back to the moves")), { "class": "secondary" }) + "</div>";
     }
     var seat = nextSeat(h);
     var last = h.moves[h.moves.length - 1];
     var afterDraw = last && last.draw !== undefined;
     html += tablePane(st.pick && st.pick.g ? st.pick.g : st.layoutG, !!(st.pick && st.pick.g),
-      "<p class=\"to-play\"><strong>" + esc(seatLabel(seat)) + "</strong> to play" + (afterDraw ? " (after drawing " + last.draw + ")" : "") + ".</p>");
+      "<p class=\"to-play\">" + (afterDraw
+        ? fmt(gettext("<strong>%(player)s</strong> to play (after drawing %(tile)s)."), { player: esc(seatLabel(seat)), tile: esc(last.draw) })
+        : fmt(gettext("<strong>%(player)s</strong> to play."), { player: esc(seatLabel(seat)) })) + "</p>");
     if (st.pick && st.pick.placements) {
-      html += "<fieldset><legend>Where does " + esc(st.pick.tile.replace("-", "|")) + " go?</legend><div class=\"choices\">";
+      html += "<fieldset><legend>" + esc(fmt(gettext("Where does %(tile)s go?"), { tile: st.pick.tile.replace("-", "|") })) + "</legend><div class=\"choices\">";
       st.pick.placements.forEach(function (p, k) {
-        html += btn("place", (p.on ? "On " + esc(p.on.replace("-", "|")) : "Open the hand") + " → " + esc(points(p.score)),
+        html += btn("place", esc(p.on ? fmt(gettext("On %(tile)s"), { tile: p.on.replace("-", "|") }) : gettext("Open the hand")) + " → " + esc(points(p.score)),
           { "data-k": k, "aria-pressed": st.pick.chosen === k ? "true" : "false", "class": "secondary" });
       });
       html += "</div>";
-      if (!st.pick.placements.length) html += "<p class=\"error\">That tile does not fit anywhere on the table.</p>";
+      if (!st.pick.placements.length) html += "<p class=\"error\">" + esc(gettext("That tile does not fit anywhere on the table.")) + "</p>";
       if (st.pick.chosen !== null && st.pick.chosen !== undefined) {
         var p = st.pick.placements[st.pick.chosen];
-        html += "<p id=\"move-score\">The rules engine counts <strong>" + esc(String(p.total)) + "</strong> on the ends: this play scores <strong>" +
-          esc(points(p.score)) + "</strong>.</p>" + btn("confirm-move", "Confirm: " + esc(seatShort(seat)) + " scores " + esc(points(p.score)));
+        html += "<p id=\"move-score\">" + fmt(gettext("The rules engine counts <strong>%(total)s</strong> on the ends: this play scores <strong>%(points)s</strong>."),
+          { total: esc(String(p.total)), points: esc(points(p.score)) }) + "</p>" +
+          btn("confirm-move", esc(fmt(gettext("Confirm: %(player)s scores %(points)s"), { player: seatShort(seat), points: points(p.score) })));
       }
-      html += "<div class=\"row-actions\">" + btn("pick-cancel", "Another tile", { "class": "secondary" }) + "</div></fieldset>";
+      html += "<div class=\"row-actions\">" + btn("pick-cancel", esc(gettext("Another tile")), { "class": "secondary" }) + "</div></fieldset>";
     } else {
       var used = onTable(h);
-      html += "<fieldset><legend>Which tile did " + esc(seatShort(seat)) + " play?</legend><div class=\"choices tiles\">";
+      html += "<fieldset><legend>" + esc(fmt(gettext("Which tile did %(player)s play?"), { player: seatShort(seat) })) + "</legend><div class=\"choices tiles\">";
       TILES.forEach(function (t) {
-        html += btn("pick", esc(t.replace("-", "|")), { "data-tile": t, "aria-label": "Tile " + t,
+        html += btn("pick", esc(t.replace("-", "|")), { "data-tile": t, "aria-label": fmt(gettext("Tile %(tile)s"), { tile: t }),
           disabled: used[t] ? "disabled" : null });
       });
       html = html.replace(/ disabled="null"/g, "");
       html += "</div></fieldset><div class=\"row-actions\">" +
-        btn("draw", afterDraw ? "Drew one more" : "Drew from the boneyard", { "class": "secondary" }) +
-        btn("pass", "Passed", { "class": "secondary" }) + "</div>";
+        btn("draw", esc(afterDraw ? gettext("Drew one more") : gettext("Drew from the boneyard")), { "class": "secondary" }) +
+        btn("pass", esc(gettext("Passed")), { "class": "secondary" }) + "</div>";
     }
     if (h.moves.length) {
-      html += "<h3>This hand</h3><ol class=\"entries\">" + h.moves.map(function (m) {
-        if (m.play) return "<li>" + esc(seatShort(m.seat)) + ": " + esc(m.play.replace("-", "|")) +
-          (m.on ? " on " + esc(m.on.replace("-", "|")) : " to open") + (m.score ? " — " + esc(points(m.score)) : "") + "</li>";
-        if (m.draw !== undefined) return "<li>" + esc(seatShort(m.seat)) + ": drew " + m.draw + "</li>";
-        return "<li>" + esc(seatShort(m.seat)) + ": passed</li>";
+      html += "<h3>" + esc(gettext("This hand")) + "</h3><ol class=\"entries\">" + h.moves.map(function (m) {
+        if (m.play) return "<li>" + esc(seatShort(m.seat)) + ": " + esc(m.play.replace("-", "|")) + " " +
+          esc(m.on ? fmt(gettext("on %(tile)s"), { tile: m.on.replace("-", "|") }) : gettext("to open")) + (m.score ? " — " + esc(points(m.score)) : "") + "</li>";
+        if (m.draw !== undefined) return "<li>" + esc(seatShort(m.seat)) + ": " + esc(fmt(gettext("drew %(tile)s"), { tile: m.draw })) + "</li>";
+        return "<li>" + esc(seatShort(m.seat)) + ": " + esc(gettext("passed")) + "</li>";
       }).join("") + "</ol>";
     }
     html += "<div class=\"row-actions\">" +
-      btn("undo", "Undo last", { "class": "secondary", disabled: h.moves.length ? null : "disabled" }) +
-      btn("end", "End the hand") + timeButton() + "</div>" + handFoot(h);
+      btn("undo", esc(gettext("Undo last")), { "class": "secondary", disabled: h.moves.length ? null : "disabled" }) +
+      btn("end", esc(gettext("End the hand"))) + timeButton() + "</div>" + handFoot(h);
     return html;
   }
 
@@ -864,7 +887,7 @@
     return post(cfg.urls.position, { sheet: sheet, hand: st.hands.length - 1, tile: tile || null })
       .then(function (res) {
         if (!res.ok || !res.data) {
-          var msg = res.data && res.data.message ? res.data.message : "The table could not be drawn.";
+          var msg = res.data && res.data.message ? res.data.message : gettext("The table could not be drawn.");
           throw new Error(msg);
         }
         return res.data;
@@ -878,7 +901,7 @@
         save(); renderAll();
         return h;
       }).catch(function (err) {
-        st.notice = navigator.onLine ? String(err.message || err) : "No connection: the table is drawn by the server. Use the quick tally for this hand, or wait for the connection.";
+        st.notice = navigator.onLine ? String(err.message || err) : gettext("No connection: the table is drawn by the server. Use the quick tally for this hand, or wait for the connection.");
         st.pick = null; save(); renderAll();
       });
   }
@@ -927,10 +950,10 @@
     // The zoom buttons sit beside the line above the pane (never over the drawing); the row has
     // their height whether they are shown or not.
     var tools = g && g.tiles && g.tiles.length
-      ? "<div class=\"zoom-tools\" role=\"group\" aria-label=\"Zoom the table\">" +
-        btn("zoom", "−", { "data-dir": "out", "aria-label": "Zoom out", "class": "secondary",
+      ? "<div class=\"zoom-tools\" role=\"group\" aria-label=\"" + esc(gettext("Zoom the table")) + "\">" +
+        btn("zoom", "−", { "data-dir": "out", "aria-label": gettext("Zoom out"), "class": "secondary",
           disabled: zoom() <= ZOOM_MIN ? "disabled" : null }) +
-        btn("zoom", "+", { "data-dir": "in", "aria-label": "Zoom in", "class": "secondary",
+        btn("zoom", "+", { "data-dir": "in", "aria-label": gettext("Zoom in"), "class": "secondary",
           disabled: zoom() >= ZOOM_MAX ? "disabled" : null }) + "</div>"
       : "";
     return "<div class=\"table-frame\"><div class=\"pane-head\">" + head + tools + "</div><div id=\"layout\" class=\"layout table-pane\">" + inner + "</div></div>";
@@ -945,10 +968,10 @@
     if (!g || !g.tiles || !g.tiles.length) {
       var h = lastHand();
       var played = h ? h.moves.filter(function (m) { return m.play; }).length : 0;
-      if (!played) return "<p class=\"muted pane-note\">The table is empty: the first tile opens the hand.</p>";
-      if (!g) return "<p class=\"muted pane-note\">Drawing the table…</p>";
-      return "<p class=\"muted pane-note\">" + played + " tile" + (played === 1 ? "" : "s") +
-        " on the table, ends total " + esc(String(g ? g.total : "?")) + " (no drawing available).</p>";
+      if (!played) return "<p class=\"muted pane-note\">" + esc(gettext("The table is empty: the first tile opens the hand.")) + "</p>";
+      if (!g) return "<p class=\"muted pane-note\">" + esc(gettext("Drawing the table…")) + "</p>";
+      return "<p class=\"muted pane-note\">" + esc(fmt(ngettext("%(n)s tile on the table, ends total %(total)s (no drawing available).",
+        "%(n)s tiles on the table, ends total %(total)s (no drawing available).", played), { n: played, total: g ? g.total : "?" })) + "</p>";
     }
     var z = zoom();
     var half = Math.max(0.5, TARGET_PX / z / 2);  // half a target's side, in units
@@ -977,8 +1000,9 @@
     var firstAttr = first ? px(first.x - half - x0v) + " " + px(first.y - half - y0v) + " " + px(first.x + half - x0v) + " " + px(first.y + half - y0v) : "";
     var vb = [x0v, y0v, wv, hv].map(function (n) { return n.toFixed(2); }).join(" ");
     var out = "<svg class=\"table-svg\" viewBox=\"" + vb + "\" width=\"" + px(wv) + "\" height=\"" + px(hv) +
-      "\" data-zoom=\"" + z + "\" data-focus=\"" + focusAttr + "\" data-first=\"" + firstAttr + "\" role=\"img\" aria-label=\"The table: " + g.tiles.length +
-      " tiles, ends total " + esc(String(g.total)) + "\">";
+      "\" data-zoom=\"" + z + "\" data-focus=\"" + focusAttr + "\" data-first=\"" + firstAttr + "\" role=\"img\" aria-label=\"" +
+      esc(fmt(ngettext("The table: %(n)s tile, ends total %(total)s", "The table: %(n)s tiles, ends total %(total)s", g.tiles.length),
+        { n: g.tiles.length, total: g.total })) + "\">";
     g.tiles.forEach(function (t) {
       var x0 = t.x - t.w / 2, y0 = t.y - t.h / 2;
       var horiz = t.w >= t.h;
@@ -993,14 +1017,14 @@
       out += "</g>";
     });
     (g.ports || []).forEach(function (p) {
-      out += "<circle class=\"port\" cx=\"" + p.x + "\" cy=\"" + p.y + "\" r=\".22\"><title>open, not counted</title></circle>";
+      out += "<circle class=\"port\" cx=\"" + p.x + "\" cy=\"" + p.y + "\" r=\".22\"><title>" + esc(gettext("open, not counted")) + "</title></circle>";
     });
     (g.counted || []).forEach(function (c) {
       out += "<circle class=\"end-count\" cx=\"" + c.x + "\" cy=\"" + c.y + "\" r=\".3\"/><text class=\"end-count-text\" x=\"" + c.x + "\" y=\"" + c.y + "\">" + c.value + "</text>";
     });
     (g.placements || []).forEach(function (p, k) {
       if (!picking || p.x === undefined || p.x === null) return;
-      out += "<rect class=\"target\" tabindex=\"0\" role=\"button\" data-action=\"place\" data-k=\"" + k + "\" aria-label=\"Place on " + esc(p.on || "the table") + "\" x=\"" + (p.x - half).toFixed(3) + "\" y=\"" + (p.y - half).toFixed(3) + "\" width=\"" + (2 * half).toFixed(3) + "\" height=\"" + (2 * half).toFixed(3) + "\" rx=\".2\"/>";
+      out += "<rect class=\"target\" tabindex=\"0\" role=\"button\" data-action=\"place\" data-k=\"" + k + "\" aria-label=\"" + esc(p.on ? fmt(gettext("Place on %(tile)s"), { tile: p.on }) : gettext("Place on the table")) + "\" x=\"" + (p.x - half).toFixed(3) + "\" y=\"" + (p.y - half).toFixed(3) + "\" width=\"" + (2 * half).toFixed(3) + "\" height=\"" + (2 * half).toFixed(3) + "\" rx=\".2\"/>";
     });
     return out + "</svg>";
   }
@@ -1153,14 +1177,15 @@
       var claim = res.data && res.data.claim ? res.data.claim : null;
       if (item.kind === "submit") st.submitted = { side: item.side, claim: claim ? claim.id : null };
       if (state === "conflict" || state === "confirmed") st.notice = st.entryNotice = "";  // the claim status says it
-      else if (item.kind === "confirm") st.notice = "Confirmed.";
+      else if (item.kind === "confirm") st.notice = gettext("Confirmed.");
       else if (claim && claim.status === "draft") {
-        st.notice = "Sent, but kept as a draft: the rules engine found a mistake or the game is not over. Fix it and send it again.";
+        st.notice = gettext("Sent, but kept as a draft: the rules engine found a mistake or the game is not over. Fix it and send it again.");
         st.submitted = null;
-      } else st.notice = "Sent: " + sideName(otherSide(item.side)) + " now checks and confirms it.";
+      } else st.notice = fmt(gettext("Sent: %(team)s now checks and confirms it."), { team: sideName(otherSide(item.side)) });
     } else {
       var d = res.data || {};
-      st.notice = "Not accepted: " + (d.message || ("error " + res.status)) + (d.code ? " (" + d.code + ")" : "");
+      st.notice = fmt(gettext("Not accepted: %(reason)s"), { reason: d.message || fmt(gettext("error %(status)s"), { status: res.status }) }) +
+        (d.code ? " (" + d.code + ")" : "");
       if (item.kind === "submit") st.submitted = null;
     }
     save(); renderAll();
@@ -1180,8 +1205,8 @@
   var clockTime = document.getElementById("clock-time");
   var clockLabel = document.getElementById("clock-label");
   var clock = { state: "not_started", left: null };
-  var LABELS = { running: "Time left", paused: "Clock paused", expired: "Time is up",
-                 not_started: "No clock yet" };
+  var LABELS = { running: gettext("Time left"), paused: gettext("Clock paused"), expired: gettext("Time is up"),
+                 not_started: gettext("No clock yet") };
 
   /** Show a clock answer the server gave ``got`` ms-since-epoch ago (by this phone's clock). */
   function applyClock(c, got) {
@@ -1245,36 +1270,40 @@
     if (!clockBar) return;
     var cls = "clock-bar clock-" + clock.state + (st.time ? " called" : "");
     if (clockBar.className !== cls) clockBar.className = cls;
-    var label = st.time ? "Time called in hand " + (st.time.hand + 1) : LABELS[clock.state];
+    var label = st.time ? fmt(gettext("Time called in hand %(hand)s"), { hand: st.time.hand + 1 }) : LABELS[clock.state];
     if (clockLabel.textContent !== label) clockLabel.textContent = label;
   }
   /** "Time called…" beside the hand's other actions while the clock runs (it asks first: the
    *  director may call time aloud); once time is up, the hand's time note asks instead. */
   function timeButton() {
     if (st.time || clock.state === "expired" || handInPlay() === null || st.submitted) return "";
-    return btn("time-called-hand", "Time called…", { "class": "secondary" });
+    return btn("time-called-hand", esc(gettext("Time called…")), { "class": "secondary" });
   }
 
   /** In the hand screens, once time is called: where the match ends, as the engine says. */
   function timeNote() {
     if (!st.time) {
       if (clock.state !== "expired" || handInPlay() === null || st.submitted) return "";
-      return "<div class=\"time-note\" id=\"time-up\" role=\"status\"><p>Time is up: record it in hand " +
-        (handInPlay() + 1) + ", the hand in play.</p>" + btn("time-called-hand", "Time called", { "class": "time-up" }) + "</div>";
+      return "<div class=\"time-note\" id=\"time-up\" role=\"status\"><p>" +
+        esc(fmt(gettext("Time is up: record it in hand %(hand)s, the hand in play."), { hand: handInPlay() + 1 })) + "</p>" +
+        btn("time-called-hand", esc(gettext("Time called")), { "class": "time-up" }) + "</div>";
     }
     var i = st.hands.length - 1;  // the hand being entered
     var last = st.timeLast;
-    var text = "Time was called in hand " + (st.time.hand + 1);
+    var values = { hand: st.time.hand + 1, last: (typeof last === "number" ? last : 0) + 1 };
+    var text;
     if (st.unchecked || typeof last !== "number") {
-      text += ". The rules engine says where the match ends once the sheet is checked.";
+      text = gettext("Time was called in hand %(hand)s. The rules engine says where the match ends once the sheet is checked.");
     } else if (last === i) {
-      text += ": the match ends when this hand is settled.";
+      text = gettext("Time was called in hand %(hand)s: the match ends when this hand is settled.");
     } else if (last > i) {
-      text += ": the match ends after hand " + (last + 1) + (last === i + 1 ? ", the next hand." : ".");
+      text = last === i + 1 ? gettext("Time was called in hand %(hand)s: the match ends after hand %(last)s, the next hand.")
+        : gettext("Time was called in hand %(hand)s: the match ends after hand %(last)s.");
     } else {
-      text += ".";
+      text = gettext("Time was called in hand %(hand)s.");
     }
-    var undo = st.time.hand === i && !st.submitted ? btn("time-undo", "Undo time called", { "class": "secondary" }) : "";
+    text = fmt(text, values);
+    var undo = st.time.hand === i && !st.submitted ? btn("time-undo", esc(gettext("Undo time called")), { "class": "secondary" }) : "";
     return "<div class=\"time-note\" id=\"time-note\" role=\"status\"><p>" + esc(text) + "</p>" + undo + "</div>";
   }
 
@@ -1302,16 +1331,16 @@
     for (var s = 0; s < N; s++) {
       if (e.kind === "domino" && e.finisher === s) { pips.push(0); continue; }
       var raw = (st.drafts["pips-" + s] || "").trim();
-      if (!/^\d+$/.test(raw)) { errors[s] = raw === "" ? "Type the pips left (0 if none)." : "Whole pips only."; pips.push(null); continue; }
+      if (!/^\d+$/.test(raw)) { errors[s] = raw === "" ? gettext("Type the pips left (0 if none).") : gettext("Whole pips only."); pips.push(null); continue; }
       var n = parseInt(raw, 10);
-      if (n > cfg.max_pips_left.hand) errors[s] = "No hand can hold " + n + " pips (at most " + cfg.max_pips_left.hand + ").";
+      if (n > cfg.max_pips_left.hand) errors[s] = fmt(gettext("No hand can hold %(n)s pips (at most %(most)s)."), { n: n, most: cfg.max_pips_left.hand });
       total += n;
       pips.push(n);
     }
     st.pipErrors = errors;
     st.endError = "";
     if (!Object.keys(errors).length && total > cfg.max_pips_left.all) {
-      st.endError = total + " pips left in all: more than the set holds (" + cfg.max_pips_left.all + "). Check the counts.";
+      st.endError = fmt(gettext("%(n)s pips left in all: more than the set holds (%(most)s). Check the counts."), { n: total, most: cfg.max_pips_left.all });
     }
     return Object.keys(errors).length || st.endError ? null : pips;
   }
@@ -1320,8 +1349,8 @@
     var s = input.getAttribute("data-pips");
     var msg = "";
     var raw = input.value.trim();
-    if (raw !== "" && !/^\d+$/.test(raw)) msg = "Whole pips only.";
-    else if (raw !== "" && parseInt(raw, 10) > cfg.max_pips_left.hand) msg = "No hand can hold " + raw + " pips (at most " + cfg.max_pips_left.hand + ").";
+    if (raw !== "" && !/^\d+$/.test(raw)) msg = gettext("Whole pips only.");
+    else if (raw !== "" && parseInt(raw, 10) > cfg.max_pips_left.hand) msg = fmt(gettext("No hand can hold %(n)s pips (at most %(most)s)."), { n: raw, most: cfg.max_pips_left.hand });
     st.pipErrors = st.pipErrors || {};
     if (msg) st.pipErrors[s] = msg; else delete st.pipErrors[s];
     var out = document.getElementById("pips-error-" + s);
@@ -1370,7 +1399,7 @@
       return;
     }
     st.showEntry = true;
-    st.entryNotice = "Enter your own sheet below and send it: the director then sees both sheets and settles it.";
+    st.entryNotice = gettext("Enter your own sheet below and send it: the director then sees both sheets and settles it.");
     save(); entry.classList.remove("hidden");
     var t = document.getElementById("show-entry");
     if (t) t.remove();
@@ -1396,7 +1425,7 @@
       case "tally": addTally(parseInt(el.getAttribute("data-who"), 10), parseInt(el.getAttribute("data-raw"), 10)); break;
       case "tally-other": {
         var v = (st.drafts["other-raw"] || "").trim();
-        if (!/^\d+$/.test(v) || parseInt(v, 10) <= 0) { st.otherError = "Type the points scored, e.g. 8."; save(); renderAll(); return; }
+        if (!/^\d+$/.test(v) || parseInt(v, 10) <= 0) { st.otherError = gettext("Type the points scored, e.g. 8."); save(); renderAll(); return; }
         delete st.drafts["other-raw"]; st.otherError = ""; st.other = false;
         addTally(parseInt(el.getAttribute("data-who"), 10), parseInt(v, 10) * cfg.divisor);
         break;
@@ -1462,7 +1491,7 @@
       case "time-called-hand": {
         var at = handInPlay();
         if (at === null || st.time) break;
-        if (clock.state !== "expired" && !window.confirm("The round's clock has not run out. Did the director call time during hand " + (at + 1) + "?")) break;
+        if (clock.state !== "expired" && !window.confirm(fmt(gettext("The round's clock has not run out. Did the director call time during hand %(hand)s?"), { hand: at + 1 }))) break;
         st.time = { hand: at }; st.timeLast = null; changed();
         break;
       }
@@ -1472,7 +1501,7 @@
       case "time-called": st.timeCalled = !!el.checked; st.finalError = ""; save(); renderAll(); return "native";
       case "submit-final": {
         var values = cfg.entities.map(function (ent, e) { return (st.drafts["final-" + e] || "").trim(); });
-        var problem = values.some(function (x) { return x === ""; }) ? "Enter both final scores." : finalProblem(values);
+        var problem = values.some(function (x) { return x === ""; }) ? gettext("Enter both final scores.") : finalProblem(values);
         if (problem) {
           st.finalError = problem; save(); renderAll();
           var fe = document.getElementById("final-error");
@@ -1492,7 +1521,7 @@
                   ifMatch: el.getAttribute("data-version"),
                   body: { side: sideIndex(el.getAttribute("data-side")) } });
         el.disabled = true;
-        el.textContent = "Confirming…";
+        el.textContent = gettext("Confirming…");
         break;
       }
       case "disagree": disagree(); break;
@@ -1510,7 +1539,7 @@
         if (t) t.remove();
         break;
       case "reset":
-        if (window.confirm("Clear this scoresheet on this phone?")) { st = blank(); save(); renderAll(); }
+        if (window.confirm(gettext("Clear this scoresheet on this phone?"))) { st = blank(); save(); renderAll(); }
         break;
       default: return "native";
     }
@@ -1578,7 +1607,7 @@
     var toggle = document.getElementById("show-entry");
     if (claimShown && idle && !st.showEntry && !toggle && !statusEl.querySelector(".claim-actions")) {
       statusEl.insertAdjacentHTML("beforeend", "<p id=\"show-entry\">" +
-        btn("show-entry", "Enter our own scoresheet instead", { "class": "secondary" }) + "</p>");
+        btn("show-entry", esc(gettext("Enter our own scoresheet instead")), { "class": "secondary" }) + "</p>");
     }
     // A side-bound phone confirms only the other side's claim.
     statusEl.querySelectorAll("[data-action=confirm]").forEach(function (b) {
