@@ -33,7 +33,9 @@ JS_CATALOG = ROOT / "locale" / "es" / "LC_MESSAGES" / "djangojs.po"
 PENDING_DIRECTOR_TEMPLATES: frozenset[str] = frozenset()
 
 #: Names that read the same in every language (and the sides' letters, A and B).
-ALLOWED = frozenset({"Spinner", "Five Up", "All Fives", "OpenAPI", "CSV", "API", "QR", "A", "B"})
+ALLOWED = frozenset(
+    {"Spinner", "Five Up", "All Fives", "OpenAPI", "CSV", "API", "QR", "HTTP", "A", "B"}
+)
 
 VISIBLE_ATTRIBUTES = frozenset(
     {
