@@ -18,23 +18,27 @@ from tournaments.pairing.reasons import Reason, reason_from_dict
 
 
 def translated(part: Reason) -> str:
-    """One part in the active language; the English text when the translation is malformed."""
+    """One part in the active language (raises ``KeyError``/``TypeError``/``ValueError`` when the
+    arguments do not fill the template or its translation)."""
     args = {k: gettext(v) if isinstance(v, str) and v else v for k, v in part.args}
-    try:
-        return gettext(part.template) % args
-    except (KeyError, TypeError, ValueError):  # a bad msgstr must not break the page
-        return part.text
+    return gettext(part.template) % args
 
 
 def translated_parts(parts: Any, fallback: str) -> str:
     """Stored parts (a list of ``{"template", "args"}``) joined with ``"; "`` in the active
-    language, or ``fallback`` (the stored English) when there are none or one is malformed."""
+    language, or ``fallback`` (the stored English) when there are none or one does not read back
+    (malformed, or a translation whose placeholders do not match: never a broken page)."""
     if not isinstance(parts, list) or not parts:
         return fallback
     read = [reason_from_dict(p) if isinstance(p, dict) else None for p in parts]
-    if any(r is None for r in read):
+    try:
+        return "; ".join(translated(r) if r is not None else _malformed() for r in read)
+    except (KeyError, TypeError, ValueError):
         return fallback
-    return "; ".join(translated(r) for r in read if r is not None)
+
+
+def _malformed() -> str:
+    raise ValueError("a stored reason part that does not read back")
 
 
 def match_reason(explanation: dict[str, Any]) -> str:
