@@ -156,3 +156,34 @@ def test_the_phone_table_page_in_spanish(
     page.locator(".phone-language").scroll_into_view_if_needed()
     fits(page)
     page.screenshot(path=str(artifacts / "08-mesa-english.png"))
+
+
+def test_a_fault_on_the_spanish_phone_shows_no_english_engine_text(
+    live_server: Any, spanish_phone: Any, artifacts: Path
+) -> None:
+    # All Fives counts its own points: 12 is no placement score, and only the engine says so.
+    # Its own words are English (the verdict is a contract): a Spanish page shows the plain
+    # Spanish explanation and the fault's code, never the engine's sentence.
+    page = spanish_phone
+    setup = orm(make_setup, "falta", rules="all-fives")
+    page.goto(live_server.url + setup.path())
+    page.get_by_role("button", name="Team A One (N)", exact=True).click()
+    page.get_by_role("button", name="Otra…", exact=True).click()
+    expect(page.locator("#other-raw")).to_be_focused()
+    page.keyboard.type("12")
+    page.get_by_role("button", name="para Team B One (E)", exact=True).click()
+    verdict = page.locator("#verdict")
+    expect(verdict).to_contain_text("Mano 1, anotación 1:")
+    expect(verdict).to_contain_text("múltiplo de cinco")
+    expect(verdict.locator("code[lang=en]")).to_have_text("score")
+    expect(verdict).to_contain_text("código de la falta: score")
+    fault = page.locator("ol.entries li.fault")
+    expect(fault).to_contain_text("código de la falta: score")
+    for shown in (verdict, fault):
+        assert "placement score" not in shown.inner_text()
+    fits(page)
+    page.screenshot(path=str(artifacts / "09-mesa-falta.png"))
+    # The same fault (kept on the phone) on an English page: the engine's own words, as before.
+    # The switch sits under the fixed dock here: pressed from the keyboard.
+    page.locator(".phone-language").get_by_role("button", name="English").press("Enter")
+    expect(page.locator("#verdict")).to_contain_text("12 is not a placement score")

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from . import draw
+from .reasons import Reason
 from .records import DrawRecord, EntryRecord, Explanation, Pairing
-from .tables import assign_tables
+from .tables import assign_tables_explained
 
 
 def seat_pairings(
@@ -16,14 +17,15 @@ def seat_pairings(
     salt: str,
     round_no: int,
     draw_leaders: bool,
-) -> tuple[list[Pairing], list[DrawRecord], list[str]]:
+) -> tuple[list[Pairing], list[DrawRecord], list[Reason]]:
     """Turn matches (seat A, seat B, why), top match first, into tabled pairings.
 
     Returns the pairings sorted by table, the first-leader draws (one per table, when asked)
-    and notes about pins that could not be kept.
+    and notes about pins that could not be kept (templates and arguments: ``Reason.text`` is
+    the English).
     """
     pins = {e.entry_id: e.pinned_table for e in entries.values() if e.pinned_table is not None}
-    tables, notes = assign_tables([(a, b) for a, b, _ in matches], pins)
+    tables, notes = assign_tables_explained([(a, b) for a, b, _ in matches], pins)
     pairings = [
         Pairing(table=t, entry_a=a, entry_b=b, explanation=why)
         for t, (a, b, why) in zip(tables, matches, strict=True)

@@ -37,7 +37,17 @@ def explanation_to_dict(why: Explanation) -> dict[str, Any]:
     }
     if why.constraint is not None:  # only then: older exports stay byte-identical
         out["constraint"] = why.constraint
+    if why.reason_parts:  # the reason as templates and arguments, for the pages' languages
+        out["reason_parts"] = [part.to_dict() for part in why.reason_parts]
     return out
+
+
+def note_parts_to_dict(round_pairing: RoundPairing) -> dict[str, Any]:
+    """``{"note_parts": [...]}``: the round's notes as templates and arguments (one per note),
+    or ``{}`` when the round has none of them."""
+    if not round_pairing.note_parts:
+        return {}
+    return {"note_parts": [part.to_dict() for part in round_pairing.note_parts]}
 
 
 def draw_to_dict(record: DrawRecord) -> dict[str, Any]:
@@ -72,6 +82,7 @@ def round_to_dict(round_pairing: RoundPairing) -> dict[str, Any]:
         "ranking": list(round_pairing.ranking),
         "draws": [draw_to_dict(d) for d in round_pairing.draws],
         "notes": list(round_pairing.notes),
+        **note_parts_to_dict(round_pairing),
         "total_weight": round_pairing.total_weight,
         "rematches": round_pairing.rematches,
         "window": round_pairing.window,

@@ -20,7 +20,15 @@ from typing import Any, Literal
 
 from . import draw
 from .common import active_by_id, seat_pairings
+from .reasons import gettext_noop, reason
 from .records import Bye, DrawRecord, EntryRecord, Explanation, RoundPairing
+
+ORDER_NAMES: dict[str, str] = {
+    "random": gettext_noop("random order"),
+    "rating": gettext_noop("rating order"),
+    "seed": gettext_noop("seed order"),
+}
+"""Each first-round method's order, as a pairing reason names it (a word the page translates)."""
 
 FirstRoundMethod = Literal["random", "rating", "seed"]
 
@@ -72,13 +80,20 @@ def pair_first_round(
         taker = next(i for i in reversed(playing) if by_id[i].byes_received == fewest)
         position = playing.index(taker) + 1
         playing.remove(taker)
+        last = reason(
+            gettext_noop("odd field: last in the %(order)s (%(position)s of %(size)s)"),
+            order=ORDER_NAMES[method],
+            position=position,
+            size=len(order),
+        )
         byes.append(
             Bye(
                 taker,
                 Explanation(
                     method=f"first-round-{method}",
-                    reason=f"odd field: last in the {method} order ({position} of {len(order)})",
+                    reason=last.text,
                     ranks=(position,),
+                    reason_parts=(last,),
                 ),
             )
         )
@@ -86,10 +101,17 @@ def pair_first_round(
     matches = []
     for k in range(half):
         a, b = playing[k], playing[k + half]
+        place = reason(
+            gettext_noop("%(order)s: place %(a)s against place %(b)s"),
+            order=ORDER_NAMES[method],
+            a=k + 1,
+            b=k + half + 1,
+        )
         why = Explanation(
             method=f"first-round-{method}",
-            reason=f"{method} order: place {k + 1} against place {k + half + 1}",
+            reason=place.text,
             ranks=(order.index(a) + 1, order.index(b) + 1),
+            reason_parts=(place,),
         )
         matches.append((a, b, why))
     pairings, leader_draws, notes = seat_pairings(
@@ -102,5 +124,6 @@ def pair_first_round(
         byes=tuple(byes),
         ranking=tuple(order),
         draws=tuple(draws + leader_draws),
-        notes=tuple(notes),
+        notes=tuple(n.text for n in notes),
+        note_parts=tuple(notes),
     )

@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from .reasons import Reason
+
 Number = int | Fraction
 """Match points and spread: exact numbers only (no floats, so ranking is reproducible)."""
 
@@ -135,8 +137,11 @@ class Explanation:
     match points the lower-ranked entry was paired *up* (so the higher one was paired down) - zero
     inside a score group. ``ranks`` are the two entries' positions (1-based) in the ranking used.
     ``window`` is the rank distance of the candidate graph that produced the round (``None`` for
-    rounds not made by matching). ``reason`` is a sentence for people. ``constraint`` names the
-    director's constraint the pairing could not keep (``"club:NAME"`` or ``"avoid"``), if any.
+    rounds not made by matching). ``reason`` is a sentence for people, in English (what the export
+    keeps); ``reason_parts`` are the same sentence as templates and arguments (``reasons.Reason``,
+    joined with ``"; "``), which a page shows in its reader's language (empty: only ``reason``).
+    ``constraint`` names the director's constraint the pairing could not keep (``"club:NAME"`` or
+    ``"avoid"``), if any.
     """
 
     method: str
@@ -147,6 +152,7 @@ class Explanation:
     ranks: tuple[int, ...] = ()
     window: int | None = None
     constraint: str | None = None
+    reason_parts: tuple[Reason, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,7 +199,8 @@ class RoundPairing:
 
     ``ranking`` is the order (entry ids, best first) the round was paired from. ``total_weight``
     is the matching's total weight (Swiss only; see ``swiss.edge_cost``) and ``rematches`` the
-    number of pairings that are rematches (only ever non-zero when unavoidable).
+    number of pairings that are rematches (only ever non-zero when unavoidable). ``note_parts``
+    are the ``notes`` as templates and arguments (one per note, in order), for the pages.
     """
 
     round_no: int
@@ -206,6 +213,7 @@ class RoundPairing:
     total_weight: int | None = None
     rematches: int = 0
     window: int | None = None
+    note_parts: tuple[Reason, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from .common import active_by_id, seat_pairings
+from .reasons import gettext_noop, reason
 from .records import Bye, EntryRecord, Explanation, RoundPairing
 
 Slot = int | None
@@ -94,7 +95,8 @@ def pair_round_robin(
         byes=tuple(byes),
         ranking=tuple(circle),
         draws=tuple(draws),
-        notes=tuple(notes),
+        notes=tuple(n.text for n in notes),
+        note_parts=tuple(notes),
     )
 
 
@@ -118,24 +120,36 @@ def _round_matches(
         if a is None or b is None:
             sitter = a if b is None else b
             assert sitter is not None
+            sits = reason(
+                gettext_noop(
+                    "no opponent in the circle this round (round %(round)s of %(cycle)s): the odd "
+                    "field's empty place or a withdrawn entry"
+                ),
+                round=index + 1,
+                cycle=cycle,
+            )
             byes.append(
                 Bye(
                     sitter,
                     Explanation(
                         method="round_robin",
-                        reason=(
-                            f"no opponent in the circle this round (round {index + 1} of "
-                            f"{cycle}): the odd field's empty place or a withdrawn entry"
-                        ),
+                        reason=sits.text,
                         ranks=(place[sitter],),
+                        reason_parts=(sits,),
                     ),
                 )
             )
             continue
+        circle = reason(
+            gettext_noop("circle method, round %(round)s of %(cycle)s"),
+            round=index + 1,
+            cycle=cycle,
+        )
         why = Explanation(
             method="round_robin",
-            reason=f"circle method, round {index + 1} of {cycle}",
+            reason=circle.text,
             ranks=(place[a], place[b]),
+            reason_parts=(circle,),
         )
         matches.append((a, b, why))
     return matches, byes

@@ -98,6 +98,7 @@ import rustworkx as rx
 from .common import active_by_id, seat_pairings
 from .history import met_entries
 from .ranking import RankKey, rank_with_draws
+from .reasons import Reason, gettext_noop, reason, sentence
 from .records import (
     CONSTRAINT_UNTIL,
     Bye,
@@ -401,32 +402,60 @@ def _pair_explanation(field: Field, i: int, j: int, window: int) -> Explanation:
     a, b = field.order[i], field.order[j]
     rematch = j in field.met[i]
     diff = a.match_points - b.match_points
+    ranks = {"high": i + 1, "low": j + 1, "high_mp": a.match_points, "low_mp": b.match_points}
     if diff == 0:
-        reason = f"score group {a.match_points}: ranks {i + 1} and {j + 1}"
+        parts = [
+            reason(
+                gettext_noop("score group %(group)s: ranks %(high)s and %(low)s"),
+                group=a.match_points,
+                high=i + 1,
+                low=j + 1,
+            )
+        ]
     elif diff > 0:
-        reason = (
-            f"rank {j + 1} ({b.match_points} mp) paired up {diff} against "
-            f"rank {i + 1} ({a.match_points} mp)"
-        )
+        parts = [
+            reason(
+                gettext_noop(
+                    "rank %(low)s (%(low_mp)s mp) paired up %(diff)s against rank %(high)s "
+                    "(%(high_mp)s mp)"
+                ),
+                diff=diff,
+                **ranks,
+            )
+        ]
     else:
-        reason = (
-            f"rank {j + 1} ({b.match_points} mp) paired down {-diff} against "
-            f"rank {i + 1} ({a.match_points} mp)"
-        )
+        parts = [
+            reason(
+                gettext_noop(
+                    "rank %(low)s (%(low_mp)s mp) paired down %(diff)s against rank %(high)s "
+                    "(%(high_mp)s mp)"
+                ),
+                diff=-diff,
+                **ranks,
+            )
+        ]
     if rematch:
-        reason += "; REMATCH: no rematch-free pairing of the field exists"
+        parts.append(reason(gettext_noop("REMATCH: no rematch-free pairing of the field exists")))
     constraint = constraint_between(a, b) if field.apart else None
     if constraint is not None:
-        reason += f"; director's constraint not kept ({constraint}): the field could not keep it"
+        parts.append(
+            reason(
+                gettext_noop(
+                    "director's constraint not kept (%(constraint)s): the field could not keep it"
+                ),
+                constraint=constraint,
+            )
+        )
     return Explanation(
         method="swiss",
-        reason=reason,
+        reason=sentence(parts),
         score_group=a.match_points,
         float_points=diff,
         rematch=rematch,
         ranks=(i + 1, j + 1),
         window=window,
         constraint=constraint,
+        reason_parts=tuple(parts),
     )
 
 
@@ -434,20 +463,49 @@ def _bye_explanation(field: Field, i: int, window: int) -> Explanation:
     e = field.order[i]
     below = field.bye_cost[i]
     fewest = e.byes_received
-    who = "without a bye" if fewest == 0 else f"with the fewest byes ({fewest})"
-    if below == 0:
-        reason = f"odd field: lowest-ranked active entry {who} (rank {i + 1} of {field.size})"
+    where = {"rank": i + 1, "size": field.size}
+    if below == 0 and fewest == 0:
+        why = reason(
+            gettext_noop(
+                "odd field: lowest-ranked active entry without a bye (rank %(rank)s of %(size)s)"
+            ),
+            **where,
+        )
+    elif below == 0:
+        why = reason(
+            gettext_noop(
+                "odd field: lowest-ranked active entry with the fewest byes (%(fewest)s) "
+                "(rank %(rank)s of %(size)s)"
+            ),
+            fewest=fewest,
+            **where,
+        )
+    elif fewest == 0:
+        why = reason(
+            gettext_noop(
+                "odd field: rank %(rank)s of %(size)s; the %(below)s lower-ranked entries without "
+                "a bye could not sit out without a rematch"
+            ),
+            below=below,
+            **where,
+        )
     else:
-        reason = (
-            f"odd field: rank {i + 1} of {field.size}; the {below} lower-ranked entries {who} "
-            "could not sit out without a rematch"
+        why = reason(
+            gettext_noop(
+                "odd field: rank %(rank)s of %(size)s; the %(below)s lower-ranked entries with the "
+                "fewest byes (%(fewest)s) could not sit out without a rematch"
+            ),
+            below=below,
+            fewest=fewest,
+            **where,
         )
     return Explanation(
         method="swiss",
-        reason=reason,
+        reason=why.text,
         score_group=e.match_points,
         ranks=(i + 1,),
         window=window,
+        reason_parts=(why,),
     )
 
 
@@ -497,7 +555,8 @@ def pair_swiss(
         byes=tuple(byes),
         ranking=tuple(order),
         draws=tuple(draws + leader_draws),
-        notes=tuple(notes + pin_notes),
+        notes=tuple(n.text for n in notes + pin_notes),
+        note_parts=tuple(notes + pin_notes),
         total_weight=total_weight(field, mate),
         rematches=rematches,
         window=window,
@@ -512,21 +571,35 @@ def _round_notes(
     window: int,
     round_no: int,
     opts: SwissOptions,
-) -> list[str]:
+) -> list[Reason]:
     """The round's notes: rematch-free (and within which window) or the fewest rematches, and
     where the director's constraints ranked this round with how many pairs were not kept."""
-    notes: list[str] = []
+    notes: list[Reason] = []
     if rematches_allowed:
         notes.append(
-            f"no rematch-free pairing exists: {rematches} rematch(es), the fewest possible"
+            reason(
+                gettext_noop(
+                    "no rematch-free pairing exists: %(rematches)s rematch(es), the fewest possible"
+                ),
+                rematches=rematches,
+            )
         )
     else:
-        notes.append(f"rematch-free; candidates within {window} ranks")
-    if field.apart:
-        kept = sum(1 for _, _, why in matches if why.constraint is not None)
-        tier = "above" if round_no <= opts.constraint_until else "below"
         notes.append(
-            f"director's constraints rank {tier} score groups in round {round_no} (above in "
-            f"rounds 1-{opts.constraint_until}); {kept} pair(s) not kept"
+            reason(gettext_noop("rematch-free; candidates within %(window)s ranks"), window=window)
         )
+    if field.apart:
+        kept = sum(1 for _m, _n, why in matches if why.constraint is not None)
+        template = (
+            gettext_noop(
+                "director's constraints rank above score groups in round %(round)s (above in "
+                "rounds 1-%(until)s); %(kept)s pair(s) not kept"
+            )
+            if round_no <= opts.constraint_until
+            else gettext_noop(
+                "director's constraints rank below score groups in round %(round)s (above in "
+                "rounds 1-%(until)s); %(kept)s pair(s) not kept"
+            )
+        )
+        notes.append(reason(template, round=round_no, until=opts.constraint_until, kept=kept))
     return notes

@@ -13,10 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from .reasons import Reason, gettext_noop, reason
+
 
 def assign_tables(
     matches: Sequence[tuple[int, int]], pins: Mapping[int, int]
 ) -> tuple[list[int], list[str]]:
+    """Return one table number per match (same order) and notes (English) about unsatisfiable
+    pins (``assign_tables_explained`` gives the notes as templates and arguments)."""
+    tables, notes = assign_tables_explained(matches, pins)
+    return tables, [n.text for n in notes]
+
+
+def assign_tables_explained(
+    matches: Sequence[tuple[int, int]], pins: Mapping[int, int]
+) -> tuple[list[int], list[Reason]]:
     """Return one table number per match (same order) and notes about unsatisfiable pins.
 
     ``matches`` are (seat A entry, seat B entry), top match first; ``pins`` maps an entry id to
@@ -24,7 +35,7 @@ def assign_tables(
     """
     claimed: dict[int, int] = {}  # table -> match index
     chosen: list[int | None] = [None] * len(matches)
-    notes: list[str] = []
+    notes: list[Reason] = []
     for index, (a, b) in enumerate(matches):
         wanted = [(e, pins[e]) for e in (a, b) if e in pins]
         if not wanted:
@@ -32,11 +43,28 @@ def assign_tables(
         free_pins = [(e, t) for e, t in wanted if t not in claimed]
         for e, t in wanted:
             if t in claimed:
-                notes.append(f"table {t} is held by an earlier pinned match; entry {e} moves")
+                notes.append(
+                    reason(
+                        gettext_noop(
+                            "table %(table)s is held by an earlier pinned match; entry %(entry)s "
+                            "moves"
+                        ),
+                        table=t,
+                        entry=e,
+                    )
+                )
             elif free_pins and (e, t) != free_pins[0]:
                 notes.append(
-                    f"entries {a} and {b} are pinned to different tables; "
-                    f"entry {free_pins[0][0]} keeps table {free_pins[0][1]}"
+                    reason(
+                        gettext_noop(
+                            "entries %(a)s and %(b)s are pinned to different tables; entry "
+                            "%(keeper)s keeps table %(table)s"
+                        ),
+                        a=a,
+                        b=b,
+                        keeper=free_pins[0][0],
+                        table=free_pins[0][1],
+                    )
                 )
         if free_pins:
             claimed[free_pins[0][1]] = index

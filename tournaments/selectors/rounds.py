@@ -32,6 +32,7 @@ from tournaments.pairing.records import (
 )
 from tournaments.selectors.bracket import check_playoff, stored_bracket
 from tournaments.selectors.pairing_inputs import pairing_inputs
+from tournaments.selectors.pairing_reasons import match_reason
 from tournaments.stage_names import slot_name
 
 PUBLIC_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.CLOSED)
@@ -305,7 +306,7 @@ def round_view(rnd: Round) -> RoundView:
             table=m.table.number if m.table is not None else None,
             entry_a=view(m.entry_a),
             entry_b=view(m.entry_b) if m.entry_b is not None else None,
-            reason=str(data.get("reason", "")),
+            reason=match_reason(data),
             explanation=data,
             overrides=tuple(data.get("overrides") or ()),
             bracket_slot=m.bracket_slot,

@@ -124,6 +124,7 @@ def _round_explanation(
         "ranking": list(result.ranking),
         "draws": [pairing_json.draw_to_dict(d) for d in result.draws],
         "notes": list(result.notes),
+        **pairing_json.note_parts_to_dict(result),
         "total_weight": result.total_weight,
         "rematches": result.rematches,
         "window": result.window,

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Max
-from django.utils.translation import gettext
+from django.utils.translation import gettext, gettext_noop
 
 from tournaments import job_kinds
 from tournaments.errors import Conflict, NotFound
@@ -20,6 +20,7 @@ from tournaments.models import (
     Round,
 )
 from tournaments.pairing import EntryRecord, PastMatch, pair_swiss
+from tournaments.pairing.reasons import reason
 from tournaments.selectors.tiebreak_rounds import check_can_propose_tiebreak
 from tournaments.services import audit, round_status
 from tournaments.services.audit import Actor
@@ -107,12 +108,20 @@ def _pair_groups(
         records = [EntryRecord(e, players(e), byes_received=1 if e in byes else 0) for e in group]
         pairing = pair_swiss(records, history, round_no=number, salt=event.salt)
         for p in pairing.pairings:
-            reason = "a rematch, nothing else was left" if p.explanation.rematch else "paired"
-            why = {"method": "tiebreak", "reason": f"tied after every tiebreak: {reason}"}
+            tied = reason(
+                gettext_noop("tied after every tiebreak: a rematch, nothing else was left")
+                if p.explanation.rematch
+                else gettext_noop("tied after every tiebreak: paired")
+            )
+            why = {"method": "tiebreak", "reason": tied.text, "reason_parts": [tied.to_dict()]}
             table = sum(1 for row in rows if not row.is_bye) + 1
             rows.append(MatchRow(p.entry_a, p.entry_b, {**why, "group": group}, table))
         for bye in pairing.byes:
-            why = {"method": "tiebreak", "reason": bye.explanation.reason}
+            why = {
+                "method": "tiebreak",
+                "reason": bye.explanation.reason,
+                "reason_parts": [part.to_dict() for part in bye.explanation.reason_parts],
+            }
             rows.append(MatchRow(bye.entry_id, None, why))
         notes.append(
             {

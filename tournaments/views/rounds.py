@@ -21,6 +21,7 @@ from tournaments.permissions import can_oversee, can_see, director_required
 from tournaments.selectors import desk, matches
 from tournaments.selectors import rounds as selectors
 from tournaments.selectors.desk import next_step
+from tournaments.selectors.pairing_reasons import round_notes
 from tournaments.selectors.results import round_board
 from tournaments.services import playoff_rounds, round_edits, round_generation, round_status
 from tournaments.views.confirm import confirm_page, confirmed
@@ -145,9 +146,10 @@ def _review_context(event: Event, rnd: Round) -> dict[str, object]:
         ],
         "entries": view.entries,
         "ranking": [
-            names.get(int(entry_id), f"entry {entry_id}")
+            names.get(int(entry_id), gettext("entry %(id)s") % {"id": entry_id})
             for entry_id in rnd.explanation.get("ranking", [])
         ],
+        "notes": round_notes(rnd.explanation),
         "draft": rnd.status == Round.Status.DRAFT,
         **_clock_context(event, rnd),
     }

@@ -234,6 +234,16 @@
       .replace(/\bentity (\d)\b/g, function (m, e) { return cfg.entities[+e] ? entityLabel(+e) : m; });
   }
 
+  // The engine's own words are English (its verdict is a contract: the shared spec): an English
+  // page shows them beside the plain explanation; any other page shows only the fault's code
+  // (in English, as a code: what a director and the players quote in a dispute).
+  var ENGLISH_PAGE = /^en(-|$)/i.test(document.documentElement.lang || "en");
+  function engineNote(err) {
+    if (ENGLISH_PAGE) return " <span class=\"engine\">(" + esc(named(err.message)) + ")</span>";
+    return " <span class=\"engine\">(" + esc(gettext("fault code:")) + " <code lang=\"en\">" +
+      esc(err.code) + "</code>)</span>";
+  }
+
   var verifySeq = 0;
   var verifyTimer = null;
   function verifySoon() {
@@ -357,7 +367,7 @@
     if (handIsOver(v)) {
       verdictEl.className = "verdict ok";
       verdictEl.innerHTML = "<strong>" + esc(gettext("The rules engine says this hand is over:")) + "</strong> " +
-        esc(gettext("tap “End the hand”.")) + " <span class=\"engine\">(" + esc(named(v.errors[0].message)) + ")</span>";
+        esc(gettext("tap “End the hand”.")) + engineNote(v.errors[0]);
       return;
     }
     verdictEl.className = "verdict bad";
@@ -371,7 +381,7 @@
     }
     verdictEl.innerHTML = "<p><strong>✗ <span class=\"where\">" + esc(where(e)) + ":</span></strong> " +
       esc(PLAIN[e.code] || gettext("This does not follow the rules.")) + more +
-      " <span class=\"engine\">(" + esc(named(e.message)) + ")</span></p>" + (fix ? "<div class=\"dock-actions\">" + fix + "</div>" : "");
+      engineNote(e) + "</p>" + (fix ? "<div class=\"dock-actions\">" + fix + "</div>" : "");
   }
 
   // ---------------------------------------------------------------- the board
@@ -577,7 +587,7 @@
         var who = t.entity !== undefined ? entityLabel(t.entity) : seatShort(t.seat);
         var f = faults[j];
         return "<li" + (f ? " class=\"fault\"" : "") + ">" + esc(who) + ": " + esc(points(t.score)) +
-          (f ? " <strong>✗ " + esc(PLAIN[f.code] || "") + "</strong> <span class=\"engine\">(" + esc(named(f.message)) + ")</span>" : "") + "</li>";
+          (f ? " <strong>✗ " + esc(PLAIN[f.code] || "") + "</strong>" + engineNote(f) : "") + "</li>";
       }).join("") + "</ol>";
     }
     html += handFoot(h);
