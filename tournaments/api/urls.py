@@ -4,19 +4,45 @@ the leagues."""
 
 from __future__ import annotations
 
-from django.urls import path, re_path
+from django.urls import path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView
 
-from tournaments.api import director, docs, errors, table
+from tournaments.api import director, docs, errors, playoffs, rounds, table
 from tournaments.api.export import EventExportApi
 from tournaments.api.leagues import LeagueDetailApi, LeagueListApi
 from tournaments.api.players import PlayerDetailApi, PlayerListApi
+from tournaments.api.round_serializers import CLOCK_ACTIONS, ROUND_ACTIONS
 from tournaments.api.standings import EventStandingsApi
 
 app_name = "api"
 
+
+class _Choice:
+    """A path segment that is one of a few words (a round's or a clock's action)."""
+
+    regex = ""
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+class RoundActionConverter(_Choice):
+    regex = "|".join(ROUND_ACTIONS)
+
+
+class ClockActionConverter(_Choice):
+    regex = "|".join(CLOCK_ACTIONS)
+
+
+register_converter(RoundActionConverter, "round_action")
+register_converter(ClockActionConverter, "clock_action")
+
 MATCH = "matches/<int:match_id>/"
-ROUND = "events/<slug:slug>/rounds/<int:number>/"
+EVENT = "events/<slug:slug>/"
+ROUND = EVENT + "rounds/<int:number>/"
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
@@ -44,6 +70,18 @@ urlpatterns = [
     path(
         ROUND + "revoke-links/", director.RoundLinksRevokeApi.as_view(), name="round-links-revoke"
     ),
+    # The director's rounds, jobs, play-off and finish.
+    path(EVENT + "rounds/", rounds.RoundListApi.as_view(), name="round-list"),
+    path(EVENT + "rounds/generate/", rounds.RoundGenerateApi.as_view(), name="round-generate"),
+    path(EVENT + "jobs/<int:job_id>/", rounds.JobDetailApi.as_view(), name="job-detail"),
+    path(ROUND, rounds.RoundDetailApi.as_view(), name="round-detail"),
+    path(ROUND + "swap/", rounds.RoundSwapApi.as_view(), name="round-swap"),
+    path(ROUND + "<round_action:action>/", rounds.RoundActionApi.as_view(), name="round-action"),
+    path(
+        ROUND + "clock/<clock_action:action>/", rounds.RoundClockApi.as_view(), name="round-clock"
+    ),
+    path(EVENT + "playoff/advance/", playoffs.PlayoffAdvanceApi.as_view(), name="playoff-advance"),
+    path(EVENT + "finish/", playoffs.EventFinishApi.as_view(), name="event-finish"),
     # Last: any other path under /api/ is the JSON error body's 404, never an HTML page.
     re_path(r"^", errors.api_not_found, name="not-found"),
 ]

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 
 from tournaments import job_kinds
 from tournaments.models import BackgroundJob, Entry, EntryPlayer, Event, Match, MatchResult, Round
@@ -235,10 +235,10 @@ class RoundView:
         )
 
 
-def list_rounds(event: Event) -> list[Round]:
-    """The event's rounds in order, each with ``match_count`` and ``bye_count``. One query."""
-
-    return list(
+def rounds_with_counts(event: Event) -> QuerySet[Round]:
+    """The event's rounds in order, each with ``match_count`` (tables: a best-of match counts
+    once) and ``bye_count``; a queryset, for the API's cursor pages. One query when read."""
+    return (
         Round.objects.filter(event=event)
         .annotate(
             match_count=Count("matches", filter=Q(matches__is_bye=False, matches__game_no=1)),
@@ -246,6 +246,11 @@ def list_rounds(event: Event) -> list[Round]:
         )
         .order_by("number")
     )
+
+
+def list_rounds(event: Event) -> list[Round]:
+    """The event's rounds in order, each with ``match_count`` and ``bye_count``. One query."""
+    return list(rounds_with_counts(event))
 
 
 def list_public_rounds(event: Event) -> list[Round]:
@@ -261,6 +266,12 @@ def latest_generate_job(event: Event) -> Any:
         .order_by("-pk")
         .first()
     )
+
+
+def director_job(event: Event, job_id: int) -> BackgroundJob:
+    """A director's job of ``event`` (generate a round, propose a tiebreak round, seed the
+    play-off: ``job_kinds.LABELS``); raises ``BackgroundJob.DoesNotExist``. One query."""
+    return BackgroundJob.objects.get(pk=job_id, event=event, kind__in=list(job_kinds.LABELS))
 
 
 def get_round(event: Event, number: int, *, public: bool = False) -> Round:
