@@ -90,6 +90,7 @@ CODES = {
         for name in (
             "round_generate",
             "round_swap",
+            "round_links",
             "round_action",
             "round_clock",
             "playoff_advance",
@@ -410,6 +411,18 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
             "director": 409,
         },
     ),
+    "round_links": (
+        _nothing,
+        lambda c, m, r: c.get(_rounds(r, "rounds/1/links/")),
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": NOT_YOURS,
+            "director": 200,
+        },
+    ),
     "finish_check": (
         _nothing,
         lambda c, m, r: c.get(_rounds(r, "finish/")),
@@ -489,6 +502,7 @@ STAFF = {
     "round_generate": 403,
     "job_detail": 200,
     "round_swap": 403,
+    "round_links": 403,  # links let their holder enter results: as the printed cards
     "round_action": 403,
     "round_clock": 403,
     "playoff_advance": 403,

@@ -15,6 +15,7 @@ from tests.tournaments.api_support import assert_error, key, post, private_cache
 from tests.tournaments.rounds_factory import make_director, make_event, make_field
 from tournaments.models import AuditEntry, BackgroundJob, Event, Match, Round, RoundSeat
 from tournaments.services import decisions, round_generation, round_status
+from tournaments.services.api_tokens import create_api_token, hash_key
 from tournaments.services.standings import recompute_standings
 
 pytestmark = pytest.mark.django_db
@@ -373,3 +374,34 @@ def test_a_tiebreak_round_is_proposed_as_a_job_and_published_as_approved(
     published = post(client, api(event, "rounds/2/publish/"), {})
     assert published.status_code == 200 and published.json()["status"] == "published"
     assert AuditEntry.objects.filter(event=event, action="tiebreak_round.approve").count() == 1
+
+
+def test_the_table_links_of_a_round_are_its_directors_alone() -> None:
+    event = make_event("links", swiss_rounds=1)
+    client, boss = director(event)
+    make_field(event, 5)
+    rnd = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=rnd, actor=boss)
+    links = client.get(api(event, "rounds/1/links/"))
+    assert links.status_code == 200 and links["Cache-Control"] == "no-store"
+    tables = links.json()
+    assert [t["table"] for t in tables] == [1, 2]  # five entries: two tables and a bye
+    side_b = tables[1]["sides"][1]
+    match = Match.objects.get(pk=tables[1]["match"])
+    assert (side_b["side"], side_b["letter"], side_b["entry"]) == (1, "B", match.entry_b_id)
+    assert side_b["url"] == f"http://testserver/t/{side_b['token']}/"
+    phone = APIClient()
+    phone.credentials(HTTP_AUTHORIZATION=f"Table {side_b['token']}")
+    mine = phone.get("/api/table/").json()
+    assert (mine["table"], mine["side"], mine["match"]["id"]) == (2, 1, match.pk)
+
+    staff = user_client(User.objects.create_user(username="watcher", is_staff=True))
+    assert staff.get(api(event, "rounds/1/")).status_code == 200  # reads the round...
+    assert_error(staff.get(api(event, "rounds/1/links/")), 403, "read_only_staff")  # ...not links
+    from tournaments.models import ApiToken
+
+    reader = APIClient()
+    _, secret = create_api_token(user=boss)
+    ApiToken.objects.filter(key_hash=hash_key(secret)).update(scope=ApiToken.Scope.READ)
+    reader.credentials(HTTP_AUTHORIZATION=f"Token {secret}")
+    assert_error(reader.get(api(event, "rounds/1/links/")), 403, "forbidden")

@@ -292,6 +292,21 @@ def _finding(v: Violation, names: dict[int, str]) -> dict[str, Any]:
     }
 
 
+class SideLinkSerializer(serializers.Serializer[Any]):
+    side = serializers.IntegerField(help_text="0: side A (entry_a), 1: side B (entry_b).")
+    letter = serializers.CharField(help_text="A or B.")
+    entry = serializers.IntegerField()
+    name = serializers.CharField()
+    token = serializers.CharField(help_text="For the API: 'Authorization: Table <token>'.")
+    url = serializers.CharField(help_text="The side's entry page (/t/<token>/), for a phone.")
+
+
+class TableLinksSerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField()
+    match = serializers.IntegerField(help_text="The table's match (a best-of match: game 1).")
+    sides = SideLinkSerializer(many=True)
+
+
 # --- Generation and its job ----------------------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ details}``; every write takes an optional ``Idempotency-Key``):
     POST rounds/generate/                RoundGenerateApi  202: a job (next, play-off, tiebreak)
     GET  jobs/<id>/                      JobDetailApi      a job's status, progress and round
     GET  rounds/<n>/                     RoundDetailApi    the review: tables, checks, explanation
+    GET  rounds/<n>/links/               RoundLinksApi     each table's two side links
     POST rounds/<n>/swap/                RoundSwapApi      swap two entries or tables (a reason)
     POST rounds/<n>/<action>/            RoundActionApi    publish, start, close, discard
     POST rounds/<n>/clock/<action>/      RoundClockApi     start, pause, resume, extend, end
@@ -29,13 +30,14 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import NotFound
+from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.api.director import RoundApi
 from tournaments.api.idempotency import run_idempotent
 from tournaments.api.pagination import ApiCursorPagination
+from tournaments.api.permissions import DirectorOnly
 from tournaments.api.round_serializers import (
     CLOCK_ACTIONS,
     GENERATE_EXAMPLES,
@@ -53,10 +55,13 @@ from tournaments.api.round_serializers import (
     RoundSummarySerializer,
     RoundSwapInputSerializer,
     SwapPreviewSerializer,
+    TableLinksSerializer,
     job_url,
 )
 from tournaments.api.serializers import IDEMPOTENCY_OPTIONAL, errors
-from tournaments.models import BackgroundJob, Event, Round
+from tournaments.game import side_letter
+from tournaments.models import ApiToken, BackgroundJob, Event, Round
+from tournaments.permissions import can_direct, read_only_staff_error
 from tournaments.selectors import rounds as selectors
 from tournaments.selectors.desk import round_clock as clock_now
 from tournaments.services import (
@@ -65,6 +70,7 @@ from tournaments.services import (
     round_edits,
     round_generation,
     round_status,
+    table_links,
     tiebreak_rounds,
 )
 
@@ -182,6 +188,62 @@ class RoundDetailApi(EventApi):
     )
     def get(self, request: Request, slug: str, number: int) -> Response:
         return Response(RoundDetailSerializer(self.get_round(request, slug, number)).data)
+
+
+class LinkHolders(DirectorOnly):
+    """A round's table links hand out the power to enter its results: only those who may
+    change the event read them (read-only staff get 403 ``read_only_staff``, as the printed
+    cards' page answers them), and an API key that may only read gets 403 too."""
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        super().has_object_permission(request, view, obj)
+        event = obj.event if isinstance(obj, Round) else obj
+        if not can_direct(request.user, event):
+            raise read_only_staff_error(event)
+        token = request.auth
+        if isinstance(token, ApiToken) and token.scope != ApiToken.Scope.WRITE:
+            raise PermissionDenied(
+                "This API key may only read; table links let their holder write."
+            )
+        return True
+
+
+class RoundLinksApi(EventApi):
+    permission_classes = [LinkHolders]
+
+    @extend_schema(
+        operation_id="round_links",
+        summary="Director: each table's two side links (token and URL), as on the table cards",
+        description="Each side's link claims only as that side and confirms only the other "
+        "side's claim. Revoke them with revoke-links/. Not for read-only staff or a read-only "
+        "API key: a link lets its holder enter results.",
+        responses={200: TableLinksSerializer(many=True), **errors(401, 403, 404)},
+        tags=TAGS,
+    )
+    def get(self, request: Request, slug: str, number: int) -> Response:
+        rnd = self.get_round(request, slug, number)
+        tables = []
+        for match in selectors.tabled_matches(rnd):
+            assert match.table is not None and match.entry_b is not None
+            sides = []
+            for side, entry in ((0, match.entry_a), (1, match.entry_b)):
+                table = match.table
+                sides.append(
+                    {
+                        "side": side,
+                        "letter": side_letter(side),
+                        "entry": entry.pk,
+                        "name": entry.name,
+                        "token": table_links.table_token(round_=rnd, table=table, side=side),
+                        "url": request.build_absolute_uri(
+                            table_links.table_link_path(round_=rnd, table=table, side=side)
+                        ),
+                    }
+                )
+            tables.append({"table": match.table.number, "match": match.pk, "sides": sides})
+        response = Response(tables)
+        response["Cache-Control"] = "no-store"  # the links are credentials
+        return response
 
 
 class _DryRun(Exception):

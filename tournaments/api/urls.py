@@ -76,6 +76,7 @@ urlpatterns = [
     path(EVENT + "jobs/<int:job_id>/", rounds.JobDetailApi.as_view(), name="job-detail"),
     path(ROUND, rounds.RoundDetailApi.as_view(), name="round-detail"),
     path(ROUND + "swap/", rounds.RoundSwapApi.as_view(), name="round-swap"),
+    path(ROUND + "links/", rounds.RoundLinksApi.as_view(), name="round-links"),
     path(ROUND + "<round_action:action>/", rounds.RoundActionApi.as_view(), name="round-action"),
     path(
         ROUND + "clock/<clock_action:action>/", rounds.RoundClockApi.as_view(), name="round-clock"

@@ -268,6 +268,16 @@ def latest_generate_job(event: Event) -> Any:
     )
 
 
+def tabled_matches(rnd: Round) -> list[Match]:
+    """The round's matches at tables (a best-of match: its first game, which holds the seats),
+    by table, with their tables and entries. One query."""
+    return list(
+        Match.objects.filter(round=rnd, table__isnull=False, entry_b__isnull=False, game_no=1)
+        .select_related("table", "entry_a", "entry_b")
+        .order_by("table__number")
+    )
+
+
 def director_job(event: Event, job_id: int) -> BackgroundJob:
     """A director's job of ``event`` (generate a round, propose a tiebreak round, seed the
     play-off: ``job_kinds.LABELS``); raises ``BackgroundJob.DoesNotExist``. One query."""
