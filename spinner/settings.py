@@ -332,7 +332,14 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # The error body's ``code`` is the registry of every error code, as one named enum.
-    "ENUM_NAME_OVERRIDES": {"ErrorCodeEnum": "tournaments.errors.ErrorCode"},
+    "ENUM_NAME_OVERRIDES": {
+        "ErrorCodeEnum": "tournaments.errors.ErrorCode",
+        # Claims, events and entries each have a status: each its own enum (the claim's keeps
+        # the name it had before the others came).
+        "StatusEnum": "tournaments.models.Claim.Status",
+        "EventStatusEnum": "tournaments.models.Event.Status",
+        "EntryStatusEnum": "tournaments.models.Entry.Status",
+    },
     # Every operation documents the error statuses any API call may answer (401, 404, 429...).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
