@@ -334,10 +334,13 @@ SPECTACULAR_SETTINGS = {
     # The error body's ``code`` is the registry of every error code, as one named enum.
     "ENUM_NAME_OVERRIDES": {
         "ErrorCodeEnum": "tournaments.errors.ErrorCode",
-        # The names the claims' enums had before other "kind"s and "status"es joined them.
-        "KindEnum": "tournaments.result_records.Claim.Kind",
-        "StatusEnum": "tournaments.result_records.Claim.Status",
-        # The rounds API (issue 19): a round's kind and status, a job's status, what to generate.
+        # Each "kind" and "status" its own enum (the claim's keep the names they had before
+        # the others came).
+        "KindEnum": "tournaments.models.Claim.Kind",
+        "StatusEnum": "tournaments.models.Claim.Status",
+        "EventStatusEnum": "tournaments.models.Event.Status",
+        "EntryStatusEnum": "tournaments.models.Entry.Status",
+        # The rounds API: a round's kind and status, a job's status, what to generate.
         "RoundKindEnum": "tournaments.models.Round.Kind",
         "RoundStatusEnum": "tournaments.models.Round.Status",
         "JobStatusEnum": "tournaments.models.BackgroundJob.Status",

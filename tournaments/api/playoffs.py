@@ -26,13 +26,13 @@ from tournaments.api.round_serializers import (
     RoundSummarySerializer,
     round_url,
 )
-from tournaments.api.rounds import TAGS, EventApi
+from tournaments.api.rounds import TAGS, DirectorEventApi
 from tournaments.api.serializers import IDEMPOTENCY_OPTIONAL, errors
 from tournaments.selectors.final_placings import finish_check, placings_json, unplayed_matches
 from tournaments.services import finish, playoff_rounds
 
 
-class PlayoffAdvanceApi(EventApi):
+class PlayoffAdvanceApi(DirectorEventApi):
     @extend_schema(
         operation_id="playoff_advance",
         summary="Director: close the decided play-off round and draft the next one",
@@ -90,7 +90,7 @@ FINISHED_EXAMPLE = OpenApiExample(
 )
 
 
-class EventFinishApi(EventApi):
+class EventFinishApi(DirectorEventApi):
     @extend_schema(
         operation_id="event_finish_check",
         summary="Director: may the event finish now, and with which placings",

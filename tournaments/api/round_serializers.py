@@ -13,6 +13,7 @@ from drf_spectacular.utils import OpenApiExample, extend_schema_field
 from rest_framework import serializers
 
 from tournaments import job_kinds
+from tournaments.api.pagination import page_serializer
 from tournaments.api.serializers import (
     STORABLE_TEXT,
     RoundClockSerializer,
@@ -88,8 +89,8 @@ def round_url(rnd: Round) -> str:
     return reverse("api:round-detail", args=[rnd.event.slug, rnd.number])
 
 
-class RoundListQuerySerializer(StrictInput):
-    """The rounds list's filters (and its cursor)."""
+class RoundListQuerySerializer(serializers.Serializer[Any]):
+    """The rounds list's filters (its page: ``limit`` and ``cursor``)."""
 
     status = serializers.ChoiceField(
         choices=Round.Status.choices, required=False, help_text="Only rounds in this status."
@@ -97,10 +98,9 @@ class RoundListQuerySerializer(StrictInput):
     kind = serializers.ChoiceField(
         choices=Round.Kind.choices, required=False, help_text="Only rounds of this kind."
     )
-    cursor = serializers.CharField(required=False, help_text="From a page's next/previous.")
-    page_size = serializers.IntegerField(
-        required=False, min_value=1, max_value=200, help_text="Rows per page (50 unless told)."
-    )
+
+
+RoundPageSerializer = page_serializer("RoundPage", RoundSummarySerializer(many=True))
 
 
 class EntryRefSerializer(serializers.Serializer[Any]):

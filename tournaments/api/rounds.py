@@ -25,18 +25,17 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import transaction
-from django.db.models import QuerySet
 from django.shortcuts import get_object_or_404
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, PolymorphicProxySerializer, extend_schema
-from rest_framework import generics, status
+from rest_framework import status
 from rest_framework.exceptions import NotFound, PermissionDenied
 from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.api.director import RoundApi
 from tournaments.api.idempotency import run_idempotent
-from tournaments.api.pagination import ApiCursorPagination
+from tournaments.api.pagination import CURSOR_PARAMETERS, Keyset
 from tournaments.api.permissions import DirectorOnly
 from tournaments.api.round_serializers import (
     CLOCK_ACTIONS,
@@ -52,6 +51,7 @@ from tournaments.api.round_serializers import (
     RoundDetailSerializer,
     RoundGenerateInputSerializer,
     RoundListQuerySerializer,
+    RoundPageSerializer,
     RoundSummarySerializer,
     RoundSwapInputSerializer,
     SwapPreviewSerializer,
@@ -85,7 +85,7 @@ STARTERS: dict[str, Any] = {
 assert set(STARTERS) == set(GENERATE_KINDS)
 
 
-class EventApi(RoundApi):
+class DirectorEventApi(RoundApi):
     """A director's endpoint of one event (its rounds, jobs, play-off)."""
 
     def get_event(self, request: Request, slug: str) -> Event:
@@ -94,36 +94,31 @@ class EventApi(RoundApi):
         return event
 
 
-class RoundCursor(ApiCursorPagination):
-    ordering = "number"
+ROUNDS = Keyset("rounds", ("number",))
 
 
-class RoundListApi(EventApi, generics.ListAPIView):  # type: ignore[type-arg]
-    serializer_class = RoundSummarySerializer
-    pagination_class = RoundCursor
-
+class RoundListApi(DirectorEventApi):
     @extend_schema(
         operation_id="round_list",
         summary="Director: the event's rounds with their status (cursor pages)",
-        description="Filter by ``status`` or ``kind``; follow ``next`` for the next page.",
-        parameters=[RoundListQuerySerializer],
+        description="Filter by ``status`` or ``kind``; follow ``next`` until it is null.",
+        parameters=[RoundListQuerySerializer, *CURSOR_PARAMETERS],
+        responses={200: RoundPageSerializer, **errors(400, 401, 403, 404)},
         tags=TAGS,
     )
-    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        return super().get(request, *args, **kwargs)
-
-    def get_queryset(self) -> QuerySet[Round]:
-        event = self.get_event(self.request, self.kwargs["slug"])
-        query = RoundListQuerySerializer(data=self.request.query_params)
+    def get(self, request: Request, slug: str) -> Response:
+        event = self.get_event(request, slug)
+        query = RoundListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         rounds = selectors.rounds_with_counts(event).select_related("event")
         for name in ("status", "kind"):
             if name in query.validated_data:
                 rounds = rounds.filter(**{name: query.validated_data[name]})
-        return rounds
+        page = ROUNDS.page(request, rounds)
+        return Response(page.body(RoundSummarySerializer(page.rows, many=True).data))
 
 
-class RoundGenerateApi(EventApi):
+class RoundGenerateApi(DirectorEventApi):
     @extend_schema(
         operation_id="round_generate",
         summary="Director: start generating a round (a background job; poll its URL)",
@@ -161,7 +156,7 @@ class RoundGenerateApi(EventApi):
         return run_idempotent(request, generate, required=False)
 
 
-class JobDetailApi(EventApi):
+class JobDetailApi(DirectorEventApi):
     @extend_schema(
         operation_id="job_detail",
         summary="Director: a background job's status, progress, message and the round it made",
@@ -179,7 +174,7 @@ class JobDetailApi(EventApi):
         return Response(JobSerializer(job).data)
 
 
-class RoundDetailApi(EventApi):
+class RoundDetailApi(DirectorEventApi):
     @extend_schema(
         operation_id="round_detail",
         summary="Director: review a round (tables, byes, the checker's findings, how it was made)",
@@ -208,7 +203,7 @@ class LinkHolders(DirectorOnly):
         return True
 
 
-class RoundLinksApi(EventApi):
+class RoundLinksApi(DirectorEventApi):
     permission_classes = [LinkHolders]
 
     @extend_schema(
@@ -250,7 +245,7 @@ class _DryRun(Exception):
     """Rolls a previewed swap back."""
 
 
-class RoundSwapApi(EventApi):
+class RoundSwapApi(DirectorEventApi):
     @extend_schema(
         operation_id="round_swap",
         summary="Director: swap two entries or two tables of a draft round (with a reason)",
@@ -309,7 +304,7 @@ def _action_parameter(actions: tuple[str, ...], what: str) -> OpenApiParameter:
     )
 
 
-class RoundActionApi(EventApi):
+class RoundActionApi(DirectorEventApi):
     @extend_schema(
         operation_id="round_action",
         summary="Director: publish, start, close or discard a round",
@@ -363,7 +358,7 @@ MOVES: dict[str, Any] = {
 }
 
 
-class RoundClockApi(EventApi):
+class RoundClockApi(DirectorEventApi):
     @extend_schema(
         operation_id="round_clock",
         summary="Director: start, pause, resume, extend (minutes) or end a round's clock",

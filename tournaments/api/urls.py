@@ -1,13 +1,14 @@
 """The API's routes (namespace ``api``), mounted once at ``/api/``: the schema and its docs,
-the table's endpoints, the director's endpoints, the standings, the export, the players and
-the leagues."""
+the events, their entries and audit log, the table's endpoints, the director's endpoints, the
+standings, the export, the players and the leagues."""
 
 from __future__ import annotations
 
 from django.urls import path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView
 
-from tournaments.api import director, docs, errors, playoffs, rounds, table
+from tournaments.api import director, docs, entries, errors, events, playoffs, rounds, table
+from tournaments.api.audit import EventAuditApi
 from tournaments.api.export import EventExportApi
 from tournaments.api.leagues import LeagueDetailApi, LeagueListApi
 from tournaments.api.players import PlayerDetailApi, PlayerListApi
@@ -42,11 +43,21 @@ register_converter(ClockActionConverter, "clock_action")
 
 MATCH = "matches/<int:match_id>/"
 EVENT = "events/<slug:slug>/"
+ENTRY = EVENT + "entries/<int:entry_id>/"
 ROUND = EVENT + "rounds/<int:number>/"
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", docs.api_docs, name="docs"),
+    # The director's event pages in another form: events, entries, the audit log.
+    path("events/", events.EventListApi.as_view(), name="events-list"),
+    path(EVENT, events.EventDetailApi.as_view(), name="event-detail"),
+    path(EVENT + "publish/", events.EventPublishApi.as_view(), name="event-publish"),
+    path(EVENT + "entries/", entries.EntryListApi.as_view(), name="entry-list"),
+    path(EVENT + "entries/import/", entries.EntryImportApi.as_view(), name="entry-import"),
+    path(ENTRY, entries.EntryDetailApi.as_view(), name="entry-detail"),
+    path(ENTRY + "<str:action>/", entries.EntryActionApi.as_view(), name="entry-action"),
+    path(EVENT + "audit/", EventAuditApi.as_view(), name="event-audit"),
     path("events/<slug:slug>/export/", EventExportApi.as_view(), name="event-export"),
     path("events/<slug:slug>/standings/", EventStandingsApi.as_view(), name="event-standings"),
     # Players across events (public read).

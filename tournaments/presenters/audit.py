@@ -198,6 +198,13 @@ def _pin(entry: AuditEntry, event: Event, names: AuditNames) -> str:
     return f"{_who(entry)} pinned {target} to table {table}"
 
 
+def _rename(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    before = entry.before if isinstance(entry.before, dict) else {}
+    after = entry.after if isinstance(entry.after, dict) else {}
+    old = before.get("name") or names.entry(entry.object_id)
+    return f"{_who(entry)} renamed {old} to {after.get('name', '?')}"
+
+
 def _update(entry: AuditEntry, event: Event, names: AuditNames) -> str:
     after = entry.after if isinstance(entry.after, dict) else {}
     fields = ", ".join(k.replace("_", " ") for k in after) or "nothing"
@@ -253,6 +260,7 @@ PRESENTERS: dict[str, Presenter] = {
     "entry.reinstate": _entry("reinstated"),
     "entry.set_seed": _seed,
     "entry.pin_table": _pin,
+    "entry.rename": _rename,
     "entries.import": _import,
     "event.create": _fixed("created the event"),
     "event.update": _update,

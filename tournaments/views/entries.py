@@ -7,7 +7,6 @@ then a redirect back to the list).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -83,12 +82,7 @@ class WithdrawForm(forms.Form):
     reason = forms.CharField(required=False, max_length=200)
 
 
-ENTRY_ACTIONS: dict[str, Callable[..., Entry]] = {
-    "check-in": entry_services.check_in_entry,
-    "undo-check-in": entry_services.undo_check_in,
-    "withdraw": entry_services.withdraw_entry,
-    "reinstate": entry_services.reinstate_entry,
-}
+ENTRY_ACTIONS = entry_services.ENTRY_ACTIONS
 
 
 def _is_htmx(request: HttpRequest) -> bool:
