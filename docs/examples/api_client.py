@@ -300,7 +300,8 @@ class Director:
         for problem in review["checks"]["violations"]:
             self.say(f"  checker: {problem['text']}")
         self.api.post(self.event + f"rounds/{number}/publish/")
-        self.say(f"round {number} ({rnd['kind']}) published: {len(review['tables'])} tables")
+        tables = len(review["tables"])
+        self.say(f"round {number} ({rnd['kind']}) published: {tables} table{'s' * (tables != 1)}")
 
     def advance_playoff(self) -> bool:
         """The play-off's next round (the worker may have drafted it already); False once the
@@ -332,7 +333,12 @@ class Director:
         side_b = self.api.as_table(table["sides"][1]["token"])
         played = 0
         while True:
-            mine = side_a.get("/api/table/")
+            try:
+                mine = side_a.get("/api/table/")
+            except ApiError as exc:
+                if exc.code == "table_link_expired":
+                    return played  # a play-off round closes itself with its last result
+                raise
             match = mine["match"]
             if match is None or match["state"] == "confirmed":
                 return played
@@ -351,7 +357,8 @@ class Director:
             shared = " (shared)" if place["shared"] else ""
             print(f"  {place['place']:>2}. {place['name']}{shared}")
         standings = self.api.get(self.event + "standings/")
-        rows = (standings.get("snapshot") or {}).get("rows", [])
+        table = (standings.get("snapshot") or {}).get("standings") or {}
+        rows = table.get("rows", [])
         print(f"Standings after the Swiss rounds (update {standings['generation']}):")
         for row in rows:
             print(f"  {row['rank']:>2}. {row['name']}: {row['match_points']} match points")
