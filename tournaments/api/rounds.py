@@ -195,12 +195,16 @@ class LinkHolders(DirectorOnly):
         event = obj.event if isinstance(obj, Round) else obj
         if not can_direct(request.user, event):
             raise read_only_staff_error(event)
-        token = request.auth
-        if isinstance(token, ApiToken) and token.scope != ApiToken.Scope.WRITE:
-            raise PermissionDenied(
-                "This API key may only read; table links let their holder write."
-            )
+        if _read_only_key(request.auth):
+            raise PermissionDenied("This API key may only read; a table link writes results.")
         return True
+
+
+def _read_only_key(auth: Any) -> bool:
+    """An API key that may only read (the stored key, or what its authentication made of it)."""
+    if isinstance(auth, ApiToken):
+        return auth.scope != ApiToken.Scope.WRITE
+    return bool(getattr(auth, "read_only", False))
 
 
 class RoundLinksApi(DirectorEventApi):
