@@ -405,3 +405,40 @@ def test_the_table_links_of_a_round_are_its_directors_alone() -> None:
     ApiToken.objects.filter(key_hash=hash_key(secret)).update(scope=ApiToken.Scope.READ)
     reader.credentials(HTTP_AUTHORIZATION=f"Token {secret}")
     assert_error(reader.get(api(event, "rounds/1/links/")), 403, "forbidden")
+
+
+def test_the_new_selectors_read_with_one_query_each(django_assert_num_queries: Any) -> None:
+    from tournaments.selectors import rounds as selectors
+
+    event = make_event("queries", swiss_rounds=2)
+    _, boss = director(event)
+    make_field(event, 9)
+    rnd = round_generation.generate_round(event=event, actor=boss)
+    job = BackgroundJob.objects.create(event=event, kind="generate_round")
+    with django_assert_num_queries(1):
+        assert [r.match_count for r in selectors.rounds_with_counts(event)] == [4]
+    with django_assert_num_queries(1):
+        assert selectors.director_job(event, job.pk) == job
+    with django_assert_num_queries(1):
+        tabled = selectors.tabled_matches(rnd)
+        assert [m.table.number for m in tabled if m.table] == [1, 2, 3, 4]
+        assert all(m.entry_b is not None for m in tabled)
+
+
+@pytest.mark.parametrize("path", ["rounds/", "rounds/1/", "rounds/1/links/"])
+def test_the_round_reads_cost_the_same_however_large_the_event(path: str) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for size in (4, 16):
+        event = make_event(f"size-{size}", swiss_rounds=2)
+        boss = make_director(event, f"boss-{size}")
+        client = user_client(boss)
+        make_field(event, size)
+        rnd = round_generation.generate_round(event=event, actor=boss)
+        round_status.publish_round(round=rnd, actor=boss)
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(api(event, path)).status_code == 200
+        counts.append(len(queries))
+    assert counts[0] == counts[1], counts
