@@ -293,7 +293,7 @@ class RoundSwapApi(DirectorEventApi):
             try:
                 with transaction.atomic():
                     round_edits.swap_entries(entry_x=x, entry_y=y, **common)
-                    preview = RoundDetailSerializer(rnd).data["checks"]
+                    preview = RoundDetailSerializer().get_checks(rnd)
                     raise _DryRun
             except _DryRun:
                 pass
