@@ -442,3 +442,15 @@ def test_the_round_reads_cost_the_same_however_large_the_event(path: str) -> Non
             assert client.get(api(event, path)).status_code == 200
         counts.append(len(queries))
     assert counts[0] == counts[1], counts
+
+
+def test_an_empty_idempotency_key_is_refused_not_taken_for_none() -> None:
+    event = make_event("empty-key", swiss_rounds=1)
+    client, boss = director(event)
+    make_field(event, 4)
+    round_generation.generate_round(event=event, actor=boss)
+    refused = client.post(
+        api(event, "rounds/1/publish/"), {}, format="json", HTTP_IDEMPOTENCY_KEY=""
+    )
+    assert_error(refused, 400, "idempotency_key_invalid")
+    assert Round.objects.get(event=event, number=1).status == Round.Status.DRAFT

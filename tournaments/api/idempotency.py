@@ -62,7 +62,7 @@ def request_digest(request: Request) -> str:
 
 def idempotency_key(request: Request, *, required: bool) -> str | None:
     key = request.headers.get(HEADER)
-    if key is None or key == "":
+    if key is None:  # an empty header is a key sent wrong, not one left out (below)
         if required:
             raise ValidationFailed(
                 f"Send an {HEADER} header (a new random value per result, the same on a retry).",

@@ -46,7 +46,7 @@ class PlayoffAdvanceApi(DirectorEventApi):
         ),
         request=None,
         parameters=[IDEMPOTENCY_OPTIONAL],
-        responses={201: RoundAnswerSerializer, **errors(401, 403, 404, 409, 422)},
+        responses={201: RoundAnswerSerializer, **errors(400, 401, 403, 404, 409, 422)},
         tags=TAGS,
     )
     def post(self, request: Request, slug: str) -> Response:
@@ -121,7 +121,7 @@ class EventFinishApi(DirectorEventApi):
         request=None,
         parameters=[IDEMPOTENCY_OPTIONAL],
         examples=[FINISHED_EXAMPLE],
-        responses={200: EventFinishedSerializer, **errors(401, 403, 404, 409, 422)},
+        responses={200: EventFinishedSerializer, **errors(400, 401, 403, 404, 409, 422)},
         tags=TAGS,
     )
     def post(self, request: Request, slug: str) -> Response:

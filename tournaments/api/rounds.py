@@ -35,7 +35,7 @@ from rest_framework.response import Response
 
 from tournaments.api.director import RoundApi
 from tournaments.api.idempotency import run_idempotent
-from tournaments.api.pagination import CURSOR_PARAMETERS, Keyset
+from tournaments.api.pagination import Keyset, PageQuerySerializer
 from tournaments.api.permissions import DirectorOnly
 from tournaments.api.round_serializers import (
     CLOCK_ACTIONS,
@@ -102,13 +102,13 @@ class RoundListApi(DirectorEventApi):
         operation_id="round_list",
         summary="Director: the event's rounds with their status (cursor pages)",
         description="Filter by ``status`` or ``kind``; follow ``next`` until it is null.",
-        parameters=[RoundListQuerySerializer, *CURSOR_PARAMETERS],
+        parameters=[RoundListQuerySerializer, PageQuerySerializer],
         responses={200: RoundPageSerializer, **errors(400, 401, 403, 404)},
         tags=TAGS,
     )
     def get(self, request: Request, slug: str) -> Response:
         event = self.get_event(request, slug)
-        query = RoundListQuerySerializer(data=request.query_params)
+        query = RoundListQuerySerializer(data=request.query_params.dict())  # ?status= is wrong
         query.is_valid(raise_exception=True)
         rounds = selectors.rounds_with_counts(event).select_related("event")
         for name in ("status", "kind"):
