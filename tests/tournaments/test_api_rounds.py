@@ -454,3 +454,25 @@ def test_an_empty_idempotency_key_is_refused_not_taken_for_none() -> None:
     )
     assert_error(refused, 400, "idempotency_key_invalid")
     assert Round.objects.get(event=event, number=1).status == Round.Status.DRAFT
+
+
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        ("rounds/1/swap/", {"tables": [1, 2], "reason": 5}),
+        ("rounds/1/swap/", {"entries": ["1", 2], "reason": "x"}),
+        ("rounds/1/swap/", {"tables": [1, 2], "reason": "x", "dry_run": "yes"}),
+        ("rounds/1/discard/", {"reason": ["x"]}),
+        ("rounds/1/clock/extend/", {"minutes": "5"}),
+        ("rounds/1/clock/extend/", {"minutes": True}),
+    ],
+)
+def test_what_the_schema_refuses_the_api_refuses(path: str, body: dict[str, Any]) -> None:
+    """A number for a reason, a string for a number, "yes" for true: 400, nothing changed."""
+    event = make_event("types", swiss_rounds=1)
+    client, boss = director(event)
+    make_field(event, 4)
+    round_generation.generate_round(event=event, actor=boss)
+    before = AuditEntry.objects.count()
+    assert_error(post(client, api(event, path), body), 400, "invalid")
+    assert AuditEntry.objects.count() == before

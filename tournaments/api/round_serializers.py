@@ -16,8 +16,11 @@ from tournaments import job_kinds
 from tournaments.api.pagination import page_serializer
 from tournaments.api.serializers import (
     STORABLE_TEXT,
+    FlagField,
+    NumberField,
     RoundClockSerializer,
     StrictInput,
+    TextField,
     reason_field,
 )
 from tournaments.models import BackgroundJob, Event, Round
@@ -402,7 +405,7 @@ class PairField(serializers.ListField):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(
-            child=serializers.IntegerField(min_value=1, max_value=2147483647),
+            child=NumberField(min_value=1, max_value=2147483647),
             min_length=2,
             max_length=2,
             **kwargs,
@@ -415,7 +418,7 @@ class RoundSwapInputSerializer(StrictInput):
     )
     tables = PairField(required=False, help_text="Two table numbers: their matches swap tables.")
     reason = reason_field("Why the pairing changes (goes in the audit log and on the match).")
-    dry_run = serializers.BooleanField(
+    dry_run = FlagField(
         default=False,
         help_text="Entries only: answer the checker's findings as if swapped; nothing changes.",
     )
@@ -439,7 +442,7 @@ class SwapPreviewSerializer(serializers.Serializer[Any]):
 
 
 class RoundActionInputSerializer(StrictInput):
-    reason = serializers.CharField(
+    reason = TextField(
         required=False,
         min_length=1,
         max_length=2000,
@@ -450,7 +453,7 @@ class RoundActionInputSerializer(StrictInput):
 
 
 class ClockInputSerializer(StrictInput):
-    minutes = serializers.IntegerField(
+    minutes = NumberField(
         min_value=1,
         max_value=120,
         required=False,
