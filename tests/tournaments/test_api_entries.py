@@ -8,6 +8,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from tests import factories
@@ -296,3 +298,34 @@ def test_another_events_director_and_a_table_get_nothing(event: Event) -> None:
     assert_error(APIClient().get(URL), 401, "not_authenticated")
     entry.refresh_from_db()
     assert entry.status == Entry.Status.REGISTERED
+
+
+def test_the_lists_read_a_fixed_number_of_queries_however_long(
+    event: Event, client: APIClient
+) -> None:
+    urls = (URL, "/api/events/ev/audit/", "/api/events/")
+
+    def counts() -> list[int]:
+        found = []
+        for url in urls:
+            with CaptureQueriesContext(connection) as queries:
+                assert client.get(url).status_code == 200
+            found.append(len(queries))
+        return found
+
+    first = send(client, "post", URL, pair("A", "B")).json()["id"]
+    send(client, "post", f"{URL}{first}/check-in/", {})
+    few = counts()
+    for n in range(6):
+        made = send(client, "post", URL, pair(f"P{n}", f"Q{n}")).json()["id"]
+        send(client, "post", f"{URL}{made}/check-in/", {})
+    assert counts() == few, few
+
+
+def test_one_key_with_other_parameters_is_another_request(event: Event, client: APIClient) -> None:
+    make_player("José Ramírez")
+    text = "player_a,player_b\nJose Ramirez,Eve\n"
+    first = csv(client, text, "?reuse=2:0", Idempotency_Key="imp")
+    assert first.status_code == 201
+    other = csv(client, text, "?reuse=2:1", Idempotency_Key="imp")
+    assert_error(other, 422, "idempotency_mismatch")
