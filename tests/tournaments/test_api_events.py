@@ -275,3 +275,11 @@ def test_a_cursor_of_one_list_is_refused_by_another() -> None:
     cursor = client.get("/api/events/", {"limit": 1}).json()["next_cursor"]
     assert cursor
     assert_error(client.get("/api/events/ev/audit/", {"cursor": cursor}), 400, "invalid_cursor")
+
+
+def test_a_query_with_too_many_parameters_gets_the_error_body(settings: Any) -> None:
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 20
+    query = "&".join(f"reuse={n}:0" for n in range(21))
+    refused = APIClient().get(f"/api/events/?{query}")
+    assert_error(refused, 400, "bad_request")
+    assert refused["Content-Type"] == "application/json"

@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tournaments.api.entries import EntryApi
-from tournaments.api.pagination import CURSOR_PARAMETERS, Keyset, page_serializer
+from tournaments.api.pagination import Keyset, PageQuerySerializer, page_serializer, query_of
 from tournaments.api.serializers import errors
 from tournaments.presenters import audit as presenters
 from tournaments.selectors import registration as selectors
@@ -72,13 +72,13 @@ class EventAuditApi(EntryApi):
     @extend_schema(
         operation_id="event_audit",
         summary="Director: the event's audit log, newest first",
-        parameters=[AuditQuerySerializer, *CURSOR_PARAMETERS],
+        parameters=[AuditQuerySerializer, PageQuerySerializer],
         responses={200: AuditPageSerializer, **errors(400, 401, 403, 404)},
         tags=["director"],
     )
     def get(self, request: Request, slug: str) -> Response:
         event = self.get_event(request, slug)
-        asked = AuditQuerySerializer(data=request.query_params)
+        asked = AuditQuerySerializer(data=query_of(request))
         asked.is_valid(raise_exception=True)
         log = selectors.audit_query(event=event, action=asked.validated_data.get("action", ""))
         page = AUDIT.page(request, log)

@@ -41,10 +41,10 @@ from tournaments.api.entry_serializers import (
 )
 from tournaments.api.events import EventApi, acting_user
 from tournaments.api.idempotency import etag, parse_tag, run_idempotent
-from tournaments.api.pagination import CURSOR_PARAMETERS, Keyset
+from tournaments.api.pagination import Keyset, PageQuerySerializer, query_of
 from tournaments.api.parsers import CsvTextParser, PlainTextCsvParser
 from tournaments.api.permissions import DirectorOnly
-from tournaments.api.serializers import IDEMPOTENCY_OPTIONAL, errors, if_match
+from tournaments.api.serializers import IDEMPOTENCY_OPTIONAL, errors, if_match_tag
 from tournaments.errors import ValidationFailed
 from tournaments.models import Entry, Event, Player
 from tournaments.selectors import players as player_selectors
@@ -100,13 +100,13 @@ class EntryListApi(EntryApi):
     @extend_schema(
         operation_id="entry_list",
         summary="Director: the event's entries by name, with their players",
-        parameters=[EntryQuerySerializer, *CURSOR_PARAMETERS],
+        parameters=[EntryQuerySerializer, PageQuerySerializer],
         responses={200: EntryPageSerializer, **errors(400, 401, 403, 404)},
         tags=["director"],
     )
     def get(self, request: Request, slug: str) -> Response:
         event = self.get_event(request, slug)
-        asked = EntryQuerySerializer(data=request.query_params)
+        asked = EntryQuerySerializer(data=query_of(request))
         asked.is_valid(raise_exception=True)
         entries = selectors.entries_query(
             event=event,
@@ -173,7 +173,8 @@ class EntryImportApi(EntryApi):
         "(partnerships: player_a, club_a, rating_a, player_b, club_b, rating_b, team, seed; "
         "head to head: player, club, rating, seed) in that order, or any order under a header "
         "row naming them; comma, semicolon or tab separated; UTF-8, UTF-16 or Windows-1252. "
-        "A dry run answers the preview (200); an import answers 201, or 400 import_invalid "
+        "A dry run answers the preview (200; it writes nothing, so no Idempotency-Key "
+        "keeps it); an import answers 201, or 400 import_invalid "
         "with each bad line in details.errors and nothing saved. Once rounds exist: 409 "
         "rounds_started (register late entries one by one).",
         request={"text/csv": {"type": "string"}},
@@ -188,7 +189,7 @@ class EntryImportApi(EntryApi):
     )
     def post(self, request: Request, slug: str) -> Response:
         event = self.get_event(request, slug)
-        asked = ImportQuerySerializer(data=request.query_params)
+        asked = ImportQuerySerializer(data=query_of(request, "reuse"))
         asked.is_valid(raise_exception=True)
         text = request.data if isinstance(request.data, str) else ""
         if asked.validated_data["dry_run"]:
@@ -225,7 +226,7 @@ class EntryDetailApi(EntryApi):
         description="As the entry page: only the fields sent change, each audited (a seed "
         "another entry has: 409 seed_taken). If-Match: the entry's ETag.",
         request=EntryUpdateSerializer,
-        parameters=[IDEMPOTENCY_OPTIONAL, if_match(ENTRY_VERSION)],
+        parameters=[IDEMPOTENCY_OPTIONAL, if_match_tag(ENTRY_VERSION)],
         examples=[UPDATE_EXAMPLE],
         responses={200: EntrySerializer, **errors(400, 401, 403, 404, 409, 412, 422)},
         tags=["director"],

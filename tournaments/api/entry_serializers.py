@@ -19,6 +19,8 @@ from tournaments.services.versions import fingerprint
 
 MAX_SEED = 1_000_000
 MAX_TABLE = 10_000
+# A query holds at most DATA_UPLOAD_MAX_NUMBER_FIELDS (1000) parameters in all.
+MAX_REUSE = 500
 
 
 class EntryPlayerSerializer(serializers.Serializer[Any]):
@@ -151,9 +153,10 @@ class ImportQuerySerializer(serializers.Serializer[Any]):
     reuse = serializers.ListField(
         child=serializers.RegexField(r"^[0-9]{1,5}:[0-9]$", max_length=7),
         required=False,
-        max_length=4000,
+        max_length=MAX_REUSE,
         help_text="Accepted offers, 'line:player' as the preview's offer_key: that player is the "
-        "known player offered (same name and club but for accents or case), not a new one.",
+        f"known player offered (same name and club but for accents or case), not a new one. At "
+        f"most {MAX_REUSE} in one request.",
     )
 
 

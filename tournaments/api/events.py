@@ -14,12 +14,16 @@ is a 404.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth.models import User
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import extend_schema
 from rest_framework import status
 from rest_framework.authentication import SessionAuthentication
+from rest_framework.permissions import SAFE_METHODS
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -38,10 +42,10 @@ from tournaments.api.event_serializers import (
     EventUpdateSerializer,
 )
 from tournaments.api.idempotency import etag, parse_tag, run_idempotent
-from tournaments.api.pagination import CURSOR_PARAMETERS, Keyset
+from tournaments.api.pagination import Keyset, PageQuerySerializer, query_of
 from tournaments.api.parsers import SafeJSONParser
 from tournaments.api.permissions import EventCreatorsToWrite, PublicReadDirectorWrite
-from tournaments.api.serializers import IDEMPOTENCY_OPTIONAL, errors, if_match
+from tournaments.api.serializers import IDEMPOTENCY_OPTIONAL, errors, if_match_tag
 from tournaments.api.tokens import HashedTokenAuthentication
 from tournaments.models import Event
 from tournaments.selectors import registration as selectors
@@ -51,6 +55,18 @@ from tournaments.services import versions
 EVENTS = Keyset("events", ("-start_date", "name", "pk"))
 AUTHENTICATION = [TableTokenAuthentication, HashedTokenAuthentication, SessionAuthentication]
 SETTINGS_VERSION = "the event's settings (its ETag)"
+
+
+class PublicReadsSchema(AutoSchema):
+    """The schema of a view whose reads are public (its permission class is ours, so
+    drf-spectacular cannot tell): its GET takes no credentials too (``{}`` among the security
+    requirements)."""
+
+    def get_auth(self) -> list[Any]:
+        auths: list[Any] = super().get_auth()
+        if self.method in SAFE_METHODS and {} not in auths:
+            auths.append({})
+        return auths
 
 
 def acting_user(request: Request) -> User:
@@ -84,16 +100,17 @@ class EventApi(APIView):
 
 class EventListApi(EventApi):
     permission_classes = [EventCreatorsToWrite]
+    schema = PublicReadsSchema()
 
     @extend_schema(
         operation_id="event_list",
         summary="Events: the public listed ones, and those you direct (staff: all), newest first",
-        parameters=[EventQuerySerializer, *CURSOR_PARAMETERS],
+        parameters=[EventQuerySerializer, PageQuerySerializer],
         responses={200: EventPageSerializer, **errors(400)},
         tags=["events"],
     )
     def get(self, request: Request) -> Response:
-        asked = EventQuerySerializer(data=request.query_params)
+        asked = EventQuerySerializer(data=query_of(request))
         asked.is_valid(raise_exception=True)
         events = selectors.api_events(request.user, status=asked.validated_data.get("status", ""))
         page = EVENTS.page(request, events)
@@ -127,6 +144,8 @@ class EventListApi(EventApi):
 
 
 class EventDetailApi(EventApi):
+    schema = PublicReadsSchema()
+
     @extend_schema(
         operation_id="event_detail",
         summary="An event and its settings (drafts: its directors and staff only)",
@@ -143,7 +162,7 @@ class EventDetailApi(EventApi):
         "entry kind) are fixed once a round exists (409 locked_after_start); If-Match: the "
         "ETag read (412 stale_version if the settings changed since).",
         request=EventUpdateSerializer,
-        parameters=[IDEMPOTENCY_OPTIONAL, if_match(SETTINGS_VERSION)],
+        parameters=[IDEMPOTENCY_OPTIONAL, if_match_tag(SETTINGS_VERSION)],
         examples=[UPDATE_EXAMPLE],
         responses={200: EventSerializer, **errors(400, 401, 403, 404, 409, 412, 422)},
         tags=["director"],
@@ -182,7 +201,7 @@ class EventPublishApi(EventApi):
         "rounds is 'Finish the event' (the final placings frozen; 409 until the final is "
         "decided); any other step is the settings' status. If-Match: the settings' ETag.",
         request=EventStatusSerializer,
-        parameters=[IDEMPOTENCY_OPTIONAL, if_match(SETTINGS_VERSION)],
+        parameters=[IDEMPOTENCY_OPTIONAL, if_match_tag(SETTINGS_VERSION)],
         examples=[PUBLISH_EXAMPLE],
         responses={200: EventSerializer, **errors(400, 401, 403, 404, 409, 412, 422)},
         tags=["director"],

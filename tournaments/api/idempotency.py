@@ -62,7 +62,8 @@ def request_digest(request: Request) -> str:
 
 def idempotency_key(request: Request, *, required: bool) -> str | None:
     key = request.headers.get(HEADER)
-    if key is None:  # an empty header is a key sent wrong, not one left out (below)
+    # Optional keys: an empty header is refused below (it names no request), as the schema says.
+    if key is None or (key == "" and required):
         if required:
             raise ValidationFailed(
                 f"Send an {HEADER} header (a new random value per result, the same on a retry).",
@@ -147,9 +148,10 @@ def etag(version: int | str) -> str:
 
 def parse_tag(request: Request) -> str | None:
     """The version an edit of an event, entry or player changes, from ``If-Match`` (its
-    ``ETag``: ``"0123456789abcdef"``, weak or bare too); None without one (or ``*``)."""
+    ``ETag``: ``"0123456789abcdef"``, weak or bare too); None without one (or ``*``). An empty
+    ``If-Match`` is refused: it names no version."""
     raw = request.headers.get("If-Match")
-    if raw is None or raw.strip() in ("", "*"):
+    if raw is None or raw.strip() == "*":
         return None
     text = raw.strip()
     if text.startswith("W/"):

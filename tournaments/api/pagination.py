@@ -17,8 +17,6 @@ from typing import Any
 
 from django.core import signing
 from django.db.models import Model, Q, QuerySet
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.utils.urls import replace_query_param
@@ -35,7 +33,8 @@ class InvalidCursor(ValidationFailed):
 
 
 class PageQuerySerializer(serializers.Serializer[Any]):
-    """``limit`` and ``cursor``: the query parameters every list takes."""
+    """``limit`` and ``cursor``: the query parameters every list takes (and the schema's
+    description of them: ``parameters=[..., PageQuerySerializer]``)."""
 
     limit = serializers.IntegerField(
         min_value=1,
@@ -48,22 +47,6 @@ class PageQuerySerializer(serializers.Serializer[Any]):
         max_length=MAX_CURSOR,
         help_text="The previous page's next_cursor (omit it for the first page).",
     )
-
-
-CURSOR_PARAMETERS = [
-    OpenApiParameter(
-        "limit",
-        OpenApiTypes.INT,
-        OpenApiParameter.QUERY,
-        description=f"Rows per page, 1 to {MAX_LIMIT} ({DEFAULT_LIMIT}).",
-    ),
-    OpenApiParameter(
-        "cursor",
-        OpenApiTypes.STR,
-        OpenApiParameter.QUERY,
-        description="The previous page's next_cursor (omit it for the first page).",
-    ),
-]
 
 
 def page_serializer(
@@ -80,6 +63,17 @@ def page_serializer(
         ),
     }
     return type(name, (serializers.Serializer,), fields)
+
+
+def query_of(request: Request, *lists: str) -> dict[str, Any]:
+    """The query's parameters for a serializer: each the last value sent, the names in
+    ``lists`` as lists. Plain values, not the ``QueryDict``: DRF takes an empty value in a form
+    for a missing one, where an API says that ``?status=`` is no status."""
+    found: dict[str, Any] = request.query_params.dict()
+    for name in lists:
+        if name in request.query_params:
+            found[name] = request.query_params.getlist(name)
+    return found
 
 
 @dataclass(frozen=True)
@@ -146,7 +140,7 @@ class Keyset:
     def page(self, request: Request, rows: QuerySet[Any]) -> Page:
         """One page of ``rows`` (already in this order) for the request's ``limit`` and
         ``cursor``: ``limit + 1`` rows read, one query (plus the queryset's prefetches)."""
-        asked = PageQuerySerializer(data=request.query_params)
+        asked = PageQuerySerializer(data=query_of(request))
         asked.is_valid(raise_exception=True)
         limit = int(asked.validated_data["limit"])
         cursor = asked.validated_data.get("cursor")

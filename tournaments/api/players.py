@@ -24,10 +24,10 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from tournaments.api.event_serializers import name_field
-from tournaments.api.events import AUTHENTICATION, acting_user
+from tournaments.api.events import AUTHENTICATION, PublicReadsSchema, acting_user
 from tournaments.api.idempotency import etag, parse_tag, run_idempotent
 from tournaments.api.permissions import PublicReadSignedInWrite
-from tournaments.api.serializers import IDEMPOTENCY_OPTIONAL, StrictInput, errors, if_match
+from tournaments.api.serializers import IDEMPOTENCY_OPTIONAL, StrictInput, errors, if_match_tag
 from tournaments.models import Player
 from tournaments.presenters import players as presenter
 from tournaments.selectors import players as selectors
@@ -192,6 +192,7 @@ class PlayerDetailApi(APIView):
 
     authentication_classes = AUTHENTICATION
     permission_classes = [PublicReadSignedInWrite]
+    schema = PublicReadsSchema()
 
     @extend_schema(
         operation_id="player_detail",
@@ -243,7 +244,7 @@ class PlayerDetailApi(APIView):
         "in, or staff); audited. If-Match: the player's ETag (412 stale_version). A merged "
         "row: 409 player_merged (edit the player it was merged into).",
         request=PlayerUpdateSerializer,
-        parameters=[IDEMPOTENCY_OPTIONAL, if_match("the player (its ETag)")],
+        parameters=[IDEMPOTENCY_OPTIONAL, if_match_tag("the player (its ETag)")],
         examples=[UPDATE_EXAMPLE],
         responses={200: PlayerContactSerializer, **errors(400, 401, 403, 404, 409, 412, 422)},
         tags=["director"],

@@ -35,7 +35,7 @@ from rest_framework.response import Response
 
 from tournaments.api.director import RoundApi
 from tournaments.api.idempotency import run_idempotent
-from tournaments.api.pagination import Keyset, PageQuerySerializer
+from tournaments.api.pagination import Keyset, PageQuerySerializer, query_of
 from tournaments.api.permissions import DirectorOnly
 from tournaments.api.round_serializers import (
     CLOCK_ACTIONS,
@@ -108,7 +108,7 @@ class RoundListApi(DirectorEventApi):
     )
     def get(self, request: Request, slug: str) -> Response:
         event = self.get_event(request, slug)
-        query = RoundListQuerySerializer(data=request.query_params.dict())  # ?status= is wrong
+        query = RoundListQuerySerializer(data=query_of(request))
         query.is_valid(raise_exception=True)
         rounds = selectors.rounds_with_counts(event).select_related("event")
         for name in ("status", "kind"):

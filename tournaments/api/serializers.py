@@ -54,6 +54,20 @@ def if_match(what: str, *, required: bool = False) -> OpenApiParameter:
     )
 
 
+def if_match_tag(what: str) -> OpenApiParameter:
+    """``If-Match`` for a row whose version is a fingerprint (``services.versions``): the
+    ``ETag`` read, or ``*`` (any version)."""
+    return OpenApiParameter(
+        "If-Match",
+        OpenApiTypes.STR,
+        OpenApiParameter.HEADER,
+        required=False,
+        description=f"The version of {what} this request changes: the ETag you read, e.g. "
+        '"0123456789abcdef" (412 stale_version if it changed since).',
+        pattern=r'^\s*(\*|(W/)?"?[0-9a-f]{16}"?)\s*$',
+    )
+
+
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
     return {code: OpenApiResponse(ERROR) for code in codes}
 

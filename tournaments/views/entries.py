@@ -1,5 +1,5 @@
 """The director's entry pages: the list (check-in, withdraw, reinstate), adding an entry (late
-entries too), an entry's seed and pinned table.
+entries too), an entry's name, seed and pinned table.
 
 Entry buttons work with htmx (the row is swapped in place) and without JavaScript (a plain POST,
 then a redirect back to the list).
@@ -15,6 +15,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from tournaments.errors import SpinnerError
@@ -65,6 +66,14 @@ class EntryForm(forms.Form):
                 )
             )
         return out
+
+
+class NameForm(forms.Form):
+    name = forms.CharField(
+        max_length=200,
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy("The name the entry is shown by; the players keep theirs."),
+    )
 
 
 class SeedForm(forms.Form):
@@ -216,36 +225,43 @@ def entry_add(request: HttpRequest, event: Event, late: bool = False) -> HttpRes
     )
 
 
+ENTRY_FORMS: dict[str, type[forms.Form]] = {"name": NameForm, "seed": SeedForm, "pin": PinForm}
+"""The entry page's forms by the ``form`` field each posts."""
+
+
+def _save_entry_form(request: HttpRequest, entry: Entry, which: str, data: dict[str, Any]) -> None:
+    """The service of the entry page's form ``which`` (each audited)."""
+    if which == "name":
+        entry_services.rename_entry(actor=user_of(request), entry=entry, name=data["name"])
+    elif which == "seed":
+        entry_services.set_seed(actor=user_of(request), entry=entry, seed=data["seed"])
+    else:
+        entry_services.pin_table(
+            actor=user_of(request), entry=entry, table=data["pinned_table"], reason=data["reason"]
+        )
+
+
 @director_required
 def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
-    """/director/events/<slug>/entries/<id>/: the entry's players, seed, pinned table, status."""
+    """/director/events/<slug>/entries/<id>/: the entry's players, name, seed, pinned table,
+    status."""
     try:
         entry = selectors.get_entry(event=event, entry_id=entry_id)
     except SpinnerError as exc:
         show_error(request, exc)
         return redirect("director:entries", slug=event.slug)
-    seed_form = SeedForm(initial={"seed": entry.seed})
-    pin_form = PinForm(initial={"pinned_table": entry.pinned_table})
+    shown: dict[str, forms.Form] = {
+        "name": NameForm(initial={"name": entry.name}),
+        "seed": SeedForm(initial={"seed": entry.seed}),
+        "pin": PinForm(initial={"pinned_table": entry.pinned_table}),
+    }
     if request.method == "POST":
-        which = request.POST.get("form")
-        bound: forms.Form
-        if which == "seed":
-            bound = seed_form = SeedForm(request.POST)
-        else:
-            bound = pin_form = PinForm(request.POST)
+        which = str(request.POST.get("form"))
+        which = which if which in ENTRY_FORMS else "pin"
+        bound = shown[which] = ENTRY_FORMS[which](request.POST)
         if bound.is_valid():
             try:
-                if which == "seed":
-                    entry_services.set_seed(
-                        actor=user_of(request), entry=entry, seed=bound.cleaned_data["seed"]
-                    )
-                else:
-                    entry_services.pin_table(
-                        actor=user_of(request),
-                        entry=entry,
-                        table=bound.cleaned_data["pinned_table"],
-                        reason=bound.cleaned_data["reason"],
-                    )
+                _save_entry_form(request, entry, which, bound.cleaned_data)
             except SpinnerError as exc:
                 show_error(bound, exc)
             else:
@@ -257,8 +273,9 @@ def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
         {
             "event": event,
             "entry": entry,
-            "seed_form": seed_form,
-            "pin_form": pin_form,
+            "name_form": shown["name"],
+            "seed_form": shown["seed"],
+            "pin_form": shown["pin"],
             "withdraw_form": WithdrawForm(),
         },
     )
