@@ -412,7 +412,20 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     # The error body's ``code`` is the registry of every error code, as one named enum.
-    "ENUM_NAME_OVERRIDES": {"ErrorCodeEnum": "tournaments.errors.ErrorCode"},
+    "ENUM_NAME_OVERRIDES": {
+        "ErrorCodeEnum": "tournaments.errors.ErrorCode",
+        # Each "kind" and "status" its own enum (the claim's keep the names they had before
+        # the others came).
+        "KindEnum": "tournaments.models.Claim.Kind",
+        "StatusEnum": "tournaments.models.Claim.Status",
+        "EventStatusEnum": "tournaments.models.Event.Status",
+        "EntryStatusEnum": "tournaments.models.Entry.Status",
+        # The rounds API: a round's kind and status, a job's status, what to generate.
+        "RoundKindEnum": "tournaments.models.Round.Kind",
+        "RoundStatusEnum": "tournaments.models.Round.Status",
+        "JobStatusEnum": "tournaments.models.BackgroundJob.Status",
+        "GenerateKindEnum": "tournaments.api.round_serializers.GENERATE_KIND_CHOICES",
+    },
     # Every operation documents the error statuses any API call may answer (401, 404, 429...).
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

@@ -86,3 +86,21 @@ def formula_warnings(lines: Iterable[tuple[int, Sequence[str]]]) -> list[tuple[i
                 )
             )
     return warnings
+
+
+def decode_csv(raw: bytes) -> str:
+    """The text of a CSV file as a spreadsheet saves it: UTF-16 when it starts with a byte
+    order mark (Excel's "Unicode text"), else UTF-8 (a BOM dropped), else Windows-1252
+    (older Excel on Windows). Undecodable bytes become U+FFFD, never an error.
+
+    >>> decode_csv("Ann,Sevilla".encode("utf-16")), decode_csv(b"\\xef\\xbb\\xbfAnn")
+    ('Ann,Sevilla', 'Ann')
+    >>> decode_csv("José".encode("cp1252"))
+    'José'
+    """
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return raw.decode("utf-16", errors="replace")
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return raw.decode("cp1252", errors="replace")

@@ -41,6 +41,7 @@ class ErrorCode(StrEnum):
     IDEMPOTENCY_KEY_REQUIRED = "idempotency_key_required"
     IDEMPOTENCY_MISMATCH = "idempotency_mismatch"
     INVALID_IF_MATCH = "invalid_if_match"
+    INVALID_CURSOR = "invalid_cursor"
 
     # API keys (``Authorization: Token <key>``): their limits, and managing them.
     API_TOKEN_REVOKED = "api_token_revoked"

@@ -2,9 +2,10 @@
 
 ``UnstorableInputMiddleware`` answers 400 before any view runs when the request's path, a query
 parameter, a form field (names and values) or any string of a JSON body (keys and values) holds
-a NUL or a lone surrogate (``tournaments.text_safety``), and when a JSON body nests deeper than
-the API's limit. The body is ``{code, message, details}`` (code ``invalid`` or
-``parse_error``) for JSON callers and API paths, plain text otherwise. It runs as the view is
+a NUL or a lone surrogate (``tournaments.text_safety``), when a JSON body nests deeper than
+the API's limit, and when the query has more parameters than ``DATA_UPLOAD_MAX_NUMBER_FIELDS``.
+The body is ``{code, message, details}`` (code ``invalid``, ``parse_error`` or
+``bad_request``) for JSON callers and API paths, plain text otherwise. It runs as the view is
 chosen (``process_view``): a view marked ``checks_its_own_text`` reports such text in its own
 words (the CSV import's per-line errors).
 
@@ -19,7 +20,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from tournaments.text_safety import (
@@ -33,6 +34,7 @@ from tournaments.text_safety import (
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 UNSTORABLE = "The request holds text that cannot be stored (a NUL or a lone surrogate)."
+TOO_MANY_PARAMETERS = "The query has too many parameters."
 
 
 def _refuse(request: HttpRequest, code: str, message: str, details: dict[str, Any]) -> HttpResponse:
@@ -71,7 +73,12 @@ class UnstorableInputMiddleware:
     ) -> HttpResponse | None:
         if is_unstorable(request.path):
             return _refuse(request, "invalid", UNSTORABLE, {"where": "path"})
-        for key, values in request.GET.lists():
+        try:
+            query = request.GET.lists()
+        except TooManyFieldsSent:
+            # Django's own answer is an HTML 400; the API's is its error body.
+            return _refuse(request, "bad_request", TOO_MANY_PARAMETERS, {"where": "query"})
+        for key, values in query:
             if is_unstorable(key) or any_unstorable(values):
                 return _refuse(request, "invalid", UNSTORABLE, {"where": f"query {key!r}"})
         if request.method not in WRITE_METHODS:

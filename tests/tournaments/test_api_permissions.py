@@ -22,6 +22,7 @@ import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
+from tests.tournaments import api_matrix_events as event_matrix
 from tests.tournaments.api_support import (
     key_client,
     post,
@@ -36,7 +37,7 @@ from tests.tournaments.results_support import (
     match_at,
     sheet,
 )
-from tournaments.models import ApiToken, AuditEntry, Event, Match, MatchResult, Round
+from tournaments.models import ApiToken, AuditEntry, BackgroundJob, Event, Match, MatchResult, Round
 from tournaments.services import claims
 
 pytestmark = pytest.mark.django_db
@@ -84,6 +85,28 @@ CODES = {
     ("override", "staff"): READ_ONLY,
     ("correct", "staff"): READ_ONLY,
     ("revoke_links", "staff"): READ_ONLY,
+    # Issue 19: a director's request that reached the service, refused there (the round is in
+    # play, the event has no play-off and its Swiss round is open).
+    ("round_generate", "director"): "previous_round_open",
+    ("round_generate", "superuser"): "previous_round_open",
+    ("round_swap", "director"): "round_not_draft",
+    ("round_swap", "superuser"): "round_not_draft",
+    ("playoff_advance", "director"): "playoff_needs_seeding",
+    ("playoff_advance", "superuser"): "playoff_needs_seeding",
+    ("finish", "director"): "main_rounds_open",
+    ("finish", "superuser"): "main_rounds_open",
+    **{
+        (name, "staff"): READ_ONLY
+        for name in (
+            "round_generate",
+            "round_swap",
+            "round_links",
+            "round_action",
+            "round_clock",
+            "playoff_advance",
+            "finish",
+        )
+    },
 }
 
 
@@ -110,6 +133,32 @@ def _confirmed(match: Match) -> None:
 
 def _nothing(match: Match) -> None:
     return None
+
+
+def _all_confirmed(match: Match) -> None:
+    """Every match of the round confirmed: the round may close."""
+    for each in Match.objects.filter(round=match.round_id).select_related("round__event"):
+        _confirmed(each)
+
+
+def _timed(match: Match) -> None:
+    """The event has a time limit: the round's clock may start."""
+    Event.objects.filter(pk=match.round.event_id).update(round_minutes=30)
+
+
+def _job(match: Match) -> None:
+    """A generation job of the event (done, as the worker leaves it)."""
+    BackgroundJob.objects.create(
+        event_id=match.round.event_id,
+        kind="generate_round",
+        status=BackgroundJob.Status.DONE,
+        progress=100,
+        result={"round": match.round.number},
+    )
+
+
+def _rounds(r: Round, path: str = "") -> str:
+    return f"/api/events/{r.event.slug}/{path}"
 
 
 Setup = Callable[[Match], None]
@@ -285,6 +334,142 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
             "director": 200,
         },
     ),
+    # The director's rounds, jobs, play-off and finish (issue 19): the event's directors
+    # (and superusers) only; a refusal by the service (409) says the request got that far.
+    "round_list": (
+        _nothing,
+        lambda c, m, r: c.get(_rounds(r, "rounds/")),
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": NOT_YOURS,
+            "director": 200,
+        },
+    ),
+    "round_detail": (
+        _nothing,
+        lambda c, m, r: c.get(_rounds(r, "rounds/1/")),
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": NOT_YOURS,
+            "director": 200,
+        },
+    ),
+    "round_generate": (
+        _nothing,
+        lambda c, m, r: post(c, _rounds(r, "rounds/generate/"), {"kind": "next"}),
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": NOT_YOURS,
+            "director": 409,
+        },
+    ),
+    "job_detail": (
+        _job,
+        lambda c, m, r: c.get(_rounds(r, f"jobs/{BackgroundJob.objects.get(event=r.event).pk}/")),
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": NOT_YOURS,
+            "director": 200,
+        },
+    ),
+    "round_swap": (
+        _nothing,
+        lambda c, m, r: post(
+            c, _rounds(r, "rounds/1/swap/"), {"tables": [1, 2], "reason": "access"}
+        ),
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": NOT_YOURS,
+            "director": 409,
+        },
+    ),
+    "round_action": (
+        _all_confirmed,
+        lambda c, m, r: post(c, _rounds(r, "rounds/1/close/"), {}),
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": NOT_YOURS,
+            "director": 200,
+        },
+    ),
+    "round_clock": (
+        _timed,
+        lambda c, m, r: post(c, _rounds(r, "rounds/1/clock/start/"), {}),
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": NOT_YOURS,
+            "director": 200,
+        },
+    ),
+    "playoff_advance": (
+        _nothing,
+        lambda c, m, r: post(c, _rounds(r, "playoff/advance/"), {}),
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": NOT_YOURS,
+            "director": 409,
+        },
+    ),
+    "round_links": (
+        _nothing,
+        lambda c, m, r: c.get(_rounds(r, "rounds/1/links/")),
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": NOT_YOURS,
+            "director": 200,
+        },
+    ),
+    "finish_check": (
+        _nothing,
+        lambda c, m, r: c.get(_rounds(r, "finish/")),
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": NOT_YOURS,
+            "director": 200,
+        },
+    ),
+    "finish": (
+        _nothing,
+        lambda c, m, r: post(c, _rounds(r, "finish/"), {}),
+        {
+            "table_a": 403,
+            "table_b": 403,
+            "table_other_round": 403,
+            "table_other_event": 403,
+            "other_director": NOT_YOURS,
+            "director": 409,
+        },
+    ),
     # Players (public reads): the match's first player, of an unlisted event ("home" is not
     # listed), so only those who oversee the event see the player; the search answers everyone.
     "player_detail": (
@@ -317,6 +502,11 @@ ENDPOINTS: dict[str, tuple[Setup, Call, dict[str, int]]] = {
 # Public reads: anonymous callers get the table's answer, not a 401.
 PUBLIC_READS = {"player_detail", "player_list"}
 
+# The events, entries, audit log and player edits (issue 19): their cells in their own module.
+ENDPOINTS.update(event_matrix.ENDPOINTS)
+PUBLIC_READS |= event_matrix.PUBLIC_READS
+CODES.update(event_matrix.CODES)
+
 
 # Staff (not a director of the event, not a superuser): every read, no change. A superuser
 # answers as the event's director does.
@@ -336,6 +526,18 @@ STAFF = {
     "export": 200,
     "player_detail": 200,
     "player_list": 200,
+    "round_list": 200,
+    "round_detail": 200,
+    "round_generate": 403,
+    "job_detail": 200,
+    "round_swap": 403,
+    "round_links": 403,  # links let their holder enter results: as the printed cards
+    "round_action": 403,
+    "round_clock": 403,
+    "playoff_advance": 403,
+    "finish_check": 200,
+    "finish": 403,
+    **event_matrix.STAFF,
 }
 # Side B's link of table 1 reads what side A's reads; it writes only as side B.
 SIDE_B = {"claims_submit": 403, "confirm": 201}
@@ -410,10 +612,9 @@ def test_role_endpoint_matrix(endpoint: str, role: str) -> None:
         wanted_code = (
             "not_authenticated"
             if want == 401
-            else "not_found"
-            if want == NOT_YOURS
-            else CODES.get((endpoint, role), "forbidden")
+            else CODES.get((endpoint, role), "not_found" if want == NOT_YOURS else "forbidden")
         )
+        assert want in (401, 403, NOT_YOURS) or (endpoint, role) in CODES, (endpoint, role)
         assert body["code"] == wanted_code, (endpoint, role, body)
 
 

@@ -1,15 +1,18 @@
-"""The players API: search with pages, a player's record with the page's visibility."""
+"""The players API: search with pages, a player's record with the page's visibility, and the
+director's edit of a player (issue 19)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
-from tests.tournaments.api_support import private_cache
+from tests import factories
+from tests.tournaments.api_support import assert_error, key, private_cache, user_client
 from tests.tournaments.players_support import entry_of, make_player, two_events
-from tournaments.models import Event
+from tournaments.models import AuditEntry, Event
 from tournaments.services import players
 
 pytestmark = pytest.mark.django_db
@@ -65,3 +68,66 @@ def test_the_detail_follows_the_page_rules() -> None:
     players.merge_players(actor=w.boss, loser_id=twin.pk, survivor_id=w.ana.pk)
     merged = APIClient().get(f"/api/players/{twin.pk}/").json()
     assert merged["id"] == w.ana.pk and merged["merged_into"] == w.ana.pk
+
+
+def _patch(client: APIClient, player_id: int, data: Any, **headers: str) -> Any:
+    extra = {"HTTP_IDEMPOTENCY_KEY": key()}
+    extra.update({"HTTP_" + k.upper().replace("-", "_"): v for k, v in headers.items()})
+    return client.patch(f"/api/players/{player_id}/", data, format="json", **extra)
+
+
+def test_a_director_edits_a_player_as_the_player_page_does() -> None:
+    w = two_events()
+    client = user_client(w.boss)
+    read = client.get(f"/api/players/{w.ana.pk}/")
+    assert read.status_code == 200 and read["ETag"]
+    assert "ETag" not in APIClient().get(f"/api/players/{w.ana.pk}/")  # only to her managers
+    edited = _patch(
+        client, w.ana.pk, {"club": "Sevilla DC", "phone": "0700 2"}, If_Match=read["ETag"]
+    )
+    assert edited.status_code == 200, edited.content
+    body = edited.json()
+    assert body == {
+        "id": w.ana.pk,
+        "name": "Ana Ramírez",
+        "club": "Sevilla DC",
+        "email": "ana@example.org",
+        "phone": "0700 2",
+        "version": body["version"],
+    }
+    assert edited["ETag"] == f'"{body["version"]}"' != read["ETag"]
+    audit = AuditEntry.objects.get(action="player.edit")
+    assert audit.actor == w.boss and audit.event is None
+    assert audit.before["club"] == "Brixton Fives" and audit.after["club"] == "Sevilla DC"
+    stale = _patch(client, w.ana.pk, {"club": "Elsewhere"}, If_Match=read["ETag"])
+    assert_error(stale, 412, "stale_version")
+    w.ana.refresh_from_db()
+    assert w.ana.club == "Sevilla DC"
+
+
+def test_player_edits_refused_with_the_pages_codes() -> None:
+    w = two_events()
+    client = user_client(w.boss)
+    assert_error(_patch(client, w.ana.pk, {"email": "not an address"}), 400, "invalid_email")
+    assert_error(_patch(client, w.ana.pk, {"name": ""}), 400, "invalid")
+    assert_error(_patch(client, w.ana.pk, {"nickname": "A"}), 400, "invalid")
+    stranger = user_client(factories.make_director(factories.make_event("x"), "stranger"))
+    assert_error(_patch(stranger, w.ana.pk, {"club": "X"}), 404, "player_not_found")
+    assert_error(_patch(APIClient(), w.ana.pk, {"club": "X"}), 401, "not_authenticated")
+    twin = make_player("Ana R")
+    entry_of(w.spring, "Twin", twin, make_player("Other"))
+    players.merge_players(actor=w.boss, loser_id=twin.pk, survivor_id=w.ed.pk)
+    # A merged row has no events of its own: only staff (who manage every player) reach it.
+    staff = user_client(User.objects.create_user(username="staff", is_staff=True))
+    assert_error(_patch(staff, twin.pk, {"club": "X"}), 409, "player_merged")
+    assert not AuditEntry.objects.filter(action="player.edit").exists()
+
+
+def test_a_player_edit_replayed_with_its_key_changes_once() -> None:
+    w = two_events()
+    client = user_client(w.boss)
+    first = _patch(client, w.ed.pk, {"club": "Leeds"}, Idempotency_Key="ed-1")
+    again = _patch(client, w.ed.pk, {"club": "Leeds"}, Idempotency_Key="ed-1")
+    assert first.status_code == again.status_code == 200
+    assert again["Idempotent-Replayed"] == "true" and again.json() == first.json()
+    assert AuditEntry.objects.filter(action="player.edit").count() == 1

@@ -1,8 +1,9 @@
 """The API against its own schema: schemathesis finds no server error; the schema validates.
 
 Generated requests go to the WSGI app in-process, against a real event: path parameters point at
-its match and round, so the bodies reach the services; tables' operations carry table A's token,
-the director's operations the director's token.
+its match, round, entry and player, so the bodies reach the services; tables' operations carry
+table A's token, the director's operations (the director is an organiser: events are created)
+the director's token.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 import schemathesis
+from django.contrib.auth.models import Group
 from django.core import signals
 from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
@@ -23,11 +25,19 @@ from schemathesis import GenerationMode, checks
 from tests.tournaments.api_support import private_cache
 from tests.tournaments.results_support import make_director, make_event, make_round, match_at, sheet
 from tournaments.models import League, Table
+from tournaments.permissions import ORGANISERS_GROUP
 from tournaments.services import claims
 from tournaments.services.table_links import table_token
 
 ROOT = Path(__file__).resolve().parents[2]
-DIRECTOR_PATHS = ("/resolve/", "/override/", "/correct/", "/forfeit/", "/api/events/")
+DIRECTOR_PATHS = (
+    "/resolve/",
+    "/override/",
+    "/correct/",
+    "/forfeit/",
+    "/api/events/",
+    "/api/players/{player_id}/",
+)
 EXAMPLES = 20
 
 
@@ -41,7 +51,7 @@ def _operations() -> list[tuple[str, str, GenerationMode]]:
     found = []
     for path, item in paths.items():
         for method, operation in item.items():
-            if method not in ("get", "post") or path == "/api/schema/":
+            if method not in ("get", "post", "patch") or path == "/api/schema/":
                 continue
             found.append((path, method.upper(), GenerationMode.POSITIVE))
             if operation.get("requestBody") or any(
@@ -70,6 +80,8 @@ def world(db: None, settings: Any) -> Iterator[dict[str, Any]]:
     event.league = League.objects.create(slug="fuzz", name="Fuzz", points=[3, 2, 1])
     event.save(update_fields=["league"])
     director = make_director(event, "fuzz-director")
+    # An organiser: creating events reaches the service (and its checks) too.
+    director.groups.add(Group.objects.get(name=ORGANISERS_GROUP))
     rnd = make_round(event)
     match = match_at(rnd, 1)
     claims.submit_claim(match=match, side=0, sheet=sheet("tally"))
@@ -82,6 +94,8 @@ def world(db: None, settings: Any) -> Iterator[dict[str, Any]]:
         with private_cache(settings):
             yield {
                 "match_id": match.pk,
+                "entry_id": match.entry_a_id,
+                "player_id": match.entry_a.members.values_list("player_id", flat=True)[0],
                 "slug": event.slug,
                 "number": rnd.number,
                 "table": f"Table {token}",
@@ -116,7 +130,7 @@ def test_no_generated_request_makes_a_server_error(
     )
     def check(case: Any) -> None:
         params = case.path_parameters or {}
-        for name in ("match_id", "slug", "number"):
+        for name in ("match_id", "entry_id", "player_id", "slug", "number"):
             if name in params:
                 params[name] = world[name]
         headers = dict(case.headers or {})

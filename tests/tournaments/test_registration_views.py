@@ -311,6 +311,25 @@ def test_entry_page_sets_seed_and_pins_a_table(client_for: Any, event: Event) ->
     assert client.get(f"/director/events/{event.slug}/entries/99999/").status_code == 302
 
 
+def test_entry_page_renames_the_entry_as_the_api_does(client_for: Any, event: Event) -> None:
+    entry = add(event, "Ann", "Bob")
+    url = f"/director/events/{event.slug}/entries/{entry.pk}/"
+    client = client_for()
+    assert 'value="Ann &amp; Bob"' in client.get(url).content.decode()
+    saved = client.post(url, {"form": "name", "name": "  The   Aces "})
+    assert saved.status_code == 302
+    entry.refresh_from_db()
+    assert entry.name == "The Aces"
+    audit = AuditEntry.objects.get(action="entry.rename")
+    assert (audit.before, audit.after) == ({"name": "Ann & Bob"}, {"name": "The Aces"})
+    blank = client.post(url, {"form": "name", "name": "   "})
+    assert blank.status_code == 200 and 'aria-invalid="true"' in blank.content.decode()
+    entry.refresh_from_db()
+    assert entry.name == "The Aces"
+    log = client.get(f"/director/events/{event.slug}/audit/").content.decode()
+    assert "renamed Ann &amp; Bob to The Aces" in log
+
+
 # --- import ------------------------------------------------------------------------------------
 
 

@@ -30,6 +30,8 @@ HEADER = "Idempotency-Key"
 _KEY = re.compile(r"^[A-Za-z0-9._:\-]{1,200}$")
 # A version in If-Match: ASCII digits only ("²".isdigit() is True but int() refuses it).
 _VERSION = re.compile(r"[0-9]{1,9}")
+# A fingerprint version (``services.versions``): hex digits.
+_TAG = re.compile(r"[0-9a-f]{16}")
 REPLAYED_HEADERS = ("ETag", "Location")
 
 
@@ -49,7 +51,8 @@ def client_scope(request: Request) -> str:
 def request_digest(request: Request) -> str:
     payload = {
         "method": request.method,
-        "path": request.path,
+        # The query too: the same key with other parameters (?reuse=...) is another request.
+        "path": request.get_full_path(),
         "body": request.data,
         "if_match": request.headers.get("If-Match", ""),
     }
@@ -59,7 +62,8 @@ def request_digest(request: Request) -> str:
 
 def idempotency_key(request: Request, *, required: bool) -> str | None:
     key = request.headers.get(HEADER)
-    if key is None or key == "":
+    # Optional keys: an empty header is refused below (it names no request), as the schema says.
+    if key is None or (key == "" and required):
         if required:
             raise ValidationFailed(
                 f"Send an {HEADER} header (a new random value per result, the same on a retry).",
@@ -138,14 +142,35 @@ def parse_version(request: Request, *, header: str = "If-Match") -> int | None:
     return int(text)
 
 
-def etag(version: int) -> str:
+def etag(version: int | str) -> str:
     return f'"{version}"'
+
+
+def parse_tag(request: Request) -> str | None:
+    """The version an edit of an event, entry or player changes, from ``If-Match`` (its
+    ``ETag``: ``"0123456789abcdef"``, weak or bare too); None without one (or ``*``). An empty
+    ``If-Match`` is refused: it names no version."""
+    raw = request.headers.get("If-Match")
+    if raw is None or raw.strip() == "*":
+        return None
+    text = raw.strip()
+    if text.startswith("W/"):
+        text = text[2:]
+    text = text.strip('"')
+    if _TAG.fullmatch(text) is None:
+        raise ValidationFailed(
+            "If-Match is the ETag you read (16 hex digits in quotes), or nothing.",
+            code="invalid_if_match",
+            details={"if_match": raw[:100]},
+        )
+    return text
 
 
 __all__ = [
     "HEADER",
     "IdempotencyMismatch",
     "etag",
+    "parse_tag",
     "parse_version",
     "run_idempotent",
 ]

@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from rest_framework.exceptions import ParseError
-from rest_framework.parsers import JSONParser
+from rest_framework.parsers import BaseParser, JSONParser
 
+from tournaments.csv_safety import decode_csv
 from tournaments.text_safety import MAX_DEPTH, TOO_DEEP, json_depth_exceeds
 
 
@@ -37,3 +38,23 @@ class SafeJSONParser(JSONParser):
         if json_depth_exceeds(data, MAX_DEPTH):
             raise ParseError(TOO_DEEP)
         return data
+
+
+class CsvTextParser(BaseParser):
+    """A CSV body (``text/csv``, or ``text/plain`` pasted text) as one string, decoded as the
+    director's import page decodes an uploaded file (``csv_safety.decode_csv``)."""
+
+    media_type = "text/csv"
+
+    def parse(
+        self,
+        stream: Any,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:
+        raw = stream.read() if stream is not None else b""
+        return decode_csv(raw)
+
+
+class PlainTextCsvParser(CsvTextParser):
+    media_type = "text/plain"

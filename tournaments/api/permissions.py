@@ -46,7 +46,13 @@ from rest_framework.request import Request
 from tournaments.api.authentication import table_access
 from tournaments.api.tokens import api_key
 from tournaments.models import Event, Match, Round
-from tournaments.permissions import can_direct, can_oversee, read_only_staff_error
+from tournaments.permissions import (
+    can_create_events,
+    can_direct,
+    can_oversee,
+    can_see,
+    read_only_staff_error,
+)
 
 #: Route kwargs that name the request's event, and how to find the event from each.
 EVENT_URL_KWARGS: dict[str, str] = {"slug": "slug", "match_id": "rounds__matches__pk"}
@@ -80,8 +86,15 @@ def may_act(request: Request, event: Any) -> bool:
 
 def _visible_or_404(allowed: bool, obj: Any) -> bool:
     if not allowed:
-        meta = getattr(obj, "_meta", None)
-        what = str(meta.verbose_name) if meta is not None else "object"
+        what = (
+            "match"
+            if isinstance(obj, Match)
+            else "round"
+            if isinstance(obj, Round)
+            else "event"
+            if isinstance(obj, Event)
+            else "object"
+        )
         raise exceptions.NotFound(f"No such {what} among yours.")
     return True
 
@@ -213,3 +226,45 @@ class TableOnlyToWrite(permissions.BasePermission):
         if request.method in permissions.SAFE_METHODS:
             return True
         return table_access(request) is not None
+
+
+def _signed_in(request: Request) -> bool:
+    """A user's key or session (a table link is no user)."""
+    return bool(request.user and request.user.is_authenticated) and table_access(request) is None
+
+
+class PublicReadDirectorWrite(permissions.BasePermission):
+    """An event's public reads (an event anyone may see: out of draft; drafts only for those
+    who oversee it, 404 to others) and its directors' changes (as ``DirectorOnly``)."""
+
+    message = "Only the event's directors may do this."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.method in permissions.SAFE_METHODS or _signed_in(request)
+
+    def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return _visible_or_404(can_see(request.user, _event_of(obj)), obj)
+        return _visible_or_404(may_act(request, _event_of(obj)), obj)
+
+
+class EventCreatorsToWrite(permissions.BasePermission):
+    """The event list: anyone reads it (each caller sees their own list); creating an event
+    takes an organiser (``can_create_events``: the organisers group, superusers)."""
+
+    message = "Only organisers create events: ask an administrator to make you one."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
+        return _signed_in(request) and can_create_events(request.user)
+
+
+class PublicReadSignedInWrite(permissions.BasePermission):
+    """Public reads; changes by a signed-in user (the view checks which objects they manage).
+    A table link changes nothing here (403)."""
+
+    message = "Sign in (a user's API key or session) to change this."
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return request.method in permissions.SAFE_METHODS or _signed_in(request)

@@ -2,9 +2,14 @@
 
 The same visibility as the player pages (``selectors.players``): a player appears only with an
 event the caller may see; merged rows are left out of the list, and a merged player's detail
-answers the player it was merged into (``merged_into`` says so). Contact details never appear.
-The list is paginated by page number (``page``, ``page_size`` up to 100); scores are displayed
-points and ratings the display scale (``tournaments.ratings_scale``).
+answers the player it was merged into (``merged_into`` says so). Contact details never appear
+in these reads. The list is paginated by page number (``page``, ``page_size`` up to 100); scores
+are displayed points and ratings the display scale (``tournaments.ratings_scale``).
+
+``PATCH /api/players/<id>/`` is the director's player page: those who may manage the player
+(``services.players.may_manage_player``: a director of an event the player played in, staff)
+edit the name, club and contact details, audited (``player.edit``); the answer, for them, holds
+the contact details and the player's version (its ``ETag``, also on their GET) for ``If-Match``.
 """
 
 from __future__ import annotations
@@ -12,16 +17,23 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.paginator import EmptyPage, PageNotAnInteger, Paginator
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiExample, extend_schema
 from rest_framework import exceptions, permissions, serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from tournaments.api.serializers import errors
+from tournaments.api.event_serializers import name_field
+from tournaments.api.events import AUTHENTICATION, PublicReadsSchema, acting_user
+from tournaments.api.idempotency import etag, parse_tag, run_idempotent
+from tournaments.api.permissions import PublicReadSignedInWrite
+from tournaments.api.serializers import IDEMPOTENCY_OPTIONAL, StrictInput, errors, if_match_tag
 from tournaments.models import Player
 from tournaments.presenters import players as presenter
 from tournaments.selectors import players as selectors
+from tournaments.services import players as player_services
+from tournaments.services import versions
+from tournaments.services.versions import fingerprint
 
 MAX_PAGE_SIZE = 100
 
@@ -144,10 +156,43 @@ class PlayerListApi(APIView):
         return Response(PlayerListSerializer(body).data)
 
 
-class PlayerDetailApi(APIView):
-    """A player's record across the events the caller may see."""
+class PlayerUpdateSerializer(StrictInput):
+    """What the director's player page edits; fields left out keep their value."""
 
-    permission_classes = [permissions.AllowAny]
+    name = name_field(120, "The player's name.", required=False)
+    club = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    email = serializers.CharField(
+        max_length=254, allow_blank=True, required=False, help_text="Empty: none."
+    )
+    phone = serializers.CharField(
+        max_length=40, allow_blank=True, required=False, help_text="Empty: none."
+    )
+
+
+class PlayerContactSerializer(PlayerUpdateSerializer):
+    """A player as their manager sees them: with contact details and the version (ETag)."""
+
+    id = serializers.IntegerField()
+    version = serializers.SerializerMethodField(help_text="The version edited (the ETag).")
+
+    def get_version(self, player: Player) -> str:
+        return fingerprint(player, player_services.EDIT_FIELDS)
+
+
+UPDATE_EXAMPLE = OpenApiExample(
+    "A new club and phone",
+    request_only=True,
+    value={"club": "Sevilla DC", "phone": "+34 600 000 000"},
+)
+
+
+class PlayerDetailApi(APIView):
+    """A player's record across the events the caller may see; its managers (a director of an
+    event the player played in, staff) edit the player as the player page does."""
+
+    authentication_classes = AUTHENTICATION
+    permission_classes = [PublicReadSignedInWrite]
+    schema = PublicReadsSchema()
 
     @extend_schema(
         operation_id="player_detail",
@@ -187,4 +232,43 @@ class PlayerDetailApi(APIView):
             "merged_into": player.pk if asked.pk != player.pk else None,
             "events": events,
         }
-        return Response(PlayerDetailSerializer(body).data)
+        headers = {}
+        if player_services.may_manage_player(request.user, player):
+            headers["ETag"] = etag(fingerprint(player, player_services.EDIT_FIELDS))
+        return Response(PlayerDetailSerializer(body).data, headers=headers)
+
+    @extend_schema(
+        operation_id="player_update",
+        summary="Director: edit a player's name, club and contact details",
+        description="As the director's player page (a director of an event the player played "
+        "in, or staff); audited. If-Match: the player's ETag (412 stale_version). A merged "
+        "row: 409 player_merged (edit the player it was merged into).",
+        request=PlayerUpdateSerializer,
+        parameters=[IDEMPOTENCY_OPTIONAL, if_match_tag("the player (its ETag)")],
+        examples=[UPDATE_EXAMPLE],
+        responses={200: PlayerContactSerializer, **errors(400, 401, 403, 404, 409, 412, 422)},
+        tags=["director"],
+    )
+    def patch(self, request: Request, player_id: int) -> Response:
+        player = player_services.managed_player(request.user, player_id)
+        data = PlayerUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        expected = parse_tag(request)
+
+        def update() -> Response:
+            locked = versions.lock_at_version(
+                Player,
+                pk=player.pk,
+                fields=player_services.EDIT_FIELDS,
+                expected=expected,
+                what="player",
+            )
+            values = {f: getattr(locked, f) for f in ("name", "club", "email", "phone")}
+            values.update(data.validated_data)
+            edited = player_services.edit_player(
+                actor=acting_user(request), player_id=locked.pk, **values
+            )
+            body = PlayerContactSerializer(edited).data
+            return Response(body, headers={"ETag": etag(body["version"])})
+
+        return run_idempotent(request, update, required=False)

@@ -54,6 +54,20 @@ def if_match(what: str, *, required: bool = False) -> OpenApiParameter:
     )
 
 
+def if_match_tag(what: str) -> OpenApiParameter:
+    """``If-Match`` for a row whose version is a fingerprint (``services.versions``): the
+    ``ETag`` read, or ``*`` (any version)."""
+    return OpenApiParameter(
+        "If-Match",
+        OpenApiTypes.STR,
+        OpenApiParameter.HEADER,
+        required=False,
+        description=f"The version of {what} this request changes: the ETag you read, e.g. "
+        '"0123456789abcdef" (412 stale_version if it changed since).',
+        pattern=r'^\s*(\*|(W/)?"?[0-9a-f]{16}"?)\s*$',
+    )
+
+
 def errors(*codes: int) -> dict[int, OpenApiResponse]:
     return {code: OpenApiResponse(ERROR) for code in codes}
 
@@ -385,8 +399,38 @@ class ClaimConfirmInputSerializer(StrictInput):
 STORABLE_TEXT = r"^[^\x00]*[^\s\x00][^\x00]*$"
 
 
+class TextField(serializers.CharField):
+    """A string, and only a string: DRF's ``CharField`` would take the number 5 as "5", which
+    the schema (``type: string``) refuses, so the API refuses it too."""
+
+    def to_internal_value(self, data: Any) -> str:
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return str(super().to_internal_value(data))
+
+
+class NumberField(serializers.IntegerField):
+    """A JSON integer, and only that (not "5" or true, which DRF would take; 5.0 is one, as
+    JSON Schema counts it)."""
+
+    def to_internal_value(self, data: Any) -> int:
+        whole = isinstance(data, int) or (isinstance(data, float) and data.is_integer())
+        if isinstance(data, bool) or not whole:
+            self.fail("invalid")
+        return int(super().to_internal_value(data))
+
+
+class FlagField(serializers.BooleanField):
+    """A JSON true or false, and only that (not "yes" or 1, which DRF would take)."""
+
+    def to_internal_value(self, data: Any) -> bool:
+        if not isinstance(data, bool):
+            self.fail("invalid", input=data)
+        return data
+
+
 def reason_field(help_text: str = "Why (goes in the audit log).") -> serializers.CharField:
-    return serializers.CharField(
+    return TextField(
         min_length=1,
         max_length=2000,
         validators=[RegexValidator(STORABLE_TEXT, message="Give a reason (some visible text).")],

@@ -1,27 +1,74 @@
 """The API's routes (namespace ``api``), mounted once at ``/api/``: the schema and its docs,
-the table's endpoints, the director's endpoints, the standings, the export, the players,
-the leagues and the events' webhooks."""
+the events, their entries and audit log, the table's endpoints, the director's endpoints, the
+standings, the export, the players, the leagues and the events' webhooks."""
 
 from __future__ import annotations
 
-from django.urls import path, re_path
+from django.urls import path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView
 
-from tournaments.api import director, docs, errors, table, webhooks
+from tournaments.api import (
+    director,
+    docs,
+    entries,
+    errors,
+    events,
+    playoffs,
+    rounds,
+    table,
+    webhooks,
+)
+from tournaments.api.audit import EventAuditApi
 from tournaments.api.export import EventExportApi
 from tournaments.api.leagues import LeagueDetailApi, LeagueListApi
 from tournaments.api.players import PlayerDetailApi, PlayerListApi
+from tournaments.api.round_serializers import CLOCK_ACTIONS, ROUND_ACTIONS
 from tournaments.api.standings import EventStandingsApi
 
 app_name = "api"
 
+
+class _Choice:
+    """A path segment that is one of a few words (a round's or a clock's action)."""
+
+    regex = ""
+
+    def to_python(self, value: str) -> str:
+        return value
+
+    def to_url(self, value: str) -> str:
+        return value
+
+
+class RoundActionConverter(_Choice):
+    regex = "|".join(ROUND_ACTIONS)
+
+
+class ClockActionConverter(_Choice):
+    regex = "|".join(CLOCK_ACTIONS)
+
+
+register_converter(RoundActionConverter, "round_action")
+register_converter(ClockActionConverter, "clock_action")
+
 MATCH = "matches/<int:match_id>/"
-ROUND = "events/<slug:slug>/rounds/<int:number>/"
-WEBHOOK = "events/<slug:slug>/webhooks/<int:webhook_id>/"
+EVENT = "events/<slug:slug>/"
+ENTRY = EVENT + "entries/<int:entry_id>/"
+ROUND = EVENT + "rounds/<int:number>/"
+WEBHOOK = EVENT + "webhooks/<int:webhook_id>/"
 
 urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", docs.api_docs, name="docs"),
+    # The director's event pages in another form: events, entries, the audit log.
+    path("events/", events.EventListApi.as_view(), name="events-list"),
+    path(EVENT, events.EventDetailApi.as_view(), name="event-detail"),
+    path(EVENT + "publish/", events.EventPublishApi.as_view(), name="event-publish"),
+    path(EVENT + "entries/", entries.EntryListApi.as_view(), name="entry-list"),
+    path(EVENT + "entries/import/", entries.EntryImportApi.as_view(), name="entry-import"),
+    path(ENTRY, entries.EntryDetailApi.as_view(), name="entry-detail"),
+    path(ENTRY + "<str:action>/", entries.EntryActionApi.as_view(), name="entry-action"),
+    path(EVENT + "audit/", EventAuditApi.as_view(), name="event-audit"),
     path("events/<slug:slug>/export/", EventExportApi.as_view(), name="event-export"),
     path("events/<slug:slug>/standings/", EventStandingsApi.as_view(), name="event-standings"),
     # Players across events (public read).
@@ -58,6 +105,19 @@ urlpatterns = [
         webhooks.WebhookDeliveryRetryApi.as_view(),
         name="webhook-delivery-retry",
     ),
+    # The director's rounds, jobs, play-off and finish.
+    path(EVENT + "rounds/", rounds.RoundListApi.as_view(), name="round-list"),
+    path(EVENT + "rounds/generate/", rounds.RoundGenerateApi.as_view(), name="round-generate"),
+    path(EVENT + "jobs/<int:job_id>/", rounds.JobDetailApi.as_view(), name="job-detail"),
+    path(ROUND, rounds.RoundDetailApi.as_view(), name="round-detail"),
+    path(ROUND + "swap/", rounds.RoundSwapApi.as_view(), name="round-swap"),
+    path(ROUND + "links/", rounds.RoundLinksApi.as_view(), name="round-links"),
+    path(ROUND + "<round_action:action>/", rounds.RoundActionApi.as_view(), name="round-action"),
+    path(
+        ROUND + "clock/<clock_action:action>/", rounds.RoundClockApi.as_view(), name="round-clock"
+    ),
+    path(EVENT + "playoff/advance/", playoffs.PlayoffAdvanceApi.as_view(), name="playoff-advance"),
+    path(EVENT + "finish/", playoffs.EventFinishApi.as_view(), name="event-finish"),
     # Last: any other path under /api/ is the JSON error body's 404, never an HTML page.
     re_path(r"^", errors.api_not_found, name="not-found"),
 ]

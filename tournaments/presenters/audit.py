@@ -232,6 +232,13 @@ def _pin(entry: AuditEntry, event: Event, names: AuditNames) -> str:
     return gettext("%(who)s pinned %(entry)s to table %(table)s") % parts
 
 
+def _rename(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+    before = entry.before if isinstance(entry.before, dict) else {}
+    after = entry.after if isinstance(entry.after, dict) else {}
+    old = before.get("name") or names.entry(entry.object_id)
+    return f"{_who(entry)} renamed {old} to {after.get('name', '?')}"
+
+
 def _update(entry: AuditEntry, event: Event, names: AuditNames) -> str:
     fields = ", ".join(k.replace("_", " ") for k in _after(entry)) or gettext("nothing")
     return gettext("%(who)s changed the event's settings: %(fields)s") % {
@@ -348,6 +355,7 @@ PRESENTERS: dict[str, Presenter] = {
     "event.check_in_day_code": _day_code,
     "entry.set_seed": _seed,
     "entry.pin_table": _pin,
+    "entry.rename": _rename,
     "entries.import": _import,
     "event.create": _fixed(gettext_lazy("%(who)s created the event")),
     "event.update": _update,

@@ -33,6 +33,22 @@ def list_director_events(user: AbstractBaseUser | AnonymousUser) -> list[Event]:
     return list(events.order_by("-start_date", "name"))
 
 
+def api_events(user: AbstractBaseUser | AnonymousUser, *, status: str = "") -> QuerySet[Event]:
+    """The events the API lists to this caller: the public listed ones (out of draft) for
+    anyone, and those the caller directs (staff and superusers: every event, as on the
+    director's home), newest first; ``status`` keeps one status. One query when read."""
+    events = Event.objects.all()
+    if not is_staff(user):
+        listed = Q(public_listing=True) & ~Q(status=Event.Status.DRAFT)
+        if user.is_authenticated:
+            directed = Event.objects.filter(directors__id=user.pk or 0).values("pk")
+            listed |= Q(pk__in=directed)
+        events = events.filter(listed)
+    if status:
+        events = events.filter(status=status)
+    return events.order_by("-start_date", "name", "pk")
+
+
 @dataclass(frozen=True)
 class EntryCounts:
     total: int
@@ -65,9 +81,10 @@ def _members() -> Prefetch[str]:
     )
 
 
-def list_entries(*, event: Event, query: str = "", status: str = "") -> list[Entry]:
-    """The event's entries with their players, filtered by a search on the entry's name or a
-    player's name (case-insensitive substring) and by status. Two queries."""
+def entries_query(*, event: Event, query: str = "", status: str = "") -> QuerySet[Entry]:
+    """The event's entries with their players (prefetched), filtered by a search on the entry's
+    name or a player's name (case-insensitive substring) and by status, by name. Two queries
+    when read (the API's list reads a page of it)."""
     entries: QuerySet[Entry] = Entry.objects.filter(event=event)
     query = query.replace("\x00", "").strip()  # PostgreSQL refuses NUL in text
     if query:
@@ -75,7 +92,12 @@ def list_entries(*, event: Event, query: str = "", status: str = "") -> list[Ent
         entries = entries.filter(Q(name__icontains=query) | Q(pk__in=matching.values("entry_id")))
     if status:
         entries = entries.filter(status=status)
-    return list(entries.prefetch_related(_members()).order_by("name", "pk"))
+    return entries.prefetch_related(_members()).order_by("name", "pk")
+
+
+def list_entries(*, event: Event, query: str = "", status: str = "") -> list[Entry]:
+    """``entries_query`` read whole (the director's entries page). Two queries."""
+    return list(entries_query(event=event, query=query, status=status))
 
 
 def get_entry(*, event: Event, entry_id: int) -> Entry:
@@ -86,13 +108,23 @@ def get_entry(*, event: Event, entry_id: int) -> Entry:
     return entry
 
 
+def audit_query(*, event: Event, action: str = "") -> QuerySet[AuditEntry]:
+    """The event's audit log, newest first, with the actor; ``action`` keeps one action
+    (``entry.check_in``) or, without a dot, one family of them (``entry``: every ``entry.*``).
+    One query when read."""
+    log = AuditEntry.objects.filter(event=event)
+    if action:
+        log = (
+            log.filter(action=action)
+            if "." in action
+            else log.filter(action__startswith=f"{action}.")
+        )
+    return log.select_related("actor").order_by("-at", "-pk")
+
+
 def list_audit(*, event: Event, limit: int = 500) -> list[AuditEntry]:
     """The event's audit log, newest first, with the actor. One query."""
-    return list(
-        AuditEntry.objects.filter(event=event)
-        .select_related("actor")
-        .order_by("-at", "-pk")[:limit]
-    )
+    return list(audit_query(event=event)[:limit])
 
 
 def audit_names(

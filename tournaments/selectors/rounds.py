@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-from django.db.models import Count, Q
+from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext
 
 from tournaments import job_kinds
@@ -237,10 +237,10 @@ class RoundView:
         )
 
 
-def list_rounds(event: Event) -> list[Round]:
-    """The event's rounds in order, each with ``match_count`` and ``bye_count``. One query."""
-
-    return list(
+def rounds_with_counts(event: Event) -> QuerySet[Round]:
+    """The event's rounds in order, each with ``match_count`` (tables: a best-of match counts
+    once) and ``bye_count``; a queryset, for the API's cursor pages. One query when read."""
+    return (
         Round.objects.filter(event=event)
         .annotate(
             match_count=Count("matches", filter=Q(matches__is_bye=False, matches__game_no=1)),
@@ -248,6 +248,11 @@ def list_rounds(event: Event) -> list[Round]:
         )
         .order_by("number")
     )
+
+
+def list_rounds(event: Event) -> list[Round]:
+    """The event's rounds in order, each with ``match_count`` and ``bye_count``. One query."""
+    return list(rounds_with_counts(event))
 
 
 def list_public_rounds(event: Event) -> list[Round]:
@@ -263,6 +268,22 @@ def latest_generate_job(event: Event) -> Any:
         .order_by("-pk")
         .first()
     )
+
+
+def tabled_matches(rnd: Round) -> list[Match]:
+    """The round's matches at tables (a best-of match: its first game, which holds the seats),
+    by table, with their tables and entries. One query."""
+    return list(
+        Match.objects.filter(round=rnd, table__isnull=False, entry_b__isnull=False, game_no=1)
+        .select_related("table", "entry_a", "entry_b")
+        .order_by("table__number")
+    )
+
+
+def director_job(event: Event, job_id: int) -> BackgroundJob:
+    """A director's job of ``event`` (generate a round, propose a tiebreak round, seed the
+    play-off: ``job_kinds.LABELS``); raises ``BackgroundJob.DoesNotExist``. One query."""
+    return BackgroundJob.objects.get(pk=job_id, event=event, kind__in=list(job_kinds.LABELS))
 
 
 def get_round(event: Event, number: int, *, public: bool = False) -> Round:

@@ -19,11 +19,12 @@ history) across events. Error codes (``tournaments.errors``):
     no_rounds_yet           a late entry before any round exists: register normally
     event_finished          the event is over
     already_checked_in / not_checked_in / entry_withdrawn / already_withdrawn / not_withdrawn
+    name_required           an entry renamed to nothing
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
@@ -47,6 +48,10 @@ ENTRY_FIELDS = [
     "checked_in_by_self",
     "withdrawn_at",
 ]
+
+#: What a director edits on an entry (its name, seed and pinned table): its version for
+#: ``If-Match`` (``services.versions``).
+EDITABLE_FIELDS = ("name", "seed", "pinned_table")
 
 
 @dataclass(frozen=True)
@@ -493,3 +498,41 @@ def pin_table(*, actor: User | None, entry: Entry, table: int | None, reason: st
         reason=reason,
     )
     return locked
+
+
+@transaction.atomic
+def rename_entry(*, actor: User | None, entry: Entry, name: str) -> Entry:
+    """Change the name an entry is shown by (a team's name, or a head-to-head entry's label;
+    the players keep theirs): ``name_required`` when nothing visible is left."""
+    name = clean(name)
+    if not name:
+        raise ValidationFailed(
+            "Give the entry a name.", code="name_required", details={"name": "required"}
+        )
+    locked = _lock_entry(entry)
+    if locked.name == name:
+        return locked
+    before = snapshot(locked, ["name"])
+    locked.name = name
+    locked.save(update_fields=["name"])
+    record(
+        event=locked.event,
+        actor=actor,
+        action="entry.rename",
+        obj=locked,
+        before=before,
+        after=snapshot(locked, ["name"]),
+    )
+    return locked
+
+
+ENTRY_ACTIONS: dict[str, Callable[..., Entry]] = {
+    "check-in": check_in_entry,
+    "undo-check-in": undo_check_in,
+    "withdraw": withdraw_entry,
+    "reinstate": reinstate_entry,
+}
+"""The entry list's buttons by name (the director's page and the API): each takes ``actor``
+and ``entry``; those in ``ACTIONS_WITH_REASON`` also a ``reason`` for the audit log."""
+
+ACTIONS_WITH_REASON = frozenset({"withdraw", "reinstate"})

@@ -28,6 +28,7 @@ from tournaments.errors import Conflict, NotFound, ValidationFailed
 from tournaments.models import Event
 from tournaments.services import ratings
 from tournaments.services.audit import record, snapshot
+from tournaments.services.finish import finish_event
 from tournaments.standings import TIEBREAKS as STANDINGS_TIEBREAKS
 
 #: The tiebreaks an event may list, in any order, after match points: the standings' own.
@@ -468,3 +469,16 @@ def add_director(*, actor: User | None, event: Event, username: str) -> User:
         after={"director": user.username},
     )
     return user
+
+
+@transaction.atomic
+def change_event_status(
+    *, actor: User | None, event: Event, status: str, reason: str = ""
+) -> Event:
+    """The event's status steps, as its pages take them: draft, registration open, running,
+    finished. Finishing an event that has rounds is "Finish the event" (``finish_event``: the
+    final placings frozen, refused until the final is decided); every other step is the
+    settings' status (``update_event``, audited as a settings change)."""
+    if status == Event.Status.FINISHED and event.rounds.exists():
+        return finish_event(event=event, actor=actor)
+    return update_event(actor=actor, event=event, reason=reason, status=status)

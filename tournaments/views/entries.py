@@ -1,5 +1,5 @@
 """The director's entry pages: the list (check-in, withdraw, reinstate), adding an entry (late
-entries too), an entry's seed and pinned table.
+entries too), an entry's name, seed and pinned table.
 
 Entry buttons work with htmx (the row is swapped in place) and without JavaScript (a plain POST,
 then a redirect back to the list).
@@ -7,7 +7,6 @@ then a redirect back to the list).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
@@ -79,6 +78,12 @@ def _player_labels(side: str) -> tuple[str, str, str]:
     if side == "b":
         return gettext("Player B: name"), gettext("Player B: club"), gettext("Player B: rating")
     return gettext("Player: name"), gettext("Player: club"), gettext("Player: rating")
+class NameForm(forms.Form):
+    name = forms.CharField(
+        max_length=200,
+        label=gettext_lazy("Name"),
+        help_text=gettext_lazy("The name the entry is shown by; the players keep theirs."),
+    )
 
 
 class SeedForm(forms.Form):
@@ -109,12 +114,7 @@ class WithdrawForm(forms.Form):
     reason = forms.CharField(required=False, max_length=200, label=gettext_lazy("Reason"))
 
 
-ENTRY_ACTIONS: dict[str, Callable[..., Entry]] = {
-    "check-in": entry_services.check_in_entry,
-    "undo-check-in": entry_services.undo_check_in,
-    "withdraw": entry_services.withdraw_entry,
-    "reinstate": entry_services.reinstate_entry,
-}
+ENTRY_ACTIONS = entry_services.ENTRY_ACTIONS
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -255,36 +255,43 @@ def entry_add(request: HttpRequest, event: Event, late: bool = False) -> HttpRes
     )
 
 
+ENTRY_FORMS: dict[str, type[forms.Form]] = {"name": NameForm, "seed": SeedForm, "pin": PinForm}
+"""The entry page's forms by the ``form`` field each posts."""
+
+
+def _save_entry_form(request: HttpRequest, entry: Entry, which: str, data: dict[str, Any]) -> None:
+    """The service of the entry page's form ``which`` (each audited)."""
+    if which == "name":
+        entry_services.rename_entry(actor=user_of(request), entry=entry, name=data["name"])
+    elif which == "seed":
+        entry_services.set_seed(actor=user_of(request), entry=entry, seed=data["seed"])
+    else:
+        entry_services.pin_table(
+            actor=user_of(request), entry=entry, table=data["pinned_table"], reason=data["reason"]
+        )
+
+
 @director_required
 def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpResponse:
-    """/director/events/<slug>/entries/<id>/: the entry's players, seed, pinned table, status."""
+    """/director/events/<slug>/entries/<id>/: the entry's players, name, seed, pinned table,
+    status."""
     try:
         entry = selectors.get_entry(event=event, entry_id=entry_id)
     except SpinnerError as exc:
         show_error(request, exc)
         return redirect("director:entries", slug=event.slug)
-    seed_form = SeedForm(initial={"seed": entry.seed})
-    pin_form = PinForm(initial={"pinned_table": entry.pinned_table})
+    shown: dict[str, forms.Form] = {
+        "name": NameForm(initial={"name": entry.name}),
+        "seed": SeedForm(initial={"seed": entry.seed}),
+        "pin": PinForm(initial={"pinned_table": entry.pinned_table}),
+    }
     if request.method == "POST":
-        which = request.POST.get("form")
-        bound: forms.Form
-        if which == "seed":
-            bound = seed_form = SeedForm(request.POST)
-        else:
-            bound = pin_form = PinForm(request.POST)
+        which = str(request.POST.get("form"))
+        which = which if which in ENTRY_FORMS else "pin"
+        bound = shown[which] = ENTRY_FORMS[which](request.POST)
         if bound.is_valid():
             try:
-                if which == "seed":
-                    entry_services.set_seed(
-                        actor=user_of(request), entry=entry, seed=bound.cleaned_data["seed"]
-                    )
-                else:
-                    entry_services.pin_table(
-                        actor=user_of(request),
-                        entry=entry,
-                        table=bound.cleaned_data["pinned_table"],
-                        reason=bound.cleaned_data["reason"],
-                    )
+                _save_entry_form(request, entry, which, bound.cleaned_data)
             except SpinnerError as exc:
                 show_error(bound, exc)
             else:
@@ -296,8 +303,9 @@ def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
         {
             "event": event,
             "entry": entry,
-            "seed_form": seed_form,
-            "pin_form": pin_form,
+            "name_form": shown["name"],
+            "seed_form": shown["seed"],
+            "pin_form": shown["pin"],
             "withdraw_form": WithdrawForm(),
         },
     )

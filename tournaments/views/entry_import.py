@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import ngettext
 
+from tournaments.csv_safety import decode_csv
 from tournaments.errors import SpinnerError
 from tournaments.middleware import checks_its_own_text
 from tournaments.models import Event
@@ -22,12 +23,7 @@ def _read_upload(request: HttpRequest) -> str:
     if upload is None:
         return request.POST.get("text", "")
     raw: bytes = upload.read(entry_import.MAX_IMPORT_LINES * 400)
-    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):  # Excel's "Unicode text" is UTF-16
-        return raw.decode("utf-16", errors="replace")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return raw.decode("cp1252", errors="replace")
+    return decode_csv(raw)
 
 
 @checks_its_own_text  # names each line holding a NUL (a binary file), not a bare 400
