@@ -543,11 +543,47 @@ STAFF = {
 SIDE_B = {"claims_submit": 403, "confirm": 201}
 # The director's keys. A read-only key reads as the director does; its writes are refused
 # before anything else looks at them (the key's authentication): 403 api_token_read_only.
-WRITES = {"verify", "claims_submit", "confirm", "resolve", "override", "correct", "revoke_links"}
+WRITES = {
+    "verify",
+    "claims_submit",
+    "confirm",
+    "resolve",
+    "override",
+    "correct",
+    "revoke_links",
+    # the events, entries, players and rounds through the API (issue 19)
+    "event_create",
+    "event_update",
+    "event_publish",
+    "entry_register",
+    "entry_import",
+    "entry_update",
+    "entry_action",
+    "player_update",
+    "round_generate",
+    "round_swap",
+    "round_action",
+    "round_clock",
+    "playoff_advance",
+    "finish",
+    # a round's table links let their holder write results: not for a read-only key
+    "round_links",
+}
+# Changes outside any one event (a new event, a player who plays in many): a key limited to
+# some events is refused whatever its events (403 api_token_event_scoped).
+EVENTLESS_WRITES = {"event_create", "player_update"}
+KEY_EVENT_SCOPED = "api_token_event_scoped"
 # A key limited to the director's other event: every endpoint naming this event's match or
 # round answers as if it did not exist. The players' endpoints are public reads that widen with
 # the key's user's own rights (not an event's director endpoint; not narrowed by the key).
-OTHER_EVENT_KEY = {"table": 403, "player_detail": 200, "player_list": 200}
+OTHER_EVENT_KEY = {
+    "table": 403,
+    "player_detail": 200,
+    "player_list": 200,
+    # public reads: the event and the list of public events read as for anyone
+    "event_detail": 200,
+    "events_list": 200,
+}
 for _name, (_setup, _call, _expected) in ENDPOINTS.items():
     _expected["staff"] = STAFF[_name]
     _expected["table_a_side_b"] = SIDE_B.get(_name, _expected["table_a"])
@@ -557,6 +593,12 @@ for _name, (_setup, _call, _expected) in ENDPOINTS.items():
     _expected["director_other_event_key"] = OTHER_EVENT_KEY.get(_name, NOT_YOURS)
     if _name in WRITES:
         CODES[(_name, "director_read_key")] = KEY_READ_ONLY
+    if _name in EVENTLESS_WRITES:
+        for _key_role in ("director_event_key", "director_other_event_key"):
+            _expected[_key_role] = 403
+            CODES[(_name, _key_role)] = KEY_EVENT_SCOPED
+    if _expected["director_other_event_key"] == NOT_YOURS:
+        CODES.setdefault((_name, "director_other_event_key"), "not_found")
     for _key_role in ("director_read_key", "director_event_key", "director_other_event_key"):
         if (_name, "director") in CODES and (_name, _key_role) not in CODES:
             CODES[(_name, _key_role)] = CODES[(_name, "director")]

@@ -44,7 +44,12 @@ from tournaments.api.event_serializers import (
 from tournaments.api.idempotency import etag, parse_tag, run_idempotent
 from tournaments.api.pagination import Keyset, PageQuerySerializer, query_of
 from tournaments.api.parsers import SafeJSONParser
-from tournaments.api.permissions import EventCreatorsToWrite, PublicReadDirectorWrite
+from tournaments.api.permissions import (
+    EventCreatorsToWrite,
+    NotEventScopedKey,
+    PublicReadDirectorWrite,
+    in_key_scope,
+)
 from tournaments.api.serializers import IDEMPOTENCY_OPTIONAL, errors, if_match_tag
 from tournaments.api.tokens import HashedTokenAuthentication
 from tournaments.models import Event
@@ -99,7 +104,7 @@ class EventApi(APIView):
 
 
 class EventListApi(EventApi):
-    permission_classes = [EventCreatorsToWrite]
+    permission_classes = [EventCreatorsToWrite, NotEventScopedKey]
     schema = PublicReadsSchema()
 
     @extend_schema(
@@ -113,6 +118,7 @@ class EventListApi(EventApi):
         asked = EventQuerySerializer(data=query_of(request))
         asked.is_valid(raise_exception=True)
         events = selectors.api_events(request.user, status=asked.validated_data.get("status", ""))
+        events = in_key_scope(request, events)  # a key limited to some events lists those
         page = EVENTS.page(request, events)
         return Response(page.body(EventSummarySerializer(page.rows, many=True).data))
 

@@ -146,13 +146,16 @@ def in_key_scope(
 
 
 class NotEventScopedKey(permissions.BasePermission):
-    """For endpoints that make something outside every event (creating an event): an API key
-    limited to some events is refused (403 ``api_token_event_scoped``)."""
+    """For changes outside every event (creating an event, editing a player, who plays in many):
+    an API key limited to some events is refused (403 ``api_token_event_scoped``); its reads
+    are left to the other permissions."""
 
     message = _("This API key is limited to some events; use a key for all your events.")
     code = "api_token_event_scoped"
 
     def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in permissions.SAFE_METHODS:
+            return True
         access = api_key(request)
         return access is None or access.event_ids is None
 
@@ -244,8 +247,8 @@ class PublicReadDirectorWrite(permissions.BasePermission):
 
     def has_object_permission(self, request: Request, view: Any, obj: Any) -> bool:
         if request.method in permissions.SAFE_METHODS:
-            return _visible_or_404(can_see(request.user, _event_of(obj)), obj)
-        return _visible_or_404(may_act(request, _event_of(obj)), obj)
+            return _visible_or_404(can_see(request.user, event_of(obj)), obj)
+        return _visible_or_404(may_act(request, event_of(obj)), obj)
 
 
 class EventCreatorsToWrite(permissions.BasePermission):

@@ -26,7 +26,7 @@ from rest_framework.views import APIView
 from tournaments.api.event_serializers import name_field
 from tournaments.api.events import AUTHENTICATION, PublicReadsSchema, acting_user
 from tournaments.api.idempotency import etag, parse_tag, run_idempotent
-from tournaments.api.permissions import PublicReadSignedInWrite
+from tournaments.api.permissions import NotEventScopedKey, PublicReadSignedInWrite
 from tournaments.api.serializers import IDEMPOTENCY_OPTIONAL, StrictInput, errors, if_match_tag
 from tournaments.models import Player
 from tournaments.presenters import players as presenter
@@ -191,7 +191,7 @@ class PlayerDetailApi(APIView):
     event the player played in, staff) edit the player as the player page does."""
 
     authentication_classes = AUTHENTICATION
-    permission_classes = [PublicReadSignedInWrite]
+    permission_classes = [PublicReadSignedInWrite, NotEventScopedKey]
     schema = PublicReadsSchema()
 
     @extend_schema(

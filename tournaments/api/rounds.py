@@ -196,7 +196,10 @@ class LinkHolders(DirectorOnly):
         if not can_direct(request.user, event):
             raise read_only_staff_error(event)
         if _read_only_key(request.auth):
-            raise PermissionDenied("This API key may only read; a table link writes results.")
+            raise PermissionDenied(
+                "This API key may only read; a table link writes results.",
+                code="api_token_read_only",
+            )
         return True
 
 

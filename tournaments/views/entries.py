@@ -78,6 +78,8 @@ def _player_labels(side: str) -> tuple[str, str, str]:
     if side == "b":
         return gettext("Player B: name"), gettext("Player B: club"), gettext("Player B: rating")
     return gettext("Player: name"), gettext("Player: club"), gettext("Player: rating")
+
+
 class NameForm(forms.Form):
     name = forms.CharField(
         max_length=200,
