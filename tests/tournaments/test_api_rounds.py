@@ -404,7 +404,7 @@ def test_the_table_links_of_a_round_are_its_directors_alone() -> None:
     _, secret = create_api_token(user=boss)
     ApiToken.objects.filter(key_hash=hash_key(secret)).update(scope=ApiToken.Scope.READ)
     reader.credentials(HTTP_AUTHORIZATION=f"Token {secret}")
-    assert_error(reader.get(api(event, "rounds/1/links/")), 403, "forbidden")
+    assert_error(reader.get(api(event, "rounds/1/links/")), 403, "api_token_read_only")
 
 
 def test_the_new_selectors_read_with_one_query_each(django_assert_num_queries: Any) -> None:
