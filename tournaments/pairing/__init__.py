@@ -36,7 +36,8 @@ salt=..., options=TablesOptions(table_sizes=(4, 3)))`` seats a Swiss round and r
 
 Check: ``check_round(round_pairing, entries, history)`` re-checks a round (generated or edited:
 set ``override`` on an edited ``Pairing`` / ``Bye`` with the director's reason) and returns
-``Violation`` records ``(round_no, table, code, message)``; ``check_bracket(bracket, tables)``
+``Violation`` records ``(round_no, table, code, message)`` (the message also as a template and
+arguments, ``detail``: see ``violations``); ``check_bracket(bracket, tables)``
 checks every tabled bracket match (``BracketTable``) against the bracket; ``str(v)`` is the
 ``round N table T: CODE message`` line; ``v.is_violation`` is false for ``override``.
 

@@ -31,9 +31,19 @@ from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 
 from . import draw
-from .checker import RoundReport
+from .reasons import Reason, gettext_noop, reason
 from .records import CONSTRAINT_UNTIL, EntryRecord, PastMatch, Violation, constraint_between
 from .tables_of_many import PastTable, TablesRound
+from .violations import (
+    BYE_NOT_ACTIVE,
+    BYE_NOT_IN_EVENT,
+    NOT_ACTIVE,
+    NOT_IN_EVENT,
+    TABLE_NUMBER,
+    RoundReport,
+    already_placed,
+    bye_and_placed,
+)
 
 
 def _shared(history: Iterable[PastMatch | PastTable]) -> dict[int, set[int]]:
@@ -145,42 +155,43 @@ def _check_seats(
     active: Sequence[EntryRecord],
     sizes: tuple[int, ...],
     report: RoundReport,
-) -> dict[int, str]:
+) -> dict[int, int | None]:
     """Table numbers, table sizes, unknown, inactive and doubly seated entries, and every active
-    entry seated or given a bye; returns where each entry is (``table N`` or ``the bye``)."""
-    seen: dict[int, str] = {}
+    entry seated or given a bye; returns where each entry is (its table, or None for the bye)."""
+    seen: dict[int, int | None] = {}
     numbers: set[int] = set()
     for t in round_.tables:
         if t.table < 1 or t.table in numbers:
-            report(t.table, "table", f"table number {t.table} is invalid or used twice", None)
+            report(t.table, "table", reason(TABLE_NUMBER, table=t.table), None)
         numbers.add(t.table)
         if sizes and len(t.entries) not in sizes:
-            report(
-                t.table,
-                "table_size",
-                f"{len(t.entries)} entries at a table; allowed sizes {sizes}",
-                t.override,
+            size = reason(
+                gettext_noop("%(count)s entries at a table; allowed sizes %(sizes)s"),
+                count=len(t.entries),
+                sizes=str(sizes),
             )
+            report(t.table, "table_size", size, t.override)
         for e in t.entries:
             if e not in by_id:
-                report(t.table, "unknown_entry", f"entry {e} is not in the event", t.override)
+                report(t.table, "unknown_entry", reason(NOT_IN_EVENT, entry=e), t.override)
             elif not by_id[e].active:
-                report(t.table, "inactive", f"entry {e} is not active", t.override)
+                report(t.table, "inactive", reason(NOT_ACTIVE, entry=e), t.override)
             if e in seen:
-                report(t.table, "duplicate", f"entry {e} is also at {seen[e]}", t.override)
-            seen.setdefault(e, f"table {t.table}")
+                report(t.table, "duplicate", already_placed(e, seen[e]), t.override)
+            seen.setdefault(e, t.table)
     for bye in round_.byes:
         who = bye.entry_id
         if who not in by_id:
-            report(None, "unknown_entry", f"bye to entry {who}, not in the event", bye.override)
+            report(None, "unknown_entry", reason(BYE_NOT_IN_EVENT, entry=who), bye.override)
         elif not by_id[who].active:
-            report(None, "inactive", f"bye to inactive entry {who}", bye.override)
+            report(None, "inactive", reason(BYE_NOT_ACTIVE, entry=who), bye.override)
         if who in seen:
-            report(None, "duplicate", f"entry {who} has a bye and is at {seen[who]}", bye.override)
-        seen.setdefault(who, "the bye")
+            report(None, "duplicate", bye_and_placed(who, seen[who]), bye.override)
+        seen.setdefault(who, None)
     for rec in active:
         if rec.entry_id not in seen:
-            report(None, "missing", f"active entry {rec.entry_id} is not seated")
+            unseated = gettext_noop("active entry %(entry)s is not seated")
+            report(None, "missing", reason(unseated, entry=rec.entry_id))
     return seen
 
 
@@ -189,19 +200,24 @@ def _check_byes(
     by_id: Mapping[int, EntryRecord],
     active: int,
     sizes: tuple[int, ...],
-    seen: Mapping[int, str],
+    seen: Mapping[int, int | None],
     report: RoundReport,
 ) -> None:
     """The number of byes (the fewest the table sizes allow), and no second bye while a seated
     entry has had fewer."""
     expected = fewest_byes(active, sizes) if sizes else 0
     if len(round_.byes) != expected:
-        report(
-            None,
-            "bye_count",
-            f"{len(round_.byes)} byes for {active} active entries at tables of "
-            f"{sizes} (expected {expected})",
+        count = reason(
+            gettext_noop(
+                "%(byes)s byes for %(active)s active entries at tables of %(sizes)s "
+                "(expected %(expected)s)"
+            ),
+            byes=len(round_.byes),
+            active=active,
+            sizes=str(sizes),
+            expected=expected,
         )
+        report(None, "bye_count", count)
     byes = {bye.entry_id for bye in round_.byes}
     seated_fewest = min(
         (by_id[e].byes_received for e in seen if e in by_id and e not in byes), default=None
@@ -209,13 +225,15 @@ def _check_byes(
     for bye in round_.byes:
         had = by_id.get(bye.entry_id)
         if had is not None and seated_fewest is not None and had.byes_received > seated_fewest:
-            report(
-                None,
-                "second_bye",
-                f"entry {bye.entry_id} already had {had.byes_received} bye(s); a seated entry "
-                f"had {seated_fewest}",
-                bye.override,
+            second = reason(
+                gettext_noop(
+                    "entry %(entry)s already had %(had)s bye(s); a seated entry had %(fewest)s"
+                ),
+                entry=bye.entry_id,
+                had=had.byes_received,
+                fewest=seated_fewest,
             )
+            report(None, "second_bye", second, bye.override)
 
 
 def _met(
@@ -235,15 +253,16 @@ def _met(
 
 def _swap_witnesses(
     tables: list[list[int]], met: dict[int, set[int]], by_id: Mapping[int, EntryRecord]
-) -> tuple[str | None, str | None]:
-    """A swap of two entries between two tables that removes a repeat meeting, and one that
-    keeps more constraint pairs apart without adding a repeat (each None when there is none)."""
+) -> tuple[tuple[int, int, int] | None, tuple[int, int] | None]:
+    """A swap of two entries between two tables that removes repeat meetings (the two entries
+    and how many it removes), and one that keeps more constraint pairs apart without adding a
+    repeat (the two entries); each None when there is none."""
 
     def apart(table: Sequence[int]) -> int:
         return sum(1 for a, b in combinations(table, 2) if constraint_between(by_id[a], by_id[b]))
 
-    witness: str | None = None
-    apart_witness: str | None = None
+    witness: tuple[int, int, int] | None = None
+    apart_witness: tuple[int, int] | None = None
     for x in range(len(tables)):
         rx_, ax = _repeats_in(tables[x], met), apart(tables[x])
         if not rx_ and not ax:
@@ -258,9 +277,9 @@ def _swap_witnesses(
                     ny = [e for e in tables[y] if e != b] + [a]
                     dr = _repeats_in(nx, met) + _repeats_in(ny, met) - rx_ - ry
                     if dr < 0 and witness is None:
-                        witness = f"swapping entries {a} and {b} removes {-dr} repeat meeting(s)"
+                        witness = (a, b, -dr)
                     elif dr == 0 and apart(nx) + apart(ny) < ax + ay and apart_witness is None:
-                        apart_witness = f"swapping entries {a} and {b} keeps more pairs apart"
+                        apart_witness = (a, b)
     return witness, apart_witness
 
 
@@ -280,34 +299,61 @@ def _check_meetings(
     met = _met(ids, by_id, history)
     tables = [list(t.entries) for t in known]
     repeats = sum(_repeats_in(t, met) for t in tables)
-    witness, apart_witness = _swap_witnesses(tables, met, by_id)
-    if (
-        witness is None
-        and repeats
+    swap, apart_swap = _swap_witnesses(tables, met, by_id)
+    searched = (
+        swap is None
+        and bool(repeats)
         and len(ids) <= exact_limit
-        and _fewer_by_search(tables, met, repeats, budget)
-    ):
-        witness = "a seating with fewer repeat meetings exists (exhaustive search)"
+        and bool(_fewer_by_search(tables, met, repeats, budget))
+    )
     for t in known:
         pairs = [(a, b) for a, b in combinations(t.entries, 2) if b in met[a]]
-        if pairs and witness is not None:
-            report(
-                t.table,
-                "repeat",
-                f"entries {', '.join(f'{a}-{b}' for a, b in pairs)} have shared a table; the "
-                f"round has {repeats} repeat meeting(s) and {witness}",
-                t.override,
-            )
-        if round_.round_no <= constraint_until and apart_witness is not None:
+        if pairs and (swap is not None or searched):
+            shared = ", ".join(f"{a}-{b}" for a, b in pairs)
+            report(t.table, "repeat", _repeat(shared, repeats, swap), t.override)
+        if round_.round_no <= constraint_until and apart_swap is not None:
             for a, b in combinations(t.entries, 2):
                 why = constraint_between(by_id[a], by_id[b])
                 if why is not None:
-                    report(
-                        t.table,
-                        "club" if why.startswith("club:") else "avoid",
-                        f"entries {a} and {b} are to be kept apart ({why}); {apart_witness}",
-                        t.override,
+                    apart = reason(
+                        gettext_noop(
+                            "entries %(entry_a)s and %(entry_b)s are to be kept apart "
+                            "(%(constraint)s); swapping entries %(swap_a)s and %(swap_b)s keeps "
+                            "more pairs apart"
+                        ),
+                        entry_a=a,
+                        entry_b=b,
+                        constraint=why,
+                        swap_a=apart_swap[0],
+                        swap_b=apart_swap[1],
                     )
+                    code = "club" if why.startswith("club:") else "avoid"
+                    report(t.table, code, apart, t.override)
+
+
+def _repeat(shared: str, repeats: int, swap: tuple[int, int, int] | None) -> Reason:
+    """The repeat meetings ``shared`` (``"a-b, c-d"``) at a table, and the better seating: the
+    ``swap`` of two entries, or (None) the exhaustive search's."""
+    if swap is None:
+        return reason(
+            gettext_noop(
+                "entries %(pairs)s have shared a table; the round has %(repeats)s repeat "
+                "meeting(s) and a seating with fewer repeat meetings exists (exhaustive search)"
+            ),
+            pairs=shared,
+            repeats=repeats,
+        )
+    return reason(
+        gettext_noop(
+            "entries %(pairs)s have shared a table; the round has %(repeats)s repeat meeting(s) "
+            "and swapping entries %(swap_a)s and %(swap_b)s removes %(removed)s repeat meeting(s)"
+        ),
+        pairs=shared,
+        repeats=repeats,
+        swap_a=swap[0],
+        swap_b=swap[1],
+        removed=swap[2],
+    )
 
 
 def _check_seat_draws(
@@ -319,23 +365,20 @@ def _check_seat_draws(
     records = {(d.purpose, d.context): d for d in round_.draws}
     for d in round_.draws:
         if not draw.verify(d, salt):
-            report(None, "seat_draw", f"draw {d.purpose} does not verify")
+            unverified = gettext_noop("draw %(purpose)s does not verify")
+            report(None, "seat_draw", reason(unverified, purpose=d.purpose))
     for t in round_.tables:
         ids_sorted = sorted(t.entries)
         order, _ = draw.shuffle(salt, "seat-order", r, ids_sorted, context=ids_sorted)
         if tuple(order) != t.entries and not t.override:
-            report(
-                t.table,
-                "seat_draw",
-                f"seat order {list(t.entries)} is not the drawn order {order}",
-                t.override,
+            seats = reason(
+                gettext_noop("seat order %(seats)s is not the drawn order %(drawn)s"),
+                seats=str(list(t.entries)),
+                drawn=str(order),
             )
+            report(t.table, "seat_draw", seats, t.override)
         lead = records.get((draw.LEADER_PURPOSE, t.entries))
         players = sorted(p for e in t.entries if e in by_id for p in by_id[e].player_ids)
         if lead is not None and tuple(sorted(lead.inputs)) != tuple(players):
-            report(
-                t.table,
-                "seat_draw",
-                "the first-leader draw is not over the table's players",
-                t.override,
-            )
+            lead_draw = gettext_noop("the first-leader draw is not over the table's players")
+            report(t.table, "seat_draw", reason(lead_draw), t.override)

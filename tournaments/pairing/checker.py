@@ -52,6 +52,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import rustworkx as rx
 
 from .brackets import Bracket, BracketMatch, SeedSlot, Slot, WinnerOf
+from .reasons import Reason, gettext_noop, reason
 from .records import (
     CONSTRAINT_UNTIL,
     BracketTable,
@@ -61,6 +62,18 @@ from .records import (
     RoundPairing,
     Violation,
     constraint_between,
+)
+from .violations import (
+    BRACKET_OVERRIDE,
+    BYE_NOT_ACTIVE,
+    BYE_NOT_IN_EVENT,
+    NOT_ACTIVE,
+    NOT_IN_EVENT,
+    TABLE_NUMBER,
+    RoundReport,
+    already_placed,
+    bye_and_placed,
+    violation,
 )
 
 
@@ -173,63 +186,37 @@ def check_round(
     return report.out
 
 
-class RoundReport:
-    """The violations of one round, in the order found; an overridden one is kept as
-    ``override`` with the director's reason."""
-
-    def __init__(self, round_no: int) -> None:
-        self.round_no = round_no
-        self.out: list[Violation] = []
-
-    def __call__(
-        self, table: int | None, code: str, message: str, override: str | None = None
-    ) -> None:
-        r = self.round_no
-        if override:
-            self.out.append(
-                Violation(r, table, "override", f"{code}: {message} (director: {override})")
-            )
-        else:
-            self.out.append(Violation(r, table, code, message))
-
-
 def _check_seats(
     round_pairing: RoundPairing, by_id: Mapping[int, EntryRecord], report: RoundReport
-) -> dict[int, str]:
+) -> dict[int, int | None]:
     """Table numbers, self-pairings, unknown, inactive and doubly placed entries; returns where
-    each entry is (``table N`` or ``the bye``)."""
-    seen: dict[int, str] = {}
+    each entry is (its table, or None for the bye)."""
+    seen: dict[int, int | None] = {}
     tables: set[int] = set()
     for p in round_pairing.pairings:
-        where = f"table {p.table}"
         if p.table < 1 or p.table in tables:
-            report(p.table, "table", f"table number {p.table} is invalid or used twice", None)
+            report(p.table, "table", reason(TABLE_NUMBER, table=p.table), None)
         tables.add(p.table)
         if p.entry_a == p.entry_b:
-            report(p.table, "self_pairing", f"entry {p.entry_a} is paired with itself", p.override)
+            itself = reason(gettext_noop("entry %(entry)s is paired with itself"), entry=p.entry_a)
+            report(p.table, "self_pairing", itself, p.override)
         for e in (p.entry_a, p.entry_b):
             if e not in by_id:
-                report(p.table, "unknown_entry", f"entry {e} is not in the event", p.override)
+                report(p.table, "unknown_entry", reason(NOT_IN_EVENT, entry=e), p.override)
             elif not by_id[e].active:
-                report(p.table, "inactive", f"entry {e} is not active", p.override)
+                report(p.table, "inactive", reason(NOT_ACTIVE, entry=e), p.override)
             if e in seen and not (p.entry_a == p.entry_b and e == p.entry_b):
-                report(p.table, "duplicate", f"entry {e} is also at {seen[e]}", p.override)
-            seen.setdefault(e, where)
+                report(p.table, "duplicate", already_placed(e, seen[e]), p.override)
+            seen.setdefault(e, p.table)
     for b in round_pairing.byes:
         if b.entry_id not in by_id:
-            report(
-                None, "unknown_entry", f"bye to entry {b.entry_id}, not in the event", b.override
-            )
+            report(None, "unknown_entry", reason(BYE_NOT_IN_EVENT, entry=b.entry_id), b.override)
         elif not by_id[b.entry_id].active:
-            report(None, "inactive", f"bye to inactive entry {b.entry_id}", b.override)
+            report(None, "inactive", reason(BYE_NOT_ACTIVE, entry=b.entry_id), b.override)
         if b.entry_id in seen:
-            report(
-                None,
-                "duplicate",
-                f"entry {b.entry_id} has a bye and is at {seen[b.entry_id]}",
-                b.override,
-            )
-        seen.setdefault(b.entry_id, "the bye")
+            placed = bye_and_placed(b.entry_id, seen[b.entry_id])
+            report(None, "duplicate", placed, b.override)
+        seen.setdefault(b.entry_id, None)
     return seen
 
 
@@ -253,12 +240,15 @@ def _check_pins(
             opponent_kept = opp is not None and opp.pinned_table == p.table
             held = pinned_at.get(rec.pinned_table) not in (None, e)
             if not (opponent_kept or held):
-                report(
-                    p.table,
-                    "pin",
-                    f"entry {e} is pinned to table {rec.pinned_table} but sits at table {p.table}",
-                    p.override,
+                pin = reason(
+                    gettext_noop(
+                        "entry %(entry)s is pinned to table %(pin)s but sits at table %(table)s"
+                    ),
+                    entry=e,
+                    pin=rec.pinned_table,
+                    table=p.table,
                 )
+                report(p.table, "pin", pin, p.override)
 
 
 def _check_byes(
@@ -267,37 +257,42 @@ def _check_byes(
     active: Sequence[EntryRecord],
     withdrawn: int,
     kind: RoundKind,
-    seen: Mapping[int, str],
+    seen: Mapping[int, int | None],
     report: RoundReport,
 ) -> None:
     """Every active entry placed, the number of byes (one for an odd field; a kept round-robin
     circle may give more), and no second bye while another entry has had fewer."""
     for entry in active:
         if entry.entry_id not in seen:
-            report(None, "missing", f"active entry {entry.entry_id} is not in the round")
+            missing = gettext_noop("active entry %(entry)s is not in the round")
+            report(None, "missing", reason(missing, entry=entry.entry_id))
     expected_byes = len(active) % 2
     if kind == "round_robin" and expected_byes < len(round_pairing.byes) <= 1 + withdrawn:
         # a kept circle gives a bye to whoever would have met a withdrawn entry
         expected_byes = len(round_pairing.byes)
     if len(round_pairing.byes) != expected_byes:
-        report(
-            None,
-            "bye_count",
-            f"{len(round_pairing.byes)} byes for {len(active)} active entries "
-            f"(expected {expected_byes})",
+        count = reason(
+            gettext_noop("%(byes)s byes for %(active)s active entries (expected %(expected)s)"),
+            byes=len(round_pairing.byes),
+            active=len(active),
+            expected=expected_byes,
         )
+        report(None, "bye_count", count)
     if active and not (kind == "round_robin" and withdrawn):
         fewest = min(e.byes_received for e in active)
         for b in round_pairing.byes:
             rec = by_id.get(b.entry_id)
             if rec is not None and rec.byes_received > fewest:
-                report(
-                    None,
-                    "second_bye",
-                    f"entry {b.entry_id} already had {rec.byes_received} bye(s); "
-                    f"entries with {fewest} could take it",
-                    b.override,
+                second = reason(
+                    gettext_noop(
+                        "entry %(entry)s already had %(had)s bye(s); entries with %(fewest)s "
+                        "could take it"
+                    ),
+                    entry=b.entry_id,
+                    had=rec.byes_received,
+                    fewest=fewest,
                 )
+                report(None, "second_bye", second, b.override)
 
 
 def _check_rematches(
@@ -320,14 +315,21 @@ def _check_rematches(
         needed = fewest_rematches(active, opponents)
         if len(rematches) > needed:
             for p, (pa, pb, when) in rematches:
-                report(
-                    p.table,
-                    "rematch",
-                    f"entries {p.entry_a} and {p.entry_b} have met (players {pa} and {pb}, "
-                    f"round {when}); the round has {len(rematches)} rematch(es), the field "
-                    f"needs {needed}",
-                    p.override,
+                met = reason(
+                    gettext_noop(
+                        "entries %(entry_a)s and %(entry_b)s have met (players %(player_a)s and "
+                        "%(player_b)s, round %(round)s); the round has %(count)s rematch(es), "
+                        "the field needs %(needed)s"
+                    ),
+                    entry_a=p.entry_a,
+                    entry_b=p.entry_b,
+                    player_a=pa,
+                    player_b=pb,
+                    round=when,
+                    count=len(rematches),
+                    needed=needed,
                 )
+                report(p.table, "rematch", met, p.override)
     return len(rematches)
 
 
@@ -353,13 +355,19 @@ def _check_constraints(
         fewest_r, fewest_c = fewest_rematches_and_constraint_pairs(active, opponents)
         if rematches <= fewest_r and len(apart) > fewest_c:
             for p, why in apart:
-                report(
-                    p.table,
-                    "club" if why.startswith("club:") else "avoid",
-                    f"entries {p.entry_a} and {p.entry_b} are to be kept apart ({why}); the "
-                    f"round has {len(apart)} such pair(s), the field needs {fewest_c}",
-                    p.override,
+                kept = reason(
+                    gettext_noop(
+                        "entries %(entry_a)s and %(entry_b)s are to be kept apart "
+                        "(%(constraint)s); the round has %(count)s such pair(s), the field "
+                        "needs %(needed)s"
+                    ),
+                    entry_a=p.entry_a,
+                    entry_b=p.entry_b,
+                    constraint=why,
+                    count=len(apart),
+                    needed=fewest_c,
                 )
+                report(p.table, "club" if why.startswith("club:") else "avoid", kept, p.override)
 
 
 def check_bracket(bracket: Bracket, tables: Iterable[BracketTable]) -> list[Violation]:
@@ -379,13 +387,13 @@ def check_bracket(bracket: Bracket, tables: Iterable[BracketTable]) -> list[Viol
     return out
 
 
-def _bracket_report(out: list[Violation], t: BracketTable, code: str, message: str) -> None:
-    """Add one violation at a tabled bracket match (``override`` with the director's reason)."""
-    message = f"{t.match_id}: {message}"
-    if t.override:
-        out.append(Violation(t.round_no, t.table, "override", f"{code}: {message} ({t.override})"))
-    else:
-        out.append(Violation(t.round_no, t.table, code, message))
+def _bracket_report(
+    out: list[Violation], t: BracketTable, code: str, template: str, **args: int | str
+) -> None:
+    """Add one violation at a tabled bracket match (``override`` with the director's reason);
+    ``template`` starts with the match (``%(match)s: ``)."""
+    detail: Reason = reason(template, match=t.match_id, **args)
+    out.append(violation(t.round_no, t.table, code, detail, t.override, wrapper=BRACKET_OVERRIDE))
 
 
 def _tabled_matches(
@@ -407,20 +415,29 @@ def _tabled_matches(
     for t in records:
         match = matches.get(t.match_id)
         if match is None:
-            _bracket_report(out, t, "unknown_match", "no such match in the bracket")
+            _bracket_report(
+                out, t, "unknown_match", gettext_noop("%(match)s: no such match in the bracket")
+            )
             continue
         if t.match_id in by_match:
             other = by_match[t.match_id]
             _bracket_report(
-                out, t, "duplicate", f"also tabled in round {other.round_no} table {other.table}"
+                out,
+                t,
+                "duplicate",
+                gettext_noop("%(match)s: also tabled in round %(round)s table %(table)s"),
+                round=other.round_no,
+                table=other.table,
             )
             continue
         by_match[t.match_id] = t
         for e in (t.entry_a, t.entry_b):
             if e in bye_entries and match.section == "winners" and match.round_no < first_round[e]:
-                _bracket_report(out, t, "bye", f"entry {e} has a bye but sits at a table")
+                bye = gettext_noop("%(match)s: entry %(entry)s has a bye but sits at a table")
+                _bracket_report(out, t, "bye", bye, entry=e)
         if t.winner is not None and t.winner not in (t.entry_a, t.entry_b):
-            _bracket_report(out, t, "winner", f"winner {t.winner} did not play in this match")
+            stranger = gettext_noop("%(match)s: winner %(entry)s did not play in this match")
+            _bracket_report(out, t, "winner", stranger, entry=t.winner)
     return by_match
 
 
@@ -465,21 +482,27 @@ def _check_feeders(
     for match_id in tabled:
         t, match = by_match[match_id], matches[match_id]
         if match_id == "GF2" and gf_won_by_a:
-            _bracket_report(
-                out, t, "reset_not_needed", "the winners' bracket champion won GF: no reset"
-            )
+            no_reset = gettext_noop("%(match)s: the winners' bracket champion won GF: no reset")
+            _bracket_report(out, t, "reset_not_needed", no_reset)
         want = (outcomes.resolved(match.slot_a), outcomes.resolved(match.slot_b))
         if None in want:
-            _bracket_report(
-                out, t, "not_ready", f"tabled before its feeders were decided (slots {want})"
+            early = gettext_noop(
+                "%(match)s: tabled before its feeders were decided (slots %(slots)s)"
             )
+            _bracket_report(out, t, "not_ready", early, slots=str(want))
         elif {t.entry_a, t.entry_b} != set(want):
             _bracket_report(
                 out,
                 t,
                 "feeder",
-                f"entries {t.entry_a} v {t.entry_b}, but its slots resolve to "
-                f"{want[0]} v {want[1]}",
+                gettext_noop(
+                    "%(match)s: entries %(entry_a)s v %(entry_b)s, but its slots resolve to "
+                    "%(slot_a)s v %(slot_b)s"
+                ),
+                entry_a=t.entry_a,
+                entry_b=t.entry_b,
+                slot_a=str(want[0]),
+                slot_b=str(want[1]),
             )
 
 
@@ -506,9 +529,8 @@ def _check_losses(
         last[lost] = t
         limit = 1 if bracket.kind == "single" else 2
         if losses[lost] > limit:
-            _bracket_report(
-                out, t, "eliminated_twice", f"entry {lost} loses again after {limit} loss(es)"
-            )
+            again = gettext_noop("%(match)s: entry %(entry)s loses again after %(limit)s loss(es)")
+            _bracket_report(out, t, "eliminated_twice", again, entry=lost, limit=limit)
     if bracket.kind == "double" and _double_finished(matches, by_match, gf_won_by_a):
         final = "GF2" if "GF2" in by_match else "GF"
         champion = outcomes.winner(final)
@@ -520,8 +542,10 @@ def _check_losses(
                 allowed = {1, 2}  # no reset: the winners' champion may lose GF with one loss
             if losses[e] not in allowed:
                 where = last.get(e) or by_match[final]
-                message = f"entry {e} was eliminated with {losses[e]} loss(es)"
-                _bracket_report(out, where, "loss_count", message)
+                out_with = gettext_noop(
+                    "%(match)s: entry %(entry)s was eliminated with %(losses)s loss(es)"
+                )
+                _bracket_report(out, where, "loss_count", out_with, entry=e, losses=losses[e])
 
 
 def _double_finished(

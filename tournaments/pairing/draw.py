@@ -30,7 +30,18 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Sequence
 
+from .reasons import gettext_noop
 from .records import DrawRecord
+
+PURPOSE_NAMES: dict[str, str] = {
+    "first-round": gettext_noop("first-round order"),
+    "rank": gettext_noop("ties in the ranking"),
+    "first-leader": gettext_noop("who leads first"),
+    "seed-order": gettext_noop("ties in the seeding"),
+    "seat-order": gettext_noop("seat order"),
+    "repair-walk": gettext_noop("seating search"),
+}
+"""Each purpose (the code a draw record keeps) as a page names it (a word the page translates)."""
 
 METHOD = (
     "order candidates by sha256('{salt}:{purpose}:{round}:{context}:{candidate}') "

@@ -234,6 +234,13 @@ class Violation:
     table: int | None
     code: str
     message: str
+    detail: Reason | None = None
+    """The rule's message as a template and arguments, for a page in the reader's language
+    (``message`` is its English, wrapped by ``override`` for an overridden one); None for a
+    violation made without one, which a page shows as its English ``message``."""
+    override: Reason | None = None
+    """For code ``override``: the wrapper, a template with ``%(rule)s`` (the code of the rule),
+    ``%(reason)s`` (the director's words) in its arguments and ``%(message)s`` (the detail)."""
 
     @property
     def is_violation(self) -> bool:

@@ -9,7 +9,6 @@ event makes its pairings public (``tournaments.permissions.can_see``).
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -32,7 +31,7 @@ from tournaments.pairing.records import (
 )
 from tournaments.selectors.bracket import check_playoff, stored_bracket
 from tournaments.selectors.pairing_inputs import pairing_inputs
-from tournaments.selectors.pairing_reasons import match_reason
+from tournaments.selectors.pairing_reasons import match_reason, rule_name, violation_message
 from tournaments.stage_names import slot_name
 
 PUBLIC_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.CLOSED)
@@ -158,14 +157,19 @@ def check_rounds(event: Event, *, number: int | None = None) -> list[tuple[Round
 
 def violation_line(violation: Violation) -> str:
     """``round N table T: CODE message`` (``round N: ...`` when no table is concerned; ``round N
-    bye: ...`` for a bye)."""
+    bye: ...`` for a bye), in English: what ``check_pairings`` prints."""
     if violation.table is not None:
         where = f" table {violation.table}"
-    elif violation.code in ("second_bye", "bye_count") or "bye" in violation.message:
+    elif _at_bye(violation):
         where = " bye"
     else:
         where = ""
     return f"round {violation.round_no}{where}: {violation.code} {violation.message}"
+
+
+def _at_bye(violation: Violation) -> bool:
+    """Whether a violation without a table concerns a bye."""
+    return violation.code in ("second_bye", "bye_count") or "bye" in violation.message
 
 
 @dataclass(frozen=True, slots=True)
@@ -374,20 +378,20 @@ def bracket_labels(rnd: Round, matches: list[Match]) -> dict[str, tuple[str, str
     return labels
 
 
-_ENTRY_ID = re.compile(r"\bentry (\d+)|\bentries (\d+) and (\d+)")
-
-
 def describe_violation(violation: Violation, names: dict[int, str]) -> str:
-    """A violation line with entry ids followed by their names, for people."""
-
-    def named(match: re.Match[str]) -> str:
-        if match.group(1):
-            n = int(match.group(1))
-            return f"entry {n} ({names.get(n, '?')})"
-        a, b = int(match.group(2)), int(match.group(3))
-        return f"entries {a} ({names.get(a, '?')}) and {b} ({names.get(b, '?')})"
-
-    return _ENTRY_ID.sub(named, violation_line(violation))
+    """A violation line for people, in the active language: ``violation_line`` with the rule
+    by its name and each entry id followed by the entry's name (from the violation's template
+    and arguments); the English line as it is for a violation without them."""
+    message = violation_message(violation, names)
+    if message is None:
+        return violation_line(violation)
+    args = {"round": violation.round_no, "code": rule_name(violation.code), "message": message}
+    if violation.table is not None:
+        line = gettext("round %(round)s table %(table)s: %(code)s %(message)s")
+        return line % {**args, "table": violation.table}
+    if _at_bye(violation):
+        return gettext("round %(round)s bye: %(code)s %(message)s") % args
+    return gettext("round %(round)s: %(code)s %(message)s") % args
 
 
 def round_conflicts(rnd: Round, *, swap: tuple[int, int] | None = None) -> list[Violation]:

@@ -21,7 +21,7 @@ from tournaments.permissions import can_oversee, can_see, director_required
 from tournaments.selectors import desk, matches
 from tournaments.selectors import rounds as selectors
 from tournaments.selectors.desk import next_step
-from tournaments.selectors.pairing_reasons import round_notes
+from tournaments.selectors.pairing_reasons import draw_purposes, round_notes
 from tournaments.selectors.results import round_board
 from tournaments.services import playoff_rounds, round_edits, round_generation, round_status
 from tournaments.views.confirm import confirm_page, confirmed
@@ -150,6 +150,7 @@ def _review_context(event: Event, rnd: Round) -> dict[str, object]:
             for entry_id in rnd.explanation.get("ranking", [])
         ],
         "notes": round_notes(rnd.explanation),
+        "draw_purposes": draw_purposes(rnd.explanation),
         "draft": rnd.status == Round.Status.DRAFT,
         **_clock_context(event, rnd),
     }
