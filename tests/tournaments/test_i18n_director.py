@@ -67,7 +67,7 @@ def test_the_director_pages_follow_the_browser_language() -> None:
         "review": ("Comprobaciones", "Cerrar la ronda 1", "Cómo se hizo esta ronda"),
         "results": ("Resultados de la ronda 1", "Mesas, las más urgentes primero", "Abrir"),
         "rounds": ("Rondas", "Página pública"),
-        "settings": ("Guardar ajustes", "Fecha de inicio", "Puntos de partida"),
+        "settings": ("Guardar ajustes", "Fecha de inicio", "Puntos de torneo"),
     }
     for name, url in _pages(event, rnd.number).items():
         response = client.get(url)
