@@ -157,6 +157,21 @@ def test_violations_and_overrides_in_spanish_english_by_default() -> None:
     )
 
 
+def test_a_swap_is_told_in_the_readers_language_under_its_table() -> None:
+    """The line under a swapped table ("Override by …: swapped A and B — “reason”") says the
+    swap in the page's language; the stored English stays for the export."""
+    event = make_event("cambio")
+    second, _, _ = rematch_swapped_round(event)
+    spanish = page(event, 2, SPANISH)
+    lines = re.findall(r'<p class="override">(.*?)</p>', spanish, re.S)
+    assert lines and all("se intercambiaron" in line for line in lines), lines
+    assert not any("swapped" in line for line in lines)
+    english = page(event, 2)
+    assert re.search(r'<p class="override">[^<]*swapped ', english)
+    stored = [o for m in second.matches.all() for o in (m.explanation or {}).get("overrides", [])]
+    assert stored and all(o["what"].startswith("swapped ") for o in stored)
+
+
 def test_the_swap_preview_in_spanish_and_english() -> None:
     event = make_event("vista")
     boss = make_director(event)

@@ -140,3 +140,19 @@ def draw_purposes(explanation: dict[str, Any]) -> list[tuple[str, str]]:
             name = draw.PURPOSE_NAMES.get(code)
             seen[code] = gettext(name) if name is not None else code
     return list(seen.items())
+
+
+def override_what(override: dict[str, Any]) -> str:
+    """What a director's edit did (``services.round_edits._note_override``), in the reader's
+    language: from the swapped entries' names or table numbers; an edit noted before they
+    were kept shows its stored English."""
+    swapped = override.get("swapped")
+    what = str(override.get("what", ""))
+    if not isinstance(swapped, list) or len(swapped) != 2:
+        return what
+    x, y = swapped
+    if override.get("action") == "swap_tables":
+        return gettext("swapped tables %(x)s and %(y)s") % {"x": x, "y": y}
+    if override.get("action") == "swap_entries":
+        return gettext("swapped %(x)s and %(y)s") % {"x": x, "y": y}
+    return what

@@ -31,7 +31,12 @@ from tournaments.pairing.records import (
 )
 from tournaments.selectors.bracket import check_playoff, stored_bracket
 from tournaments.selectors.pairing_inputs import pairing_inputs
-from tournaments.selectors.pairing_reasons import match_reason, rule_name, violation_message
+from tournaments.selectors.pairing_reasons import (
+    match_reason,
+    override_what,
+    rule_name,
+    violation_message,
+)
 from tournaments.stage_names import slot_name
 
 PUBLIC_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.CLOSED)
@@ -333,7 +338,11 @@ def round_view(rnd: Round) -> RoundView:
             entry_b=view(m.entry_b) if m.entry_b is not None else None,
             reason=match_reason(data),
             explanation=data,
-            overrides=tuple(data.get("overrides") or ()),
+            overrides=tuple(
+                {**o, "what": override_what(o)}
+                for o in data.get("overrides") or ()
+                if isinstance(o, dict)
+            ),
             bracket_slot=m.bracket_slot,
             first_leader=player_names.get((data.get("first_leader") or {}).get("player", 0), ""),
             stage=labels.get(m.bracket_slot, ("", ""))[0],

@@ -62,13 +62,25 @@ def _require_reason(reason: str) -> str:
     return reason
 
 
-def _note_override(match: Match, *, action: str, reason: str, actor: Actor, what: str) -> None:
+def _note_override(
+    match: Match,
+    *,
+    action: str,
+    reason: str,
+    actor: Actor,
+    what: str,
+    swapped: tuple[Any, Any] | None = None,
+) -> None:
+    """Note a director's edit on the match's explanation: ``what`` in English (the export's),
+    and ``swapped`` (the two entries' names or table numbers), from which a page says it in
+    its reader's language (``selectors.pairing_reasons.override_what``)."""
     overrides = list(match.explanation.get("overrides") or [])
     overrides.append(
         {
             "action": action,
             "reason": reason,
             "what": what,
+            **({"swapped": list(swapped)} if swapped is not None else {}),
             "by": actor.get_username() if isinstance(actor, User) else "",
             "at": timezone.now().isoformat(),
         }
@@ -130,7 +142,9 @@ def swap_entries(*, round: Round, entry_x: int, entry_y: int, reason: str, actor
     names = dict(Entry.objects.filter(pk__in=[entry_x, entry_y]).values_list("pk", "name"))
     what = f"swapped {names[entry_x]} and {names[entry_y]}"
     RoundSeat.objects.filter(pk__in=[sx.pk, sy.pk]).delete()
-    changed = _swap_places(rnd, sx, sy, reason=reason, actor=actor, what=what)
+    changed = _swap_places(
+        rnd, sx, sy, reason=reason, actor=actor, what=what, names=(names[entry_x], names[entry_y])
+    )
     RoundSeat.objects.bulk_create(
         [
             RoundSeat(round=rnd, entry_id=entry_y, match=mx, side=sx.side),
@@ -170,7 +184,14 @@ def _seats_of(rnd: Round, entry_x: int, entry_y: int) -> tuple[RoundSeat, RoundS
 
 
 def _swap_places(
-    rnd: Round, sx: RoundSeat, sy: RoundSeat, *, reason: str, actor: Actor, what: str
+    rnd: Round,
+    sx: RoundSeat,
+    sy: RoundSeat,
+    *,
+    reason: str,
+    actor: Actor,
+    what: str,
+    names: tuple[str, str],
 ) -> list[Match]:
     """Put each entry in the other's place (both in one match: swap their sides), note the
     director's override and redraw the first leader of each changed match; returns them."""
@@ -178,7 +199,9 @@ def _swap_places(
     if mx.pk == my.pk:
         assert mx.entry_b_id is not None  # two entries in one match: not a bye
         mx.entry_a_id, mx.entry_b_id = mx.entry_b_id, mx.entry_a_id
-        _note_override(mx, action="swap_entries", reason=reason, actor=actor, what=what)
+        _note_override(
+            mx, action="swap_entries", reason=reason, actor=actor, what=what, swapped=names
+        )
         _redraw_first_leader(mx, rnd.event, rnd.number)
         mx.save(update_fields=["entry_a", "entry_b", "explanation"])
         return [mx]
@@ -187,7 +210,9 @@ def _swap_places(
             match.entry_a_id = new_entry
         else:
             match.entry_b_id = new_entry
-        _note_override(match, action="swap_entries", reason=reason, actor=actor, what=what)
+        _note_override(
+            match, action="swap_entries", reason=reason, actor=actor, what=what, swapped=names
+        )
         _redraw_first_leader(match, rnd.event, rnd.number)
     # Neither match holds an entry twice at any point: each loses one entry and gains
     # the other's.
@@ -227,10 +252,14 @@ def swap_tables(*, round: Round, table_x: int, table_y: int, reason: str, actor:
     mx.table = None
     mx.save(update_fields=["table"])
     my.table = tx
-    _note_override(my, action="swap_tables", reason=reason, actor=actor, what=what)
+    _note_override(
+        my, action="swap_tables", reason=reason, actor=actor, what=what, swapped=(table_x, table_y)
+    )
     my.save(update_fields=["table", "explanation"])
     mx.table = ty
-    _note_override(mx, action="swap_tables", reason=reason, actor=actor, what=what)
+    _note_override(
+        mx, action="swap_tables", reason=reason, actor=actor, what=what, swapped=(table_x, table_y)
+    )
     mx.save(update_fields=["table", "explanation"])
     audit.record(
         event=rnd.event,
