@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import json
-from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from fractions import Fraction
+from itertools import accumulate
 from typing import Any
 
 from django.db.models import FilteredRelation, Max, Q
@@ -27,17 +27,18 @@ from tournaments.models import (
 )
 from tournaments.standings import Entry as StandingsEntry
 from tournaments.standings import (
+    EntryTally,
     Number,
     PointsConfig,
     RoundKind,
     Standings,
-    compute_standings,
-    result_points,
+    standings_from_tally,
+    tally,
     unbroken_ties,
 )
 from tournaments.standings import Result as StandingsResult
 from tournaments.standings.records import normalise
-from tournaments.standings.serialise import encode_number
+from tournaments.standings.serialise import canonical_json, encode_number
 
 SNAPSHOT_FORMAT = "spinner-standings/1"
 
@@ -100,6 +101,10 @@ def _exact(halves: int | None) -> Number:
     return Fraction(halves, 2)
 
 
+ROUND_KINDS = {kind.value: kind for kind in RoundKind}
+"""A round's stored kind as the standings package's :class:`RoundKind` (a lookup, not a call)."""
+
+
 def standings_result(
     match_id: int,
     round_number: int,
@@ -119,7 +124,7 @@ def standings_result(
     return StandingsResult(
         match_id,
         round_number,
-        RoundKind(kind),
+        ROUND_KINDS.get(kind, kind),  # an unknown kind: Result says so
         entry_a,
         entry_b,
         _exact(score_a_halves),
@@ -133,13 +138,14 @@ def load_standings_input(*, event_id: int) -> StandingsInput:
     """Read the event, its entries and every counted result or bye (three queries).
 
     A result is a match's current confirmed ``MatchResult``; a bye counts once its round is
-    published. Scores are exact (stored as half-points).
+    published. Scores are exact (stored as half-points). Rows come as plain tuples (no model
+    instance), unordered (the standings package orders them), straight into the records.
     """
     event = Event.objects.get(pk=event_id)
     entries: list[StandingsEntry] = []
     withdrawn: set[int] = set()
-    for pk, name, status in Entry.objects.filter(event_id=event_id).values_list(
-        "pk", "name", "status"
+    for pk, name, status in (
+        Entry.objects.filter(event_id=event_id).order_by().values_list("pk", "name", "status")
     ):
         entries.append(StandingsEntry(pk, name))
         if status == Entry.Status.WITHDRAWN:
@@ -148,6 +154,7 @@ def load_standings_input(*, event_id: int) -> StandingsInput:
         Match.objects.filter(round__event_id=event_id, round__kind__in=COUNTED_KINDS)
         .annotate(current=FilteredRelation("results", condition=Q(results__is_current=True)))
         .filter(Q(is_bye=True, round__status__in=PLAYED_STATUSES) | Q(current__isnull=False))
+        .order_by()  # no sort (nor the joins Match's default ordering needs) in the database
         .values_list(
             "pk",
             "round__number",
@@ -161,86 +168,72 @@ def load_standings_input(*, event_id: int) -> StandingsInput:
             "current__forfeit",
         )
     )
-    results: list[StandingsResult] = []
-    for pk, number, kind, a, b, is_bye, score_a, score_b, winner_side, forfeit in rows:
-        if is_bye:
-            results.append(StandingsResult(pk, number, RoundKind(kind), a, None, 0, 0, None))
-            continue
-        results.append(
-            standings_result(pk, number, kind, a, b, score_a, score_b, winner_side, forfeit or "")
+    kinds, exact = ROUND_KINDS, _exact
+    results = [
+        StandingsResult(pk, number, kinds[kind], a, None, 0, 0, None)
+        if is_bye
+        else StandingsResult(
+            pk,
+            number,
+            kinds[kind],
+            a,
+            b,
+            # _exact, its common case inline (this runs per result)
+            score_a // 2 if score_a is not None and not score_a & 1 else exact(score_a),
+            score_b // 2 if score_b is not None and not score_b & 1 else exact(score_b),
+            a if winner_side == 0 else b if winner_side == 1 else None,
+            bool(forfeit),
         )
+        for pk, number, kind, a, b, is_bye, score_a, score_b, winner_side, forfeit in rows
+    ]
     return StandingsInput(
         event=event, entries=entries, withdrawn=frozenset(withdrawn), results=results
     )
 
 
-def _progress(
-    data: StandingsInput, points: PointsConfig
-) -> tuple[dict[int, list[list[Any]]], dict[int, tuple[Number, Number]]]:
-    """Per entry: cumulative match points after each counted round ``[[round, points], ...]``,
-    and raw points for and against (byes count nothing; a forfeit's score only where the points
-    setting counts it: ``PointsConfig.scores_count``). One pass, match points as the standings
-    package awards them (margin bonus, forfeits). (The pure ``standings.progression`` says the
-    same per round, at four times the cost on 10,000 results: this runs on every recompute.)"""
-    per_round: dict[int, dict[int, Number]] = defaultdict(dict)
-    points_for: dict[int, Number] = defaultdict(int)
-    points_against: dict[int, Number] = defaultdict(int)
-    counted = (RoundKind.SWISS, RoundKind.ROUND_ROBIN)
-    for r in data.results:
-        if r.kind not in counted:
-            continue
-        a, number = int(r.entry_a), r.round_number
-        earned_a = result_points(r, r.entry_a, points)
-        if r.entry_b is None:
-            line = per_round[a]
-            line[number] = line.get(number, 0) + earned_a
-            continue
-        b = int(r.entry_b)
-        earned_b = result_points(r, r.entry_b, points)
-        line = per_round[a]
-        line[number] = line.get(number, 0) + earned_a
-        line = per_round[b]
-        line[number] = line.get(number, 0) + earned_b
-        if r.forfeit and not points.scores_count(forfeit=True):
-            continue
-        points_for[a] += r.score_a
-        points_against[a] += r.score_b
-        points_for[b] += r.score_b
-        points_against[b] += r.score_a
-    progress: dict[int, list[list[Any]]] = {}
-    for entry_id, rounds in per_round.items():
-        total: Number = 0
-        cumulative: list[list[Any]] = []
-        for number in sorted(rounds):
-            total = total + rounds[number]
-            cumulative.append([number, total if type(total) is int else encode_number(total)])
-        progress[entry_id] = cumulative
-    scored = {e: (points_for[e], points_against[e]) for e in points_for}
-    return progress, scored
+def _progress(record: EntryTally, whole: bool) -> list[list[Any]]:
+    """An entry's cumulative match points after each round it has a counted result in,
+    ``[[round, points], ...]`` (several results in one round add up), from the tally's
+    per-result points (``EntryTally.rounds`` and ``earned``: awarded by the standings package).
+    ``whole``: every award is an int (``PointsConfig.whole``), so every total is one too."""
+    rounds: Sequence[int] = record.rounds
+    totals: Iterable[Number] = accumulate(record.earned)
+    if len(set(rounds)) < len(rounds):  # a round with two results (a bye and a match): its last
+        kept = dict(zip(rounds, totals, strict=True))
+        rounds, totals = tuple(kept), iter(kept.values())
+    elif whole:
+        return list(map(list, zip(rounds, totals, strict=True)))
+    return [
+        [number, total if type(total) is int else encode_number(total)]
+        for number, total in zip(rounds, totals, strict=True)
+    ]
 
 
 def build_document(data: StandingsInput) -> tuple[dict[str, Any], Standings]:
     """The snapshot document: the standings package's canonical JSON under ``standings``, and
     per row what the pages and the CSV show beside it (points for and against, spread, the
-    match-points progression, withdrawn), the places that matter and the ties across them."""
+    match-points progression, withdrawn), the places that matter and the ties across them.
+
+    The results are tallied once: the standings and the per-row extras read the same tally."""
     event = data.event
     points = points_config(event)
-    standings = compute_standings(
-        data.entries, data.results, points=points, tiebreaks=tiebreak_list(event)
-    )
-    progress, scored = _progress(data, points)
+    counted = tally(data.entries, data.results, points)
+    standings = standings_from_tally(counted, data.entries, tiebreaks=tiebreak_list(event))
     places = places_that_matter(event)
+    records, withdrawn, enc, whole = counted.entries, data.withdrawn, encode_number, points.whole
     extra = {}
     for row in standings.rows:
+        record = records[row.entry_id]
+        pf, pa = record.points_for, record.points_against
         entry_id = int(row.entry_id)
-        pf, pa = scored.get(entry_id, (0, 0))
         extra[str(entry_id)] = {
-            "points_for": encode_number(pf),
-            "points_against": encode_number(pa),
-            "spread": encode_number(normalise(pf - pa)),
-            "progress": progress.get(entry_id, []),
-            "withdrawn": entry_id in data.withdrawn,
+            "points_for": pf if type(pf) is int else enc(pf),
+            "points_against": pa if type(pa) is int else enc(pa),
+            "spread": pf - pa if type(pf) is int and type(pa) is int else enc(normalise(pf - pa)),
+            "progress": _progress(record, whole) if record.rounds else [],
+            "withdrawn": entry_id in withdrawn,
         }
+    rounds: set[int] = set().union(*(record.rounds for record in records.values()))
     document = {
         "format": SNAPSHOT_FORMAT,
         "event": event.slug,
@@ -248,17 +241,21 @@ def build_document(data: StandingsInput) -> tuple[dict[str, Any], Standings]:
         "extra": extra,
         "places_that_matter": places,
         "unbroken_ties": unbroken_ties(standings, places) if places else [],
-        "rounds": sorted({r.round_number for r in data.results if r.kind != "tiebreak"}),
-        "tiebreak_rounds": sorted({r.round_number for r in data.results if r.kind == "tiebreak"}),
+        "rounds": sorted(rounds),
+        "tiebreak_rounds": sorted({r.round_number for r in counted.tiebreak_results}),
     }
     return document, standings
 
 
 def canonical_bytes(document: dict[str, Any]) -> bytes:
-    """Canonical JSON (sorted keys, no whitespace, no floats): equal documents, equal bytes."""
-    return json.dumps(
-        document, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode("utf-8")
+    """Canonical JSON (sorted keys, no whitespace, no floats): equal documents, equal bytes
+    (the standings package's :func:`~tournaments.standings.serialise.canonical_json`)."""
+    return canonical_json(document)
+
+
+RESULT_LINE = "\nr%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s"
+"""A result's line in the fingerprint: its nine fields in order (``Result`` is a named tuple, so
+``RESULT_LINE % result`` formats it, in C)."""
 
 
 def input_fingerprint(data: StandingsInput) -> str:
@@ -272,14 +269,9 @@ def input_fingerprint(data: StandingsInput) -> str:
         "withdrawn": sorted(data.withdrawn),
     }
     digest.update(canonical_bytes(settings))
-    for entry in sorted(data.entries, key=lambda e: str(e.entry_id).zfill(20)):
-        digest.update(f"\ne{entry.entry_id}\t{entry.name}".encode())
-    lines = sorted(
-        f"\nr{r.match_id}\t{r.round_number}\t{r.kind}\t{r.entry_a}\t{r.entry_b}"
-        f"\t{r.score_a}\t{r.score_b}\t{r.winner}\t{r.forfeit}"
-        for r in data.results
-    )
-    digest.update("".join(lines).encode())
+    entries = sorted(data.entries, key=lambda e: str(e.entry_id).zfill(20))
+    digest.update("".join([f"\ne{e.entry_id}\t{e.name}" for e in entries]).encode())
+    digest.update("".join(sorted(map(RESULT_LINE.__mod__, data.results))).encode())
     return digest.hexdigest()
 
 

@@ -41,6 +41,7 @@ from tournaments.standings.compute import (
     Value,
     compute_standings,
     resolve_tiebreaks,
+    standings_from_tally,
     unbroken_ties,
 )
 from tournaments.standings.multiplayer import (
@@ -101,6 +102,7 @@ __all__ = [
     "progression",
     "resolve_tiebreaks",
     "result_points",
+    "standings_from_tally",
     "table_points",
     "table_tally",
     "tally",

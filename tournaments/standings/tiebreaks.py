@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from tournaments.standings.records import EntryId, Number, normalise
 from tournaments.standings.tallying import EntryTally, Tally
@@ -76,11 +77,9 @@ def buchholz(tally: Tally, entry: EntryTally) -> Number:
     Each unplayed round (bye or forfeit) adds the entry's own match points instead (see the module
     docstring).
     """
-    entries = tally.entries
-    total: Number = entry.unplayed * entry.match_points
-    for opponent in entry.opponents:
-        total += entries[opponent].match_points
-    return normalise(total)
+    # sum(map(...)) runs in C: this is computed for every entry on every recompute
+    total = sum(map(tally.match_points_of.__getitem__, entry.opponents))
+    return normalise(total + entry.unplayed * entry.match_points)
 
 
 def median_buchholz(tally: Tally, entry: EntryTally) -> Number:
@@ -90,8 +89,7 @@ def median_buchholz(tally: Tally, entry: EntryTally) -> Number:
     entry's own match points). With fewer than three of them nothing is dropped, so it equals
     Buchholz (dropping two of two would leave every entry at 0 and separate nobody).
     """
-    entries = tally.entries
-    scores = [entries[o].match_points for o in entry.opponents]
+    scores = list(map(tally.match_points_of.__getitem__, entry.opponents))
     scores.extend([entry.match_points] * entry.unplayed)
     total: Number = sum(scores)
     if len(scores) >= 3:
@@ -109,9 +107,17 @@ def opponents_win_rate(tally: Tally, entry: EntryTally) -> Number:
     opponents = entry.opponents
     if not opponents:
         return 0
-    rates = tally.scaled_win_rates  # win rates over one common denominator: one division
-    total = sum([rates[o] for o in opponents])
-    return normalise(Fraction(total, tally.win_rate_scale * len(opponents)))
+    # win rates over one common denominator: one exact division
+    total = sum(map(tally.scaled_win_rates.__getitem__, opponents))
+    return exact_ratio(total, tally.win_rate_scale * len(opponents))
+
+
+@lru_cache(maxsize=4096)
+def exact_ratio(numerator: int, denominator: int) -> Number:
+    """``numerator / denominator`` exactly (an ``int`` when whole). Remembered: the opponents' win
+    rates of an event take a few hundred distinct values, and a ``Fraction`` costs a microsecond.
+    """
+    return normalise(Fraction(numerator, denominator))
 
 
 def head_to_head(tally: Tally, group: Sequence[EntryId]) -> Mapping[EntryId, Number | None]:
