@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import threading
+from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from fractions import Fraction
 from itertools import accumulate
+from operator import itemgetter
 from typing import Any
 
-from django.db.models import FilteredRelation, Max, Q
+from django.db import connections, router
+from django.db.models import Max
 
 from tournaments.models import (
     Entry,
@@ -32,11 +36,10 @@ from tournaments.standings import (
     PointsConfig,
     RoundKind,
     Standings,
-    standings_from_tally,
-    tally,
     unbroken_ties,
 )
 from tournaments.standings import Result as StandingsResult
+from tournaments.standings.incremental import Computation, compute
 from tournaments.standings.records import normalise
 from tournaments.standings.serialise import canonical_json, encode_number
 
@@ -134,12 +137,29 @@ def standings_result(
     )
 
 
+def results_sql() -> str:
+    """Every counted result or bye of an event, one row per match (see
+    :func:`load_standings_input`): the ORM's query, written out once, since building the
+    queryset cost more than the database took to answer it (benchmarks/standings/RESULTS.md)."""
+    return (
+        "SELECT m.id, r.number, r.kind, m.entry_a_id, m.entry_b_id, c.score_a_halves,"
+        " c.score_b_halves, c.winner_side, c.forfeit"
+        f" FROM {Match._meta.db_table} m"
+        f" JOIN {Round._meta.db_table} r ON r.id = m.round_id"
+        f" LEFT JOIN {MatchResult._meta.db_table} c ON c.match_id = m.id AND c.is_current"
+        f" WHERE r.event_id = %s AND r.kind IN ({', '.join(['%s'] * len(COUNTED_KINDS))})"
+        f" AND ((m.is_bye AND r.status IN ({', '.join(['%s'] * len(PLAYED_STATUSES))}))"
+        " OR c.id IS NOT NULL)"
+    )
+
+
 def load_standings_input(*, event_id: int) -> StandingsInput:
     """Read the event, its entries and every counted result or bye (three queries).
 
-    A result is a match's current confirmed ``MatchResult``; a bye counts once its round is
-    published. Scores are exact (stored as half-points). Rows come as plain tuples (no model
-    instance), unordered (the standings package orders them), straight into the records.
+    A result is a match's current confirmed ``MatchResult``; a bye (a match without
+    ``entry_b``: the database ties the two) counts once its round is published. Scores are exact
+    (stored as half-points). Rows come as plain tuples (no model instance), unordered (the
+    standings package orders them), straight into the records.
     """
     event = Event.objects.get(pk=event_id)
     entries: list[StandingsEntry] = []
@@ -150,41 +170,26 @@ def load_standings_input(*, event_id: int) -> StandingsInput:
         entries.append(StandingsEntry(pk, name))
         if status == Entry.Status.WITHDRAWN:
             withdrawn.add(pk)
-    rows = (
-        Match.objects.filter(round__event_id=event_id, round__kind__in=COUNTED_KINDS)
-        .annotate(current=FilteredRelation("results", condition=Q(results__is_current=True)))
-        .filter(Q(is_bye=True, round__status__in=PLAYED_STATUSES) | Q(current__isnull=False))
-        .order_by()  # no sort (nor the joins Match's default ordering needs) in the database
-        .values_list(
-            "pk",
-            "round__number",
-            "round__kind",
-            "entry_a_id",
-            "entry_b_id",
-            "is_bye",
-            "current__score_a_halves",
-            "current__score_b_halves",
-            "current__winner_side",
-            "current__forfeit",
-        )
-    )
-    kinds, exact = ROUND_KINDS, _exact
+    with connections[router.db_for_read(Match)].cursor() as cursor:
+        cursor.execute(results_sql(), [event_id, *COUNTED_KINDS, *PLAYED_STATUSES])
+        rows = cursor.fetchall()
+    kinds = ROUND_KINDS
     results = [
         StandingsResult(pk, number, kinds[kind], a, None, 0, 0, None)
-        if is_bye
+        if b is None
         else StandingsResult(
             pk,
             number,
             kinds[kind],
             a,
             b,
-            # _exact, its common case inline (this runs per result)
-            score_a // 2 if score_a is not None and not score_a & 1 else exact(score_a),
-            score_b // 2 if score_b is not None and not score_b & 1 else exact(score_b),
+            # exact raw points from half-points (never null on a result): whole almost always
+            score_a // 2 if not score_a & 1 else Fraction(score_a, 2),
+            score_b // 2 if not score_b & 1 else Fraction(score_b, 2),
             a if winner_side == 0 else b if winner_side == 1 else None,
             bool(forfeit),
         )
-        for pk, number, kind, a, b, is_bye, score_a, score_b, winner_side, forfeit in rows
+        for pk, number, kind, a, b, score_a, score_b, winner_side, forfeit in rows
     ]
     return StandingsInput(
         event=event, entries=entries, withdrawn=frozenset(withdrawn), results=results
@@ -209,42 +214,83 @@ def _progress(record: EntryTally, whole: bool) -> list[list[Any]]:
     ]
 
 
-def build_document(data: StandingsInput) -> tuple[dict[str, Any], Standings]:
+def compute_standings_of(data: StandingsInput, previous: Computation | None = None) -> Computation:
+    """The event's standings from its records, reusing ``previous`` (an earlier computation of
+    the same event) where the results did not change: the same standings either way."""
+    event = data.event
+    return compute(
+        data.entries,
+        data.results,
+        points=points_config(event),
+        tiebreaks=tiebreak_list(event),
+        previous=previous,
+    )
+
+
+def build_document(
+    data: StandingsInput,
+    computation: Computation | None = None,
+    known: RowExtras | None = None,
+) -> tuple[dict[str, Any], Standings]:
     """The snapshot document: the standings package's canonical JSON under ``standings``, and
     per row what the pages and the CSV show beside it (points for and against, spread, the
     match-points progression, withdrawn), the places that matter and the ties across them.
 
-    The results are tallied once: the standings and the per-row extras read the same tally."""
+    ``computation``: the standings of ``data`` (:func:`compute_standings_of`; computed here when
+    not given). The per-row extras read its tally (the results are tallied once); ``known``
+    (an earlier document's extras, :func:`row_extras`) keeps those of unchanged records."""
     event = data.event
-    points = points_config(event)
-    counted = tally(data.entries, data.results, points)
-    standings = standings_from_tally(counted, data.entries, tiebreaks=tiebreak_list(event))
+    if computation is None:
+        computation = compute_standings_of(data)
+    counted, standings = computation.tally, computation.standings
     places = places_that_matter(event)
-    records, withdrawn, enc, whole = counted.entries, data.withdrawn, encode_number, points.whole
-    extra = {}
-    for row in standings.rows:
-        record = records[row.entry_id]
-        pf, pa = record.points_for, record.points_against
-        entry_id = int(row.entry_id)
-        extra[str(entry_id)] = {
-            "points_for": pf if type(pf) is int else enc(pf),
-            "points_against": pa if type(pa) is int else enc(pa),
-            "spread": pf - pa if type(pf) is int and type(pa) is int else enc(normalise(pf - pa)),
-            "progress": _progress(record, whole) if record.rounds else [],
-            "withdrawn": entry_id in withdrawn,
-        }
-    rounds: set[int] = set().union(*(record.rounds for record in records.values()))
+    extras = row_extras(computation, data.withdrawn, known)
+    rounds: set[int] = set().union(*(record.rounds for record in counted.entries.values()))
     document = {
         "format": SNAPSHOT_FORMAT,
         "event": event.slug,
         "standings": standings.to_json(),
-        "extra": extra,
+        "extra": {key: extra for key, (_, _, extra) in extras.items()},
         "places_that_matter": places,
         "unbroken_ties": unbroken_ties(standings, places) if places else [],
         "rounds": sorted(rounds),
         "tiebreak_rounds": sorted({r.round_number for r in counted.tiebreak_results}),
     }
     return document, standings
+
+
+RowExtras = dict[str, tuple[EntryTally, bool, dict[str, Any]]]
+"""Each row's extras by entry id (as text, the document's key), with the record and the
+withdrawn mark they were made from."""
+
+
+def row_extras(
+    computation: Computation, withdrawn: frozenset[int], known: RowExtras | None = None
+) -> RowExtras:
+    """Each row's extras, in standings order: points for and against, spread, the per-round
+    progress, withdrawn. Those in ``known`` made from the same record (the very same object:
+    a recompute keeps the records its changes cannot move) and mark are kept as they are."""
+    records, enc = computation.tally.entries, encode_number
+    whole = computation.tally.points.whole
+    extras: RowExtras = {}
+    for row in computation.standings.rows:
+        record = records[row.entry_id]
+        entry_id = int(row.entry_id)
+        key, out = str(entry_id), entry_id in withdrawn
+        hit = known.get(key) if known else None
+        if hit is not None and hit[0] is record and hit[1] is out:
+            extras[key] = hit
+            continue
+        pf, pa = record.points_for, record.points_against
+        extra = {
+            "points_for": pf if type(pf) is int else enc(pf),
+            "points_against": pa if type(pa) is int else enc(pa),
+            "spread": pf - pa if type(pf) is int and type(pa) is int else enc(normalise(pf - pa)),
+            "progress": _progress(record, whole) if record.rounds else [],
+            "withdrawn": out,
+        }
+        extras[key] = (record, out, extra)
+    return extras
 
 
 def canonical_bytes(document: dict[str, Any]) -> bytes:
@@ -258,8 +304,49 @@ RESULT_LINE = "\nr%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s"
 ``RESULT_LINE % result`` formats it, in C)."""
 
 
-def input_fingerprint(data: StandingsInput) -> str:
-    """SHA-256 of the records a recompute read, order-independent: ``computed_from``."""
+@dataclass(frozen=True)
+class ResultLines:
+    """The fingerprint's result lines (:data:`RESULT_LINE`): by match id, and all of them sorted
+    (what the fingerprint hashes)."""
+
+    by_match: dict[Any, str]
+    ordered: list[str]
+
+
+def result_lines(
+    data: StandingsInput,
+    previous: ResultLines | None = None,
+    changed: Iterable[Any] | None = None,
+) -> ResultLines:
+    """The lines of ``data.results``; from ``previous`` (the lines of an earlier read) when
+    ``changed`` names every match id whose result was added, altered or removed since."""
+    if previous is None or changed is None:
+        results = data.results
+        formatted = map(RESULT_LINE.__mod__, results)
+        by_match = dict(zip(map(_match_id, results), formatted, strict=True))
+        return ResultLines(by_match, sorted(by_match.values()))
+    by_match, ordered = dict(previous.by_match), list(previous.ordered)
+    now = {r.match_id: r for r in data.results} if changed else {}
+    for match_id in changed:
+        old = by_match.pop(match_id, None)
+        if old is not None:
+            del ordered[bisect_left(ordered, old)]
+        result = now.get(match_id)
+        if result is not None:
+            line = by_match[match_id] = RESULT_LINE % result
+            insort(ordered, line)
+    return ResultLines(by_match, ordered)
+
+
+_match_id = itemgetter(0)  # a Result's match_id
+
+
+def input_fingerprint(
+    data: StandingsInput, lines: ResultLines | None = None, entry_lines: bytes | None = None
+) -> str:
+    """SHA-256 of the records a recompute read, order-independent: ``computed_from``
+    (``lines``, ``entry_lines``: :func:`result_lines` and :func:`entry_lines` of ``data``, made
+    here when not given)."""
     event = data.event
     digest = hashlib.sha256()
     settings = {
@@ -269,25 +356,62 @@ def input_fingerprint(data: StandingsInput) -> str:
         "withdrawn": sorted(data.withdrawn),
     }
     digest.update(canonical_bytes(settings))
-    entries = sorted(data.entries, key=lambda e: str(e.entry_id).zfill(20))
-    digest.update("".join([f"\ne{e.entry_id}\t{e.name}" for e in entries]).encode())
-    digest.update("".join(sorted(map(RESULT_LINE.__mod__, data.results))).encode())
+    digest.update(entry_lines if entry_lines is not None else _entry_lines(data.entries))
+    digest.update("".join((lines or result_lines(data)).ordered).encode())
     return digest.hexdigest()
+
+
+def _entry_lines(entries: Iterable[StandingsEntry]) -> bytes:
+    """The fingerprint's lines of the entries."""
+    ordered = sorted(entries, key=lambda e: str(e.entry_id).zfill(20))
+    return "".join([f"\ne{e.entry_id}\t{e.name}" for e in ordered]).encode()
+
+
+@dataclass(frozen=True)
+class RecentRecompute:
+    """What this process's last recompute of an event computed, for the next one to reuse."""
+
+    computation: Computation
+    lines: ResultLines
+    entry_lines: bytes
+    extras: RowExtras
+
+
+RECENT_EVENTS = 8
+"""How many events' last recomputes a process keeps (a 2,000-entry event's: a few megabytes)."""
+
+_recent: dict[int, RecentRecompute] = {}
+_recent_lock = threading.Lock()
 
 
 def compute_snapshot_bytes(*, event_id: int) -> tuple[bytes, str]:
     """Load the event's records and compute its snapshot: ``(canonical bytes, fingerprint)``.
 
-    The cyclic garbage collector is paused meanwhile: the records and the document are tens of
-    thousands of short-lived, acyclic objects (reference counting frees them), and collections
-    passing over them took about a third of the time (benchmarks/standings/RESULTS.md).
+    The standings and the fingerprint reuse this process's last recompute of the event where the
+    results did not change (``tournaments.standings.incremental``: the same bytes as from
+    scratch, whatever that recompute was). The cyclic garbage collector is paused meanwhile: the
+    records and the document are tens of thousands of short-lived, acyclic objects (reference
+    counting frees them), and collections passing over them took about a third of the time
+    (benchmarks/standings/RESULTS.md).
     """
     paused = gc.isenabled()
     gc.disable()
     try:
+        with _recent_lock:
+            recent = _recent.get(event_id)
         data = load_standings_input(event_id=event_id)
-        document, _ = build_document(data)
-        return canonical_bytes(document), input_fingerprint(data)
+        computation = compute_standings_of(data, recent.computation if recent else None)
+        extras = row_extras(computation, data.withdrawn, recent.extras if recent else None)
+        document, _ = build_document(data, computation, extras)
+        lines = result_lines(data, recent.lines if recent else None, computation.changed)
+        same_entries = recent is not None and recent.computation.entries is computation.entries
+        entries = recent.entry_lines if recent and same_entries else _entry_lines(data.entries)
+        with _recent_lock:
+            _recent.pop(event_id, None)
+            _recent[event_id] = RecentRecompute(computation, lines, entries, extras)
+            while len(_recent) > RECENT_EVENTS:
+                del _recent[next(iter(_recent))]
+        return canonical_bytes(document), input_fingerprint(data, lines, entries)
     finally:
         if paused:
             gc.enable()

@@ -29,7 +29,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import repeat
+from itertools import groupby, repeat
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from tournaments.standings.multiplayer import PlacingPoints, TableResult, table_tally
@@ -42,7 +43,12 @@ from tournaments.standings.records import (
     Result,
     normalise,
 )
-from tournaments.standings.serialise import canonical_json, decode_number, encode_number
+from tournaments.standings.serialise import (
+    canonical_json,
+    decode_number,
+    encode_number,
+    encode_value,
+)
 from tournaments.standings.tallying import Tally, id_key, result_points, tally
 from tournaments.standings.tiebreaks import Tiebreak, find_tiebreak
 
@@ -203,8 +209,7 @@ def _row_json(row: StandingRow) -> dict[str, Any]:
         "losses": losses,
         "byes": byes,
         "forfeits": forfeits,
-        # ints (and None) are their own JSON
-        "values": [v if v is None or type(v) is int else enc(v) for v in values],
+        "values": list(map(encode_value, values)),
         "settlement": [enc(v) for v in settlement] if settlement else [],
         "match_ids": list(match_ids),
         "settlement_match_ids": list(settlement_match_ids),
@@ -244,21 +249,12 @@ def _split(
     ``None`` values (a group tiebreak that did not apply) never separate: a group whose values
     are all equal, or all ``None``, comes back whole.
     """
-    keyed = [(key(e), e) for e in group]
-    first = keyed[0][0]
-    if all(v == first for v, _ in keyed):
+    values = list(map(key, group))
+    if values.count(values[0]) == len(values):
         return [group]
     # Stable sorts keep entry_id order among equal values (reverse=True is stable too).
-    keyed.sort(key=lambda item: item[0], reverse=higher_is_better)  # type: ignore[arg-type,return-value]
-    out: list[list[EntryId]] = [[keyed[0][1]]]
-    previous = keyed[0][0]
-    for v, e in keyed[1:]:
-        if v == previous:
-            out[-1].append(e)
-        else:
-            out.append([e])
-            previous = v
-    return out
+    order = sorted(range(len(group)), key=values.__getitem__, reverse=higher_is_better)  # type: ignore[arg-type]
+    return [list(map(group.__getitem__, run)) for _, run in groupby(order, values.__getitem__)]
 
 
 def settle_by_tiebreak_rounds(
@@ -368,38 +364,75 @@ def standings_from_tally(
     return _standings(t, dict(entries), resolve_tiebreaks(tiebreaks))
 
 
-def _standings(t: Tally, names: Mapping[EntryId, str], specs: Sequence[Tiebreak]) -> Standings:
-    columns, groups = _order_by_tiebreaks(t, specs)
+def _standings(
+    t: Tally,
+    names: Mapping[EntryId, str],
+    specs: Sequence[Tiebreak],
+    columns: Sequence[Mapping[EntryId, Value] | None] | None = None,
+) -> Standings:
+    """The standings from a tally: ``columns`` are the entry tiebreaks' (see
+    :func:`entry_columns`; computed here when not given)."""
+    if columns is None:
+        columns = entry_columns(t, specs)
+    full, groups = _order_by_tiebreaks(t, specs, columns)
     settlement: dict[EntryId, list[Number]] = {}
     settlement_ids: dict[EntryId, list[MatchId]] = {}
     if t.tiebreak_results:
         groups = settle_by_tiebreak_rounds(
             groups, t.tiebreak_results, t.points, settlement, settlement_ids
         )
-    rows = _rows(t, names, columns, groups, settlement, settlement_ids)
+    rows = _rows(t, names, full, groups, settlement, settlement_ids)
     return Standings(points=t.points, tiebreaks=tuple(s.name for s in specs), rows=tuple(rows))
 
 
-def _order_by_tiebreaks(
-    t: Tally, specs: Sequence[Tiebreak]
-) -> tuple[list[dict[EntryId, Value]], list[list[EntryId]]]:
-    """Apply the tiebreaks in order: one column per tiebreak (``{entry_id: value}``; a group
-    tiebreak's column fills in group by group, within the groups still tied), and the groups
-    of entries still tied after the last one, best group first."""
-    records = t.entries
-    columns: list[dict[EntryId, Value]] = []
-    for spec in specs:
-        function = spec.entry
-        if function is not None:
-            columns.append({entry_id: function(t, rec) for entry_id, rec in records.items()})
-        else:
-            columns.append(dict.fromkeys(records))
+def entry_columns(
+    t: Tally,
+    specs: Sequence[Tiebreak],
+    only: Iterable[EntryId] | None = None,
+    previous: Sequence[Mapping[EntryId, Value] | None] | None = None,
+) -> list[dict[EntryId, Value] | None]:
+    """Each entry tiebreak's value for every entry, ``{entry_id: value}`` per tiebreak of
+    ``specs`` (``None`` for a group tiebreak, whose values depend on the groups).
 
+    With ``previous`` (columns of the same tiebreaks over an earlier tally of the same entries),
+    only the entries in ``only`` are computed again; the rest keep their previous values.
+    """
+    records = t.entries
+    columns: list[dict[EntryId, Value] | None] = []
+    for i, spec in enumerate(specs):
+        function = spec.entry
+        if function is None:
+            columns.append(None)
+        elif previous is not None and only is not None:
+            column = dict(previous[i] or {})
+            for entry_id in only:
+                column[entry_id] = function(t, records[entry_id])
+            columns.append(column)
+        elif spec.field:  # the function reads this field: read the column in one pass, in C
+            read = map(attrgetter(spec.field), records.values())
+            columns.append(dict(zip(records, read, strict=True)))
+        else:
+            columns.append({entry_id: function(t, rec) for entry_id, rec in records.items()})
+    return columns
+
+
+def _order_by_tiebreaks(
+    t: Tally, specs: Sequence[Tiebreak], entry_values: Sequence[Mapping[EntryId, Value] | None]
+) -> tuple[list[Mapping[EntryId, Value]], list[list[EntryId]]]:
+    """Apply the tiebreaks in order: one column per tiebreak (``{entry_id: value}``: the entry
+    tiebreaks' ``entry_values``; a group tiebreak's column fills in group by group, within the
+    groups still tied), and the groups of entries still tied after the last one, best first."""
+    records = t.entries
+    columns: list[Mapping[EntryId, Value]] = [
+        dict.fromkeys(records) if column is None else column for column in entry_values
+    ]
     # entry_id order (ints before strs when an event mixes them; a plain sort when it does not)
     mixed = len({type(e) for e in records}) > 1
     first: list[EntryId] = sorted(records, key=id_key) if mixed else sorted(records)
     groups: list[list[EntryId]] = [first] if records else []
     for column, spec in zip(columns, specs, strict=True):
+        if len(groups) == len(records):
+            break  # every entry is apart: nothing left to order
         group_function = spec.group
         key = column.__getitem__
         next_groups: list[list[EntryId]] = []
@@ -408,7 +441,7 @@ def _order_by_tiebreaks(
                 next_groups.append(group)
                 continue
             if group_function is not None:
-                column.update(group_function(t, group))
+                column.update(group_function(t, group))  # type: ignore[attr-defined]
             next_groups.extend(_split(group, key, spec.higher_is_better))
         groups = next_groups
     return columns, groups

@@ -204,6 +204,17 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
     Entries without results get an all-zero record. The outcome does not depend on input order.
     """
     entry_list, result_list, by_id = check_records(entries, results)
+    return tally_checked(entry_list, result_list, by_id, points)
+
+
+def tally_checked(
+    entry_list: Sequence[Entry],
+    result_list: list[Result],
+    by_id: dict[MatchId, Result],
+    points: PointsConfig,
+) -> Tally:
+    """:func:`tally` of records :func:`check_records` has checked (``result_list`` is sorted in
+    place)."""
     _sort_results(result_list)
     ids = [e.entry_id for e in entry_list]
     lines, tiebreak_results = _count_results(result_list, ids, points)
@@ -217,6 +228,61 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
         scaled_win_rates=scaled,
         results_by_id=by_id,
     )
+
+
+def tally_again(
+    previous: Tally,
+    entry_list: Sequence[Entry],
+    result_list: Sequence[Result],
+    by_id: dict[MatchId, Result],
+    changed: Iterable[MatchId],
+) -> tuple[Tally, set[EntryId]]:
+    """:func:`tally` of checked records (:func:`check_records`) that differ from ``previous``'s
+    only in the results of the ``changed`` match ids (added, altered or gone): each entry's
+    record is made again only when one of those results is or was its own. Returns the tally,
+    equal to ``tally(entry_list, result_list, previous.points)``, and the entries made again.
+
+    ``previous`` must be a two-entry tally of the same entries, in the same order.
+    """
+    before = previous.results_by_id
+    affected: set[EntryId] = set()
+    for match_id in changed:
+        for r in (before.get(match_id), by_id.get(match_id)):
+            if r is not None:
+                affected.add(r.entry_a)
+                if r.entry_b is not None:
+                    affected.add(r.entry_b)
+    # every result that is (or was, if still there) an affected entry's: their lines, remade
+    involved: dict[MatchId, Result] = {}
+    records = previous.entries
+    for entry_id in affected:
+        for match_id in records[entry_id].match_ids:
+            r = by_id.get(match_id)
+            if r is not None:
+                involved[match_id] = r
+    for match_id in changed:
+        r = by_id.get(match_id)
+        if r is not None:
+            involved[match_id] = r
+    subset = list(involved.values())
+    _sort_results(subset)
+    sides = {r.entry_a for r in subset} | {r.entry_b for r in subset if r.entry_b is not None}
+    lines, _ = _count_results(subset, list(sides | affected), previous.points)
+    again = dict(records)
+    for entry_id in affected:
+        again[entry_id] = _entry_tally(entry_id, lines[entry_id])
+    tiebreak_results = [r for r in result_list if r.kind is RoundKind.TIEBREAK]
+    _sort_results(tiebreak_results)
+    scale, scaled = _win_rates(again)
+    t = Tally(
+        entries=again,
+        tiebreak_results=tuple(tiebreak_results),
+        points=previous.points,
+        win_rate_scale=scale,
+        scaled_win_rates=scaled,
+        results_by_id=by_id,
+    )
+    return t, affected
 
 
 def _sort_results(result_list: list[Result]) -> None:

@@ -68,7 +68,8 @@ def points_against(tally: Tally, entry: EntryTally) -> Number:
 
 def spread(tally: Tally, entry: EntryTally) -> Number:
     """Spread: points for minus points against (byes add nothing)."""
-    return normalise(entry.points_for - entry.points_against)
+    value = entry.points_for - entry.points_against
+    return value if type(value) is int else normalise(value)
 
 
 def buchholz(tally: Tally, entry: EntryTally) -> Number:
@@ -79,7 +80,8 @@ def buchholz(tally: Tally, entry: EntryTally) -> Number:
     """
     # sum(map(...)) runs in C: this is computed for every entry on every recompute
     total = sum(map(tally.match_points_of.__getitem__, entry.opponents))
-    return normalise(total + entry.unplayed * entry.match_points)
+    total += (entry.byes + entry.forfeits) * entry.match_points  # its unplayed rounds
+    return total if type(total) is int else normalise(total)
 
 
 def median_buchholz(tally: Tally, entry: EntryTally) -> Number:
@@ -90,11 +92,13 @@ def median_buchholz(tally: Tally, entry: EntryTally) -> Number:
     Buchholz (dropping two of two would leave every entry at 0 and separate nobody).
     """
     scores = list(map(tally.match_points_of.__getitem__, entry.opponents))
-    scores.extend([entry.match_points] * entry.unplayed)
+    unplayed = entry.byes + entry.forfeits
+    if unplayed:
+        scores.extend([entry.match_points] * unplayed)
     total: Number = sum(scores)
     if len(scores) >= 3:
         total = total - max(scores) - min(scores)
-    return normalise(total)
+    return total if type(total) is int else normalise(total)
 
 
 def opponents_win_rate(tally: Tally, entry: EntryTally) -> Number:
@@ -165,6 +169,14 @@ class Tiebreak:
     higher_is_better: bool
     entry: EntryFunction | None = None
     group: GroupFunction | None = None
+    field: str = ""
+    """The :class:`EntryTally` field ``entry`` returns, when that is all it does (so a whole
+    column is read at once)."""
+    reach: int = 1
+    """How far an entry tiebreak looks: 0, only the entry's own record; 1, its opponents'
+    records too (their match points, their win rates). A recompute after a few results changed
+    computes again the values of the entries that far from those results
+    (:mod:`~tournaments.standings.incremental`)."""
     label: str = ""
     """How a page names it (a column heading, "Median Buchholz"); the name when empty."""
     short: str = ""
@@ -181,11 +193,35 @@ class Tiebreak:
 TIEBREAKS: Mapping[str, Tiebreak] = {
     t.name: t
     for t in (
-        Tiebreak("match_points", True, entry=match_points, label="Match points", short="MP"),
-        Tiebreak("wins", True, entry=wins, label="Wins", short="W"),
-        Tiebreak("points_for", True, entry=points_for, label="Points for", short="PF"),
-        Tiebreak("points_against", False, entry=points_against, label="Points against", short="PA"),
-        Tiebreak("spread", True, entry=spread, label="Spread", short="+/-"),
+        Tiebreak(
+            "match_points",
+            True,
+            entry=match_points,
+            field="match_points",
+            reach=0,
+            label="Match points",
+            short="MP",
+        ),
+        Tiebreak("wins", True, entry=wins, field="wins", reach=0, label="Wins", short="W"),
+        Tiebreak(
+            "points_for",
+            True,
+            entry=points_for,
+            field="points_for",
+            reach=0,
+            label="Points for",
+            short="PF",
+        ),
+        Tiebreak(
+            "points_against",
+            False,
+            entry=points_against,
+            field="points_against",
+            reach=0,
+            label="Points against",
+            short="PA",
+        ),
+        Tiebreak("spread", True, entry=spread, reach=0, label="Spread", short="+/-"),
         Tiebreak("buchholz", True, entry=buchholz, label="Buchholz", short="Bh"),
         Tiebreak(
             "median_buchholz", True, entry=median_buchholz, label="Median Buchholz", short="MBh"
