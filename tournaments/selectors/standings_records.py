@@ -230,21 +230,22 @@ def compute_standings_of(data: StandingsInput, previous: Computation | None = No
 def build_document(
     data: StandingsInput,
     computation: Computation | None = None,
-    known: RowExtras | None = None,
+    extras: RowExtras | None = None,
 ) -> tuple[dict[str, Any], Standings]:
     """The snapshot document: the standings package's canonical JSON under ``standings``, and
     per row what the pages and the CSV show beside it (points for and against, spread, the
     match-points progression, withdrawn), the places that matter and the ties across them.
 
-    ``computation``: the standings of ``data`` (:func:`compute_standings_of`; computed here when
-    not given). The per-row extras read its tally (the results are tallied once); ``known``
-    (an earlier document's extras, :func:`row_extras`) keeps those of unchanged records."""
+    ``computation``: the standings of ``data`` (:func:`compute_standings_of`); ``extras``: its
+    rows' extras (:func:`row_extras`); each made here when not given. The extras read the
+    computation's tally: the results are tallied once."""
     event = data.event
     if computation is None:
         computation = compute_standings_of(data)
     counted, standings = computation.tally, computation.standings
     places = places_that_matter(event)
-    extras = row_extras(computation, data.withdrawn, known)
+    if extras is None:
+        extras = row_extras(computation, data.withdrawn)
     rounds: set[int] = set().union(*(record.rounds for record in counted.entries.values()))
     document = {
         "format": SNAPSHOT_FORMAT,
@@ -316,17 +317,19 @@ class ResultLines:
 def result_lines(
     data: StandingsInput,
     previous: ResultLines | None = None,
-    changed: Iterable[Any] | None = None,
+    computation: Computation | None = None,
 ) -> ResultLines:
     """The lines of ``data.results``; from ``previous`` (the lines of an earlier read) when
-    ``changed`` names every match id whose result was added, altered or removed since."""
-    if previous is None or changed is None:
+    ``computation`` (the standings of ``data``) names every match id whose result was added,
+    altered or removed since (``Computation.changed``)."""
+    changed = computation.changed if computation is not None else None
+    if previous is None or computation is None or changed is None:
         results = data.results
         formatted = map(RESULT_LINE.__mod__, results)
         by_match = dict(zip(map(_match_id, results), formatted, strict=True))
         return ResultLines(by_match, sorted(by_match.values()))
     by_match, ordered = dict(previous.by_match), list(previous.ordered)
-    now = {r.match_id: r for r in data.results} if changed else {}
+    now = computation.tally.results_by_id
     for match_id in changed:
         old = by_match.pop(match_id, None)
         if old is not None:
@@ -403,7 +406,7 @@ def compute_snapshot_bytes(*, event_id: int) -> tuple[bytes, str]:
         computation = compute_standings_of(data, recent.computation if recent else None)
         extras = row_extras(computation, data.withdrawn, recent.extras if recent else None)
         document, _ = build_document(data, computation, extras)
-        lines = result_lines(data, recent.lines if recent else None, computation.changed)
+        lines = result_lines(data, recent.lines if recent else None, computation)
         same_entries = recent is not None and recent.computation.entries is computation.entries
         entries = recent.entry_lines if recent and same_entries else _entry_lines(data.entries)
         with _recent_lock:
