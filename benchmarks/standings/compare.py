@@ -6,7 +6,9 @@ and this checkout, ``--rounds`` times, so the machine's load of the moment weigh
 Each child recomputes the benchmark event (made by ``recompute.py``; run that first, same
 ``DATABASE_URL``) ``--per`` times, each after a correction (a new current version of one result
 of the last round), through ``tournaments.services.standings.recompute_standings``, and reports
-the process CPU time of each recompute: only APIs both versions have.
+the process CPU time of each recompute, and the CPU time of its PostgreSQL server process
+meanwhile (``server``: ``/proc/<pid>/schedstat``, PostgreSQL on this machine): only APIs both
+versions have.
 
 In a child the first recompute is the process's first of the event (*cold*); the next ones
 follow a recompute of the same event by the same process (*warm*: what a worker does during an
@@ -55,18 +57,32 @@ def correct_one():
             winner_side=None if current.winner_side is None else 1 - current.winner_side,
         )
 
-times = []
+from django.db import connection
+
+def server_ms():
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_backend_pid()")
+        pid = cursor.fetchone()[0]
+    try:
+        with open(f"/proc/{pid}/schedstat") as f:
+            return int(f.read().split()[0]) / 1e6
+    except OSError:
+        return float("nan")
+
+times, server = [], []
 for _ in range(int(sys.argv[2])):
     correct_one()
+    before = server_ms()
     start = time.process_time()
     outcome = live.recompute_standings(event_id=event.pk, force=True)
     times.append((time.process_time() - start) * 1000)
+    server.append(server_ms() - before)
     assert outcome.status == "new", outcome
-print(json.dumps(times))
+print(json.dumps([times, server]))
 """
 
 
-def run(checkout: Path, slug: str, per: int, seed: int) -> list[float]:
+def run(checkout: Path, slug: str, per: int, seed: int) -> list[list[float]]:
     done = subprocess.run(
         [sys.executable, "-c", CHILD, slug, str(per), str(seed)],
         cwd=checkout,
@@ -76,8 +92,8 @@ def run(checkout: Path, slug: str, per: int, seed: int) -> list[float]:
     )
     if done.returncode:
         raise SystemExit(f"{checkout}: {done.stderr[-3000:]}")
-    times: list[float] = json.loads(done.stdout.strip().splitlines()[-1])
-    return times
+    found: list[list[float]] = json.loads(done.stdout.strip().splitlines()[-1])
+    return found
 
 
 def main() -> None:
@@ -88,19 +104,21 @@ def main() -> None:
     parser.add_argument("--per", type=int, default=6)
     args = parser.parse_args()
     found: dict[str, dict[str, list[float]]] = {
-        "base": {"cold": [], "warm": []},
-        "this": {"cold": [], "warm": []},
+        name: {"cold": [], "warm": [], "cold server": [], "warm server": []}
+        for name in ("base", "this")
     }
     load = os.getloadavg()
     for i in range(args.rounds):
         order = [("base", args.base), ("this", ROOT)]
         for name, checkout in order if i % 2 == 0 else order[::-1]:
-            times = run(checkout, args.slug, args.per, seed=i)
+            times, server = run(checkout, args.slug, args.per, seed=i)
             found[name]["cold"].append(times[0])
             found[name]["warm"].extend(times[1:])
+            found[name]["cold server"].append(server[0])
+            found[name]["warm server"].extend(server[1:])
     after = os.getloadavg()
     print(f"load average {load} before, {after} after; {args.rounds} processes each")
-    for mode in ("cold", "warm"):
+    for mode in ("cold", "warm", "cold server", "warm server"):
         base, this = found["base"][mode], found["this"][mode]
         ratio = statistics.median(this) / statistics.median(base)
         print(

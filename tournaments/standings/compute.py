@@ -209,7 +209,8 @@ def _row_json(row: StandingRow) -> dict[str, Any]:
         "losses": losses,
         "byes": byes,
         "forfeits": forfeits,
-        "values": list(map(encode_value, values)),
+        # ints (and None) are their own JSON: no call for them (this runs per value)
+        "values": [v if v is None or type(v) is int else encode_value(v) for v in values],
         "settlement": [enc(v) for v in settlement] if settlement else [],
         "match_ids": list(match_ids),
         "settlement_match_ids": list(settlement_match_ids),
