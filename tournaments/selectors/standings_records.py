@@ -164,8 +164,9 @@ def load_standings_input(*, event_id: int) -> StandingsInput:
     event = Event.objects.get(pk=event_id)
     entries: list[StandingsEntry] = []
     withdrawn: set[int] = set()
+    # in a fixed order: the next recompute reuses this one's only for the same entries, in order
     for pk, name, status in (
-        Entry.objects.filter(event_id=event_id).order_by().values_list("pk", "name", "status")
+        Entry.objects.filter(event_id=event_id).order_by("pk").values_list("pk", "name", "status")
     ):
         entries.append(StandingsEntry(pk, name))
         if status == Entry.Status.WITHDRAWN:
