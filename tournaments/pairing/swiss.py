@@ -10,8 +10,8 @@ perfect matchings we want, in strict order of priority:
    joined to the entries with the fewest byes so far);
 2. the fewest rematches (two entries *have met* when any player of one has sat opposite any
    player of the other; see ``history``). Rematch edges are left out of the graph altogether; only
-   when no rematch-free perfect matching exists, even on the dense graph, are they added, with a
-   penalty so heavy that the matching uses as few as possible, and the round says so;
+   when no rematch-free perfect matching exists are they added, with a penalty so heavy that the
+   matching uses as few as possible, and the round says so (see "Rematches" below);
 3. the bye to the lowest-ranked entry among those eligible;
 4. opponents with equal match points: the sum over pairs of the squared match-point difference
    (squared, so one float across two score groups costs more than two one-group floats);
@@ -84,235 +84,69 @@ optimum. When the window reaches the whole field the graph is dense and the resu
 construction. On Swiss-like histories of 500 and 2,000 teams the first window (8) already
 satisfies both conditions.
 
+Rematches
+---------
+An entry that has met a quarter of the field or more is *hard* (``rematches``): it has few
+rematch-free partners, possibly far from it in the ranking. When the first window has no perfect
+matching, ``rematches.hard_entries`` names the hard entries, whose every pair is a candidate from
+then on (and never binds the window), and finds the most rematch-free pairs the field can have,
+exactly and without the dense graph (from the hard entries and Dirac's condition on the others).
+If that is fewer than the round's pairs, no rematch-free pairing exists: the fewest rematches is the
+difference, and the matcher goes straight to a window of candidates with rematches allowed (and
+penalised), plus every pair of a hard entry, doubling it until the matching has exactly that many
+rematches and does not bind. The number of rematches is therefore always the fewest possible;
+the lower tiers are the window's, as in a rematch-free round (1,952 rounds forced into rematches,
+12 to 120 entries, matched the dense optimum's total weight; 2,000 entries: the benchmark). When
+the count cannot be certified (Dirac's condition fails: a small field, or one where most entries
+have met most others), the dense graph decides, as before. ``dense=True`` always uses the dense
+graph: the reference the tests compare with.
+
 Seat order: the higher-ranked entry of a pair sits first (seat A). Tables: see ``tables``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
 
 import rustworkx as rx
 
 from .common import active_by_id, seat_pairings
-from .history import met_entries
 from .ranking import RankKey, rank_with_draws
 from .reasons import Reason, gettext_noop, reason, sentence
 from .records import (
-    CONSTRAINT_UNTIL,
     Bye,
     EntryRecord,
     Explanation,
-    Number,
     PastMatch,
     RoundPairing,
     constraint_between,
 )
+from .rematches import HardEntries, hard_entries
+from .swiss_field import Field, SwissOptions, Units, pair_cost, prepare_field
 
-
-@dataclass(frozen=True, slots=True)
-class SwissOptions:
-    """Tuning of the Swiss matcher.
-
-    ``mp_scale`` and ``spread_scale`` turn match points and spread into integers (e.g. 2 when
-    half match points exist); spread differences are rounded to the nearest integer after
-    scaling. ``spread_cap`` bounds the spread tier. ``dense`` skips the window (reference runs).
-    ``draw_leaders`` adds a first-leader draw per table to the round. ``constraint_until`` is
-    the last round where the director's constraints rank above score groups.
-    """
-
-    initial_window: int = 8
-    spread_cap: int = 1000
-    mp_scale: int = 1
-    spread_scale: int = 1
-    dense: bool = False
-    draw_leaders: bool = True
-    constraint_until: int = CONSTRAINT_UNTIL
-
-
-@dataclass(frozen=True, slots=True)
-class Units:
-    """The tier units of one round (see the module docstring)."""
-
-    pairs: int
-    spread_cap: int
-    spread: int
-    float: int
-    mp: int
-    bye: int
-    rematch: int
-    base: int
-    avoid: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class Field:
-    """The prepared field of a round: entries in rank order (index 0 ranks first), the bye node
-    (index ``n``, when the field is odd), who has met whom, and the tier units."""
-
-    order: tuple[EntryRecord, ...]
-    met: tuple[frozenset[int], ...]
-    mp: tuple[int, ...]
-    spread: tuple[int | Fraction, ...]
-    above: tuple[int, ...]
-    below: tuple[int, ...]
-    bye_cost: dict[int, int]
-    units: Units
-    apart: tuple[frozenset[int], ...] = ()
-
-    @property
-    def size(self) -> int:
-        return len(self.order)
-
-    @property
-    def bye_node(self) -> int | None:
-        return self.size if self.size % 2 else None
-
-    @property
-    def nodes(self) -> int:
-        return self.size + (1 if self.size % 2 else 0)
-
-
-def _exact(value: Fraction) -> int | Fraction:
-    return int(value) if value.denominator == 1 else value
-
-
-def _scaled_int(value: Number, scale: int, what: str) -> int:
-    if isinstance(value, int):
-        return value * scale
-    scaled = Fraction(value) * scale
-    if scaled.denominator != 1:
-        raise ValueError(f"{what} {value} times scale {scale} is not an integer; raise the scale")
-    return int(scaled)
-
-
-def prepare_field(
-    entries: Sequence[EntryRecord],
-    history: Iterable[PastMatch],
-    order: Sequence[int],
-    options: SwissOptions,
-    round_no: int = 1,
-) -> Field:
-    """Index the active entries in rank order and compute who has met whom and the units."""
-    by_id = active_by_id(entries)
-    ranked = tuple(by_id[i] for i in order)
-    index = {e.entry_id: i for i, e in enumerate(ranked)}
-    met_ids = met_entries(ranked, history)
-    met = tuple(frozenset(index[o] for o in met_ids[e.entry_id]) for e in ranked)
-    mp = tuple(_scaled_int(e.match_points, options.mp_scale, "match points") for e in ranked)
-    # Integral spreads stay ints: Fraction arithmetic is the slowest part of building the graph.
-    scale = options.spread_scale
-    spread: tuple[int | Fraction, ...] = tuple(
-        e.spread * scale if isinstance(e.spread, int) else _exact(e.spread * scale) for e in ranked
-    )
-    n = len(ranked)
-    above, below = _group_positions(mp)
-    apart = _apart(ranked)
-    early = bool(apart) and round_no <= options.constraint_until
-    units = _units(n, mp, options.spread_cap, early=early, late=bool(apart) and not early)
-    return Field(ranked, met, mp, spread, above, below, _bye_costs(ranked), units, apart)
-
-
-def _bye_costs(ranked: Sequence[EntryRecord]) -> dict[int, int]:
-    """For an odd field, the bye cost of each entry eligible for the bye (the fewest byes so
-    far): how many eligible entries are ranked below it. Empty for an even field."""
-    bye_cost: dict[int, int] = {}
-    if len(ranked) % 2:
-        fewest = min(e.byes_received for e in ranked)
-        eligible = [i for i, e in enumerate(ranked) if e.byes_received == fewest]
-        # eligible is in rank order; the cost counts the eligible entries ranked below.
-        for position, i in enumerate(eligible):
-            bye_cost[i] = len(eligible) - 1 - position
-    return bye_cost
-
-
-def _group_positions(mp: Sequence[int]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Each entry's position inside its score group (entries with equal scaled match points),
-    for tier 5: how many of the group are ranked above it, and how many below."""
-    n = len(mp)
-    above = [0] * n
-    below = [0] * n
-    group_size: dict[int, int] = {}
-    for i in range(n):
-        above[i] = group_size.get(mp[i], 0)
-        group_size[mp[i]] = above[i] + 1
-    for i in range(n):
-        below[i] = group_size[mp[i]] - 1 - above[i]
-    return tuple(above), tuple(below)
-
-
-def _apart(ranked: Sequence[EntryRecord]) -> tuple[frozenset[int], ...]:
-    """For each rank index, whom the director keeps it apart from; empty when nobody is."""
-    n = len(ranked)
-    apart: tuple[frozenset[int], ...] = ()
-    if any(e.club is not None or e.avoid for e in ranked):
-        apart = tuple(
-            frozenset(j for j in range(n) if j != i and constraint_between(ranked[i], ranked[j]))
-            for i in range(n)
-        )
-        if not any(apart):
-            apart = ()  # nobody is to be kept apart from anybody: no tier
-    return apart
-
-
-def _units(n: int, mp: Sequence[int], cap: int, *, early: bool, late: bool) -> Units:
-    """The units that pack the tiers into one weight per pair, each above the most that all
-    lower tiers can add up to in one round; the constraint tier sits above the rematch tier in
-    the early rounds (``early``) and below the float tier later (``late``)."""
-    pairs = (n + 1) // 2
-    mp_range = max(mp) - min(mp) if mp else 0
-    spread_unit = pairs * n + 1
-    tier6_max = cap * spread_unit + n
-    avoid_unit = 0
-    if late:
-        avoid_unit = pairs * tier6_max + 1
-        tier6_max += avoid_unit  # the per-pair maximum below the float tier
-    float_unit = pairs * tier6_max + 1
-    tier5_max = 2 * n * float_unit + tier6_max
-    mp_unit = pairs * tier5_max + 1
-    lower_max = mp_range**2 * mp_unit + tier5_max
-    bye_unit = pairs * lower_max + 1
-    rematch_unit = n * bye_unit
-    if early:
-        avoid_unit = rematch_unit
-        rematch_unit = (pairs + 1) * avoid_unit
-        lower_max += avoid_unit
-    top = max(rematch_unit + lower_max, max(n - 1, 0) * bye_unit)
-    if top * max(pairs, 1) >= 2**126:
-        raise ValueError("field too large for 128-bit weights; lower spread_cap")
-    return Units(
-        pairs, cap, spread_unit, float_unit, mp_unit, bye_unit, rematch_unit, top + 1, avoid_unit
-    )
-
-
-def _gap(a: int | Fraction, b: int | Fraction) -> int:
-    """|a - b| rounded to the nearest integer (half to even), exact for Fractions."""
-    if isinstance(a, int) and isinstance(b, int):
-        return abs(a - b)
-    return round(abs(Fraction(a) - Fraction(b)))
-
-
-def pair_cost(field: Field, i: int, j: int) -> int:
-    """The cost of pairing the entries ranked ``i`` and ``j`` (0-based)."""
-    u = field.units
-    d = field.mp[i] - field.mp[j]
-    spread = min(_gap(field.spread[i], field.spread[j]), u.spread_cap)
-    rematch = u.rematch if j in field.met[i] else 0
-    if field.apart and j in field.apart[i]:
-        rematch += u.avoid
-    near = u.spread * spread + abs(j - i)
-    if d == 0:
-        return rematch + near
-    hi, lo = (i, j) if d > 0 else (j, i)
-    return rematch + u.mp * d * d + u.float * (field.below[hi] + field.above[lo]) + near
+__all__ = [
+    "Field",
+    "SwissOptions",
+    "Units",
+    "candidate_edges",
+    "pair_cost",
+    "pair_swiss",
+    "prepare_field",
+    "solve",
+    "total_weight",
+]
 
 
 def candidate_edges(
-    field: Field, window: int, *, allow_rematches: bool
+    field: Field,
+    window: int,
+    *,
+    allow_rematches: bool,
+    hard: frozenset[int] = frozenset(),
 ) -> list[tuple[int, int, int]]:
     """The candidate graph: (i, j, weight) for entries within ``window`` ranks of each other
-    (rematches only if allowed), plus the bye node joined to every eligible entry."""
+    (rematches only if allowed), every pair with a ``hard`` entry (``rematches``: they have few
+    candidates, anywhere in the ranking), and the bye node joined to every eligible entry."""
     u = field.units
     n = field.size
     edges: list[tuple[int, int, int]] = []
@@ -322,6 +156,14 @@ def candidate_edges(
             if not allow_rematches and j in met:
                 continue
             edges.append((i, j, u.base - pair_cost(field, i, j)))
+    for i in sorted(hard):
+        for j in range(n):
+            if abs(j - i) <= window or (j in hard and j < i):
+                continue  # already listed: in the window, or from the other hard entry
+            if not allow_rematches and j in field.met[i]:
+                continue
+            a, b = min(i, j), max(i, j)
+            edges.append((a, b, u.base - pair_cost(field, a, b)))
     bye = field.bye_node
     if bye is not None:
         for i, cost in field.bye_cost.items():
@@ -351,36 +193,86 @@ def solve(nodes: int, edges: list[tuple[int, int, int]]) -> dict[int, int] | Non
     return mate
 
 
-def _binding(field: Field, mate: dict[int, int], window: int) -> bool:
+def _binding(
+    field: Field, mate: dict[int, int], window: int, hard: frozenset[int] = frozenset()
+) -> bool:
+    """Whether the window may have constrained the matching: a pair more than ``window / 2``
+    apart (a hard entry's pairs excepted: all of them are candidates), or a bye to anyone but
+    the lowest eligible entry."""
     bye = field.bye_node
     for a, b in mate.items():
         if b == bye:
             if field.bye_cost.get(a, 0) != 0:
                 return True
-        elif a < b < field.size and 2 * (b - a) > window:
+        elif a < b < field.size and 2 * (b - a) > window and a not in hard and b not in hard:
             return True
     return False
 
 
 def _match(field: Field, options: SwissOptions) -> tuple[dict[int, int], int, bool]:
     """Find the round's matching: (mate, window used, rematches allowed)."""
-    n = field.size
-    full = max(n - 1, 1)
-    window = full if options.dense else max(1, min(options.initial_window, full))
+    full = max(field.size - 1, 1)
+    if options.dense:
+        return _dense(field)
+    window = max(1, min(options.initial_window, full))
+    hard: HardEntries | None = None
     while True:
-        mate = solve(field.nodes, candidate_edges(field, window, allow_rematches=False))
+        extra = hard.entries if hard is not None else frozenset()
+        mate = solve(field.nodes, candidate_edges(field, window, allow_rematches=False, hard=extra))
+        if mate is not None and (window >= full or not _binding(field, mate, window, extra)):
+            return mate, window, False
+        if mate is None and hard is None:
+            eligible = field.bye_cost if field.bye_node is not None else None
+            hard = hard_entries(field.met, eligible)
+            if hard.most_pairs is not None and 2 * hard.most_pairs < field.nodes:
+                return _fewest_rematches(field, options, hard)  # no rematch-free pairing exists
+            if hard.entries:
+                continue  # the same window again, with every rematch-free pair of a hard entry
         if window >= full:
-            break
-        if mate is not None and not _binding(field, mate, window):
-            break
+            return _fewest_rematches(field, options, hard)
         window = min(window * 2, full)
+
+
+def _dense(field: Field) -> tuple[dict[int, int], int, bool]:
+    """The reference: every rematch-free pair a candidate; if no perfect matching, every pair."""
+    full = max(field.size - 1, 1)
+    mate = solve(field.nodes, candidate_edges(field, full, allow_rematches=False))
     if mate is not None:
-        return mate, window, False
-    # No rematch-free perfect matching exists at all: allow the fewest rematches, densely.
+        return mate, full, False
     mate = solve(field.nodes, candidate_edges(field, full, allow_rematches=True))
     if mate is None:  # pragma: no cover - a complete graph always has a perfect matching
         raise RuntimeError("no perfect matching on the complete graph")
     return mate, full, True
+
+
+def _fewest_rematches(
+    field: Field, options: SwissOptions, hard: HardEntries | None
+) -> tuple[dict[int, int], int, bool]:
+    """No rematch-free pairing exists: the fewest rematches. With their number known
+    (``hard.most_pairs``; see ``rematches``), a window of candidates (rematches included) and
+    every pair of a hard entry, widened until the matching has that many rematches and the
+    window does not bind; otherwise (or once the window is the field) the dense graph."""
+    full = max(field.size - 1, 1)
+    if hard is None or hard.most_pairs is None:
+        return _dense(field)
+    fewest = field.nodes // 2 - hard.most_pairs
+    window = max(2, min(options.initial_window, full))
+    while window < full:
+        mate = solve(
+            field.nodes, candidate_edges(field, window, allow_rematches=True, hard=hard.entries)
+        )
+        if (
+            mate is not None
+            and _rematch_count(field, mate) == fewest
+            and not _binding(field, mate, window, hard.entries)
+        ):
+            return mate, window, True
+        window = min(window * 2, full)
+    return _dense(field)
+
+
+def _rematch_count(field: Field, mate: dict[int, int]) -> int:
+    return sum(1 for a, b in mate.items() if a < b < field.size and b in field.met[a])
 
 
 def total_weight(field: Field, mate: dict[int, int]) -> int:

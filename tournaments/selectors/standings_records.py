@@ -8,14 +8,18 @@ from __future__ import annotations
 
 import gc
 import hashlib
-import json
-from collections import defaultdict
+import threading
+from bisect import bisect_left, insort
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from fractions import Fraction
+from itertools import accumulate
+from operator import itemgetter
 from typing import Any
 
-from django.db.models import FilteredRelation, Max, Q
+from django.db import connections, router
+from django.db.models import Max
 
 from tournaments.models import (
     Entry,
@@ -27,17 +31,17 @@ from tournaments.models import (
 )
 from tournaments.standings import Entry as StandingsEntry
 from tournaments.standings import (
+    EntryTally,
     Number,
     PointsConfig,
     RoundKind,
     Standings,
-    compute_standings,
-    result_points,
     unbroken_ties,
 )
 from tournaments.standings import Result as StandingsResult
+from tournaments.standings.incremental import Computation, compute
 from tournaments.standings.records import normalise
-from tournaments.standings.serialise import encode_number
+from tournaments.standings.serialise import canonical_json, encode_number
 
 SNAPSHOT_FORMAT = "spinner-standings/1"
 
@@ -100,6 +104,10 @@ def _exact(halves: int | None) -> Number:
     return Fraction(halves, 2)
 
 
+ROUND_KINDS = {kind.value: kind for kind in RoundKind}
+"""A round's stored kind as the standings package's :class:`RoundKind` (a lookup, not a call)."""
+
+
 def standings_result(
     match_id: int,
     round_number: int,
@@ -119,7 +127,7 @@ def standings_result(
     return StandingsResult(
         match_id,
         round_number,
-        RoundKind(kind),
+        ROUND_KINDS.get(kind, kind),  # an unknown kind: Result says so
         entry_a,
         entry_b,
         _exact(score_a_halves),
@@ -129,140 +137,220 @@ def standings_result(
     )
 
 
+def results_sql() -> str:
+    """Every counted result or bye of an event, one row per match (see
+    :func:`load_standings_input`): the ORM's query, written out once, since building the
+    queryset cost more than the database took to answer it (benchmarks/standings/RESULTS.md)."""
+    return (
+        "SELECT m.id, r.number, r.kind, m.entry_a_id, m.entry_b_id, c.score_a_halves,"
+        " c.score_b_halves, c.winner_side, c.forfeit"
+        f" FROM {Match._meta.db_table} m"
+        f" JOIN {Round._meta.db_table} r ON r.id = m.round_id"
+        f" LEFT JOIN {MatchResult._meta.db_table} c ON c.match_id = m.id AND c.is_current"
+        f" WHERE r.event_id = %s AND r.kind IN ({', '.join(['%s'] * len(COUNTED_KINDS))})"
+        f" AND ((m.is_bye AND r.status IN ({', '.join(['%s'] * len(PLAYED_STATUSES))}))"
+        " OR c.id IS NOT NULL)"
+    )
+
+
 def load_standings_input(*, event_id: int) -> StandingsInput:
     """Read the event, its entries and every counted result or bye (three queries).
 
-    A result is a match's current confirmed ``MatchResult``; a bye counts once its round is
-    published. Scores are exact (stored as half-points).
+    A result is a match's current confirmed ``MatchResult``; a bye (a match without
+    ``entry_b``: the database ties the two) counts once its round is published. Scores are exact
+    (stored as half-points). Rows come as plain tuples (no model instance), unordered (the
+    standings package orders them), straight into the records.
     """
     event = Event.objects.get(pk=event_id)
     entries: list[StandingsEntry] = []
     withdrawn: set[int] = set()
-    for pk, name, status in Entry.objects.filter(event_id=event_id).values_list(
-        "pk", "name", "status"
+    # in a fixed order: the next recompute reuses this one's only for the same entries, in order
+    for pk, name, status in (
+        Entry.objects.filter(event_id=event_id).order_by("pk").values_list("pk", "name", "status")
     ):
         entries.append(StandingsEntry(pk, name))
         if status == Entry.Status.WITHDRAWN:
             withdrawn.add(pk)
-    rows = (
-        Match.objects.filter(round__event_id=event_id, round__kind__in=COUNTED_KINDS)
-        .annotate(current=FilteredRelation("results", condition=Q(results__is_current=True)))
-        .filter(Q(is_bye=True, round__status__in=PLAYED_STATUSES) | Q(current__isnull=False))
-        .values_list(
-            "pk",
-            "round__number",
-            "round__kind",
-            "entry_a_id",
-            "entry_b_id",
-            "is_bye",
-            "current__score_a_halves",
-            "current__score_b_halves",
-            "current__winner_side",
-            "current__forfeit",
+    with connections[router.db_for_read(Match)].cursor() as cursor:
+        cursor.execute(results_sql(), [event_id, *COUNTED_KINDS, *PLAYED_STATUSES])
+        rows = cursor.fetchall()
+    kinds = ROUND_KINDS
+    results = [
+        StandingsResult(pk, number, kinds[kind], a, None, 0, 0, None)
+        if b is None
+        else StandingsResult(
+            pk,
+            number,
+            kinds[kind],
+            a,
+            b,
+            # exact raw points from half-points (never null on a result): whole almost always
+            score_a // 2 if not score_a & 1 else Fraction(score_a, 2),
+            score_b // 2 if not score_b & 1 else Fraction(score_b, 2),
+            a if winner_side == 0 else b if winner_side == 1 else None,
+            bool(forfeit),
         )
-    )
-    results: list[StandingsResult] = []
-    for pk, number, kind, a, b, is_bye, score_a, score_b, winner_side, forfeit in rows:
-        if is_bye:
-            results.append(StandingsResult(pk, number, RoundKind(kind), a, None, 0, 0, None))
-            continue
-        results.append(
-            standings_result(pk, number, kind, a, b, score_a, score_b, winner_side, forfeit or "")
-        )
+        for pk, number, kind, a, b, score_a, score_b, winner_side, forfeit in rows
+    ]
     return StandingsInput(
         event=event, entries=entries, withdrawn=frozenset(withdrawn), results=results
     )
 
 
-def _progress(
-    data: StandingsInput, points: PointsConfig
-) -> tuple[dict[int, list[list[Any]]], dict[int, tuple[Number, Number]]]:
-    """Per entry: cumulative match points after each counted round ``[[round, points], ...]``,
-    and raw points for and against (byes count nothing; a forfeit's score only where the points
-    setting counts it: ``PointsConfig.scores_count``). One pass, match points as the standings
-    package awards them (margin bonus, forfeits). (The pure ``standings.progression`` says the
-    same per round, at four times the cost on 10,000 results: this runs on every recompute.)"""
-    per_round: dict[int, dict[int, Number]] = defaultdict(dict)
-    points_for: dict[int, Number] = defaultdict(int)
-    points_against: dict[int, Number] = defaultdict(int)
-    counted = (RoundKind.SWISS, RoundKind.ROUND_ROBIN)
-    for r in data.results:
-        if r.kind not in counted:
-            continue
-        a, number = int(r.entry_a), r.round_number
-        earned_a = result_points(r, r.entry_a, points)
-        if r.entry_b is None:
-            line = per_round[a]
-            line[number] = line.get(number, 0) + earned_a
-            continue
-        b = int(r.entry_b)
-        earned_b = result_points(r, r.entry_b, points)
-        line = per_round[a]
-        line[number] = line.get(number, 0) + earned_a
-        line = per_round[b]
-        line[number] = line.get(number, 0) + earned_b
-        if r.forfeit and not points.scores_count(forfeit=True):
-            continue
-        points_for[a] += r.score_a
-        points_against[a] += r.score_b
-        points_for[b] += r.score_b
-        points_against[b] += r.score_a
-    progress: dict[int, list[list[Any]]] = {}
-    for entry_id, rounds in per_round.items():
-        total: Number = 0
-        cumulative: list[list[Any]] = []
-        for number in sorted(rounds):
-            total = total + rounds[number]
-            cumulative.append([number, total if type(total) is int else encode_number(total)])
-        progress[entry_id] = cumulative
-    scored = {e: (points_for[e], points_against[e]) for e in points_for}
-    return progress, scored
+def _progress(record: EntryTally, whole: bool) -> list[list[Any]]:
+    """An entry's cumulative match points after each round it has a counted result in,
+    ``[[round, points], ...]`` (several results in one round add up), from the tally's
+    per-result points (``EntryTally.rounds`` and ``earned``: awarded by the standings package).
+    ``whole``: every award is an int (``PointsConfig.whole``), so every total is one too."""
+    rounds: Sequence[int] = record.rounds
+    totals: Iterable[Number] = accumulate(record.earned)
+    if len(set(rounds)) < len(rounds):  # a round with two results (a bye and a match): its last
+        kept = dict(zip(rounds, totals, strict=True))
+        rounds, totals = tuple(kept), iter(kept.values())
+    elif whole:
+        return list(map(list, zip(rounds, totals, strict=True)))
+    return [
+        [number, total if type(total) is int else encode_number(total)]
+        for number, total in zip(rounds, totals, strict=True)
+    ]
 
 
-def build_document(data: StandingsInput) -> tuple[dict[str, Any], Standings]:
+def compute_standings_of(data: StandingsInput, previous: Computation | None = None) -> Computation:
+    """The event's standings from its records, reusing ``previous`` (an earlier computation of
+    the same event) where the results did not change: the same standings either way."""
+    event = data.event
+    return compute(
+        data.entries,
+        data.results,
+        points=points_config(event),
+        tiebreaks=tiebreak_list(event),
+        previous=previous,
+    )
+
+
+def build_document(
+    data: StandingsInput,
+    computation: Computation | None = None,
+    extras: RowExtras | None = None,
+) -> tuple[dict[str, Any], Standings]:
     """The snapshot document: the standings package's canonical JSON under ``standings``, and
     per row what the pages and the CSV show beside it (points for and against, spread, the
-    match-points progression, withdrawn), the places that matter and the ties across them."""
+    match-points progression, withdrawn), the places that matter and the ties across them.
+
+    ``computation``: the standings of ``data`` (:func:`compute_standings_of`); ``extras``: its
+    rows' extras (:func:`row_extras`); each made here when not given. The extras read the
+    computation's tally: the results are tallied once."""
     event = data.event
-    points = points_config(event)
-    standings = compute_standings(
-        data.entries, data.results, points=points, tiebreaks=tiebreak_list(event)
-    )
-    progress, scored = _progress(data, points)
+    if computation is None:
+        computation = compute_standings_of(data)
+    counted, standings = computation.tally, computation.standings
     places = places_that_matter(event)
-    extra = {}
-    for row in standings.rows:
-        entry_id = int(row.entry_id)
-        pf, pa = scored.get(entry_id, (0, 0))
-        extra[str(entry_id)] = {
-            "points_for": encode_number(pf),
-            "points_against": encode_number(pa),
-            "spread": encode_number(normalise(pf - pa)),
-            "progress": progress.get(entry_id, []),
-            "withdrawn": entry_id in data.withdrawn,
-        }
+    if extras is None:
+        extras = row_extras(computation, data.withdrawn)
+    rounds: set[int] = set().union(*(record.rounds for record in counted.entries.values()))
     document = {
         "format": SNAPSHOT_FORMAT,
         "event": event.slug,
         "standings": standings.to_json(),
-        "extra": extra,
+        "extra": {key: extra for key, (_, _, extra) in extras.items()},
         "places_that_matter": places,
         "unbroken_ties": unbroken_ties(standings, places) if places else [],
-        "rounds": sorted({r.round_number for r in data.results if r.kind != "tiebreak"}),
-        "tiebreak_rounds": sorted({r.round_number for r in data.results if r.kind == "tiebreak"}),
+        "rounds": sorted(rounds),
+        "tiebreak_rounds": sorted({r.round_number for r in counted.tiebreak_results}),
     }
     return document, standings
 
 
+RowExtras = dict[str, tuple[EntryTally, bool, dict[str, Any]]]
+"""Each row's extras by entry id (as text, the document's key), with the record and the
+withdrawn mark they were made from."""
+
+
+def row_extras(
+    computation: Computation, withdrawn: frozenset[int], known: RowExtras | None = None
+) -> RowExtras:
+    """Each row's extras, in standings order: points for and against, spread, the per-round
+    progress, withdrawn. Those in ``known`` made from the same record (the very same object:
+    a recompute keeps the records its changes cannot move) and mark are kept as they are."""
+    records, enc = computation.tally.entries, encode_number
+    whole = computation.tally.points.whole
+    extras: RowExtras = {}
+    for row in computation.standings.rows:
+        record = records[row.entry_id]
+        entry_id = int(row.entry_id)
+        key, out = str(entry_id), entry_id in withdrawn
+        hit = known.get(key) if known else None
+        if hit is not None and hit[0] is record and hit[1] is out:
+            extras[key] = hit
+            continue
+        pf, pa = record.points_for, record.points_against
+        extra = {
+            "points_for": pf if type(pf) is int else enc(pf),
+            "points_against": pa if type(pa) is int else enc(pa),
+            "spread": pf - pa if type(pf) is int and type(pa) is int else enc(normalise(pf - pa)),
+            "progress": _progress(record, whole) if record.rounds else [],
+            "withdrawn": out,
+        }
+        extras[key] = (record, out, extra)
+    return extras
+
+
 def canonical_bytes(document: dict[str, Any]) -> bytes:
-    """Canonical JSON (sorted keys, no whitespace, no floats): equal documents, equal bytes."""
-    return json.dumps(
-        document, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
-    ).encode("utf-8")
+    """Canonical JSON (sorted keys, no whitespace, no floats): equal documents, equal bytes
+    (the standings package's :func:`~tournaments.standings.serialise.canonical_json`)."""
+    return canonical_json(document)
 
 
-def input_fingerprint(data: StandingsInput) -> str:
-    """SHA-256 of the records a recompute read, order-independent: ``computed_from``."""
+RESULT_LINE = "\nr%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s"
+"""A result's line in the fingerprint: its nine fields in order (``Result`` is a named tuple, so
+``RESULT_LINE % result`` formats it, in C)."""
+
+
+@dataclass(frozen=True)
+class ResultLines:
+    """The fingerprint's result lines (:data:`RESULT_LINE`): by match id, and all of them sorted
+    (what the fingerprint hashes)."""
+
+    by_match: dict[Any, str]
+    ordered: list[str]
+
+
+def result_lines(
+    data: StandingsInput,
+    previous: ResultLines | None = None,
+    computation: Computation | None = None,
+) -> ResultLines:
+    """The lines of ``data.results``; from ``previous`` (the lines of an earlier read) when
+    ``computation`` (the standings of ``data``) names every match id whose result was added,
+    altered or removed since (``Computation.changed``)."""
+    changed = computation.changed if computation is not None else None
+    if previous is None or computation is None or changed is None:
+        results = data.results
+        formatted = map(RESULT_LINE.__mod__, results)
+        by_match = dict(zip(map(_match_id, results), formatted, strict=True))
+        return ResultLines(by_match, sorted(by_match.values()))
+    by_match, ordered = dict(previous.by_match), list(previous.ordered)
+    now = computation.tally.results_by_id
+    for match_id in changed:
+        old = by_match.pop(match_id, None)
+        if old is not None:
+            del ordered[bisect_left(ordered, old)]
+        result = now.get(match_id)
+        if result is not None:
+            line = by_match[match_id] = RESULT_LINE % result
+            insort(ordered, line)
+    return ResultLines(by_match, ordered)
+
+
+_match_id = itemgetter(0)  # a Result's match_id
+
+
+def input_fingerprint(
+    data: StandingsInput, lines: ResultLines | None = None, entry_lines: bytes | None = None
+) -> str:
+    """SHA-256 of the records a recompute read, order-independent: ``computed_from``
+    (``lines``, ``entry_lines``: :func:`result_lines` and :func:`entry_lines` of ``data``, made
+    here when not given)."""
     event = data.event
     digest = hashlib.sha256()
     settings = {
@@ -272,30 +360,62 @@ def input_fingerprint(data: StandingsInput) -> str:
         "withdrawn": sorted(data.withdrawn),
     }
     digest.update(canonical_bytes(settings))
-    for entry in sorted(data.entries, key=lambda e: str(e.entry_id).zfill(20)):
-        digest.update(f"\ne{entry.entry_id}\t{entry.name}".encode())
-    lines = sorted(
-        f"\nr{r.match_id}\t{r.round_number}\t{r.kind}\t{r.entry_a}\t{r.entry_b}"
-        f"\t{r.score_a}\t{r.score_b}\t{r.winner}\t{r.forfeit}"
-        for r in data.results
-    )
-    digest.update("".join(lines).encode())
+    digest.update(entry_lines if entry_lines is not None else _entry_lines(data.entries))
+    digest.update("".join((lines or result_lines(data)).ordered).encode())
     return digest.hexdigest()
+
+
+def _entry_lines(entries: Iterable[StandingsEntry]) -> bytes:
+    """The fingerprint's lines of the entries."""
+    ordered = sorted(entries, key=lambda e: str(e.entry_id).zfill(20))
+    return "".join([f"\ne{e.entry_id}\t{e.name}" for e in ordered]).encode()
+
+
+@dataclass(frozen=True)
+class RecentRecompute:
+    """What this process's last recompute of an event computed, for the next one to reuse."""
+
+    computation: Computation
+    lines: ResultLines
+    entry_lines: bytes
+    extras: RowExtras
+
+
+RECENT_EVENTS = 8
+"""How many events' last recomputes a process keeps (a 2,000-entry event's: a few megabytes)."""
+
+_recent: dict[int, RecentRecompute] = {}
+_recent_lock = threading.Lock()
 
 
 def compute_snapshot_bytes(*, event_id: int) -> tuple[bytes, str]:
     """Load the event's records and compute its snapshot: ``(canonical bytes, fingerprint)``.
 
-    The cyclic garbage collector is paused meanwhile: the records and the document are tens of
-    thousands of short-lived, acyclic objects (reference counting frees them), and collections
-    passing over them took about a third of the time (benchmarks/standings/RESULTS.md).
+    The standings and the fingerprint reuse this process's last recompute of the event where the
+    results did not change (``tournaments.standings.incremental``: the same bytes as from
+    scratch, whatever that recompute was). The cyclic garbage collector is paused meanwhile: the
+    records and the document are tens of thousands of short-lived, acyclic objects (reference
+    counting frees them), and collections passing over them took about a third of the time
+    (benchmarks/standings/RESULTS.md).
     """
     paused = gc.isenabled()
     gc.disable()
     try:
+        with _recent_lock:
+            recent = _recent.get(event_id)
         data = load_standings_input(event_id=event_id)
-        document, _ = build_document(data)
-        return canonical_bytes(document), input_fingerprint(data)
+        computation = compute_standings_of(data, recent.computation if recent else None)
+        extras = row_extras(computation, data.withdrawn, recent.extras if recent else None)
+        document, _ = build_document(data, computation, extras)
+        lines = result_lines(data, recent.lines if recent else None, computation)
+        same_entries = recent is not None and recent.computation.entries is computation.entries
+        entries = recent.entry_lines if recent and same_entries else _entry_lines(data.entries)
+        with _recent_lock:
+            _recent.pop(event_id, None)
+            _recent[event_id] = RecentRecompute(computation, lines, entries, extras)
+            while len(_recent) > RECENT_EVENTS:
+                del _recent[next(iter(_recent))]
+        return canonical_bytes(document), input_fingerprint(data, lines, entries)
     finally:
         if paused:
             gc.enable()

@@ -26,6 +26,8 @@ Modules:
 - :mod:`~tournaments.standings.tallying`: one pass over the results into each entry's record;
 - :mod:`~tournaments.standings.tiebreaks`: every tiebreak, named and documented;
 - :mod:`~tournaments.standings.compute`: the ordering, ranks, ties and snapshots;
+- :mod:`~tournaments.standings.incremental`: the standings again after a few results changed,
+  reusing the previous computation of the event (exactly what :func:`compute_standings` gives);
 - :mod:`~tournaments.standings.progression`: each entry's results round by round (forfeits
   marked), for the progression the pages draw;
 - :mod:`~tournaments.standings.serialise`: exact numbers as text;
@@ -41,6 +43,7 @@ from tournaments.standings.compute import (
     Value,
     compute_standings,
     resolve_tiebreaks,
+    standings_from_tally,
     unbroken_ties,
 )
 from tournaments.standings.multiplayer import (
@@ -101,6 +104,7 @@ __all__ = [
     "progression",
     "resolve_tiebreaks",
     "result_points",
+    "standings_from_tally",
     "table_points",
     "table_tally",
     "tally",

@@ -29,8 +29,9 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import repeat
-from typing import Any
+from itertools import groupby, repeat
+from operator import attrgetter
+from typing import Any, NamedTuple
 
 from tournaments.standings.multiplayer import PlacingPoints, TableResult, table_tally
 from tournaments.standings.records import (
@@ -42,7 +43,12 @@ from tournaments.standings.records import (
     Result,
     normalise,
 )
-from tournaments.standings.serialise import decode_number, encode_number
+from tournaments.standings.serialise import (
+    canonical_json,
+    decode_number,
+    encode_number,
+    encode_value,
+)
 from tournaments.standings.tallying import Tally, id_key, result_points, tally
 from tournaments.standings.tiebreaks import Tiebreak, find_tiebreak
 
@@ -53,9 +59,8 @@ Value = Number | None
 """A tiebreak value: an exact number, or ``None`` where a group tiebreak did not apply."""
 
 
-@dataclass(frozen=True, slots=True)
-class StandingRow:
-    """One entry's line in the standings.
+class StandingRow(NamedTuple):
+    """One entry's line in the standings (an immutable record: a named tuple).
 
     - ``rank``: 1-based; entries still tied after the whole list (and the settlement) share it.
     - ``values``: one per name of :attr:`Standings.tiebreaks`, in that order (use
@@ -112,7 +117,6 @@ class Standings:
     def to_json(self) -> dict[str, Any]:
         """The canonical JSON document (plain dicts and lists; see :meth:`to_json_bytes`)."""
         p = self.points
-        enc = encode_number
         points: dict[str, Any] = {
             "win": encode_number(p.win),
             "draw": encode_number(p.draw),
@@ -130,26 +134,7 @@ class Standings:
             "format": FORMAT,
             "points": points,
             "tiebreaks": list(self.tiebreaks),
-            "rows": [
-                {
-                    "rank": r.rank,
-                    "entry_id": r.entry_id,
-                    "name": r.name,
-                    "match_points": enc(r.match_points),
-                    "played": r.played,
-                    "wins": r.wins,
-                    "draws": r.draws,
-                    "losses": r.losses,
-                    "byes": r.byes,
-                    "forfeits": r.forfeits,
-                    # ints (and None) are their own JSON: skip the call for them (hot loop)
-                    "values": [v if v is None or type(v) is int else enc(v) for v in r.values],
-                    "settlement": [enc(v) for v in r.settlement] if r.settlement else [],
-                    "match_ids": list(r.match_ids),
-                    "settlement_match_ids": list(r.settlement_match_ids),
-                }
-                for r in self.rows
-            ],
+            "rows": [_row_json(r) for r in self.rows],
         }
 
     def to_json_bytes(self) -> bytes:
@@ -159,13 +144,7 @@ class Standings:
         every other exact number as a string (``"2.5"``, ``"1/3"``; see
         :mod:`tournaments.standings.serialise`). No floats, so nothing can drift.
         """
-        return json.dumps(
-            self.to_json(),
-            sort_keys=True,
-            separators=(",", ":"),
-            ensure_ascii=False,
-            allow_nan=False,
-        ).encode("utf-8")
+        return canonical_json(self.to_json())
 
     @classmethod
     def from_json_bytes(cls, data: bytes | str) -> Standings:
@@ -214,6 +193,30 @@ class Standings:
             raise ValueError(f"malformed {FORMAT} document: {exc!r}") from None
 
 
+def _row_json(row: StandingRow) -> dict[str, Any]:
+    """One row of :meth:`Standings.to_json` (this runs per row: no call for an int, no lookups)."""
+    (rank, entry_id, name, match_points, played, wins, draws, losses, byes, forfeits) = row[:10]
+    values, settlement, match_ids, settlement_match_ids = row[10:]
+    enc = encode_number
+    return {
+        "rank": rank,
+        "entry_id": entry_id,
+        "name": name,
+        "match_points": match_points if type(match_points) is int else enc(match_points),
+        "played": played,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "byes": byes,
+        "forfeits": forfeits,
+        # ints (and None) are their own JSON: no call for them (this runs per value)
+        "values": [v if v is None or type(v) is int else encode_value(v) for v in values],
+        "settlement": [enc(v) for v in settlement] if settlement else [],
+        "match_ids": list(match_ids),
+        "settlement_match_ids": list(settlement_match_ids),
+    }
+
+
 def _number(value: object) -> Number:
     number = decode_number(value)
     if number is None:
@@ -247,21 +250,12 @@ def _split(
     ``None`` values (a group tiebreak that did not apply) never separate: a group whose values
     are all equal, or all ``None``, comes back whole.
     """
-    keyed = [(key(e), e) for e in group]
-    first = keyed[0][0]
-    if all(v == first for v, _ in keyed):
+    values = list(map(key, group))
+    if values.count(values[0]) == len(values):
         return [group]
     # Stable sorts keep entry_id order among equal values (reverse=True is stable too).
-    keyed.sort(key=lambda item: item[0], reverse=higher_is_better)  # type: ignore[arg-type,return-value]
-    out: list[list[EntryId]] = [[keyed[0][1]]]
-    previous = keyed[0][0]
-    for v, e in keyed[1:]:
-        if v == previous:
-            out[-1].append(e)
-        else:
-            out.append([e])
-            previous = v
-    return out
+    order = sorted(range(len(group)), key=values.__getitem__, reverse=higher_is_better)  # type: ignore[arg-type]
+    return [list(map(group.__getitem__, run)) for _, run in groupby(order, values.__getitem__)]
 
 
 def settle_by_tiebreak_rounds(
@@ -351,43 +345,95 @@ def compute_standings(
     entry_list = list(entries)
     result_list = list(results)
     t: Tally
-    if placing is not None or any(isinstance(r, TableResult) for r in result_list):
+    if placing is not None or any(issubclass(k, TableResult) for k in set(map(type, result_list))):
         # tables of many (see multiplayer); two-entry results inside are tallied as by tally()
         t = table_tally(entry_list, result_list, points, placing or PlacingPoints())
     else:
         t = tally(entry_list, result_list, points)  # type: ignore[arg-type]
-    columns, groups = _order_by_tiebreaks(t, specs)
+    return _standings(t, dict(entry_list), specs)
+
+
+def standings_from_tally(
+    t: Tally, entries: Iterable[Entry], *, tiebreaks: Sequence[str]
+) -> Standings:
+    """The standings from a tally already made: ``compute_standings(entries, results, ...)`` is
+    ``standings_from_tally(tally(entries, results, points), entries, tiebreaks=...)``.
+
+    For a caller that reads the tally too (the recompute's per-round progress), so the results
+    are tallied once. ``entries`` are those the tally was made from.
+    """
+    return _standings(t, dict(entries), resolve_tiebreaks(tiebreaks))
+
+
+def _standings(
+    t: Tally,
+    names: Mapping[EntryId, str],
+    specs: Sequence[Tiebreak],
+    columns: Sequence[Mapping[EntryId, Value] | None] | None = None,
+) -> Standings:
+    """The standings from a tally: ``columns`` are the entry tiebreaks' (see
+    :func:`entry_columns`; computed here when not given)."""
+    if columns is None:
+        columns = entry_columns(t, specs)
+    full, groups = _order_by_tiebreaks(t, specs, columns)
     settlement: dict[EntryId, list[Number]] = {}
     settlement_ids: dict[EntryId, list[MatchId]] = {}
     if t.tiebreak_results:
         groups = settle_by_tiebreak_rounds(
-            groups, t.tiebreak_results, points, settlement, settlement_ids
+            groups, t.tiebreak_results, t.points, settlement, settlement_ids
         )
-    names = {e.entry_id: e.name for e in entry_list}
-    rows = _rows(t, names, columns, groups, settlement, settlement_ids)
-    return Standings(points=points, tiebreaks=tuple(s.name for s in specs), rows=tuple(rows))
+    rows = _rows(t, names, full, groups, settlement, settlement_ids)
+    return Standings(points=t.points, tiebreaks=tuple(s.name for s in specs), rows=tuple(rows))
+
+
+def entry_columns(
+    t: Tally,
+    specs: Sequence[Tiebreak],
+    only: Iterable[EntryId] | None = None,
+    previous: Sequence[Mapping[EntryId, Value] | None] | None = None,
+) -> list[dict[EntryId, Value] | None]:
+    """Each entry tiebreak's value for every entry, ``{entry_id: value}`` per tiebreak of
+    ``specs`` (``None`` for a group tiebreak, whose values depend on the groups).
+
+    With ``previous`` (columns of the same tiebreaks over an earlier tally of the same entries),
+    only the entries in ``only`` are computed again; the rest keep their previous values.
+    """
+    records = t.entries
+    columns: list[dict[EntryId, Value] | None] = []
+    for i, spec in enumerate(specs):
+        function = spec.entry
+        if function is None:
+            columns.append(None)
+        elif previous is not None and only is not None:
+            column = dict(previous[i] or {})
+            for entry_id in only:
+                column[entry_id] = function(t, records[entry_id])
+            columns.append(column)
+        elif spec.field:  # the function reads this field: read the column in one pass, in C
+            read = map(attrgetter(spec.field), records.values())
+            columns.append(dict(zip(records, read, strict=True)))
+        else:
+            columns.append({entry_id: function(t, rec) for entry_id, rec in records.items()})
+    return columns
 
 
 def _order_by_tiebreaks(
-    t: Tally, specs: Sequence[Tiebreak]
-) -> tuple[list[dict[EntryId, Value]], list[list[EntryId]]]:
-    """Apply the tiebreaks in order: one column per tiebreak (``{entry_id: value}``; a group
-    tiebreak's column fills in group by group, within the groups still tied), and the groups
-    of entries still tied after the last one, best group first."""
+    t: Tally, specs: Sequence[Tiebreak], entry_values: Sequence[Mapping[EntryId, Value] | None]
+) -> tuple[list[Mapping[EntryId, Value]], list[list[EntryId]]]:
+    """Apply the tiebreaks in order: one column per tiebreak (``{entry_id: value}``: the entry
+    tiebreaks' ``entry_values``; a group tiebreak's column fills in group by group, within the
+    groups still tied), and the groups of entries still tied after the last one, best first."""
     records = t.entries
-    columns: list[dict[EntryId, Value]] = []
-    for spec in specs:
-        function = spec.entry
-        if function is not None:
-            columns.append({entry_id: function(t, rec) for entry_id, rec in records.items()})
-        else:
-            columns.append(dict.fromkeys(records))
-
+    columns: list[Mapping[EntryId, Value]] = [
+        dict.fromkeys(records) if column is None else column for column in entry_values
+    ]
     # entry_id order (ints before strs when an event mixes them; a plain sort when it does not)
     mixed = len({type(e) for e in records}) > 1
     first: list[EntryId] = sorted(records, key=id_key) if mixed else sorted(records)
     groups: list[list[EntryId]] = [first] if records else []
     for column, spec in zip(columns, specs, strict=True):
+        if len(groups) == len(records):
+            break  # every entry is apart: nothing left to order
         group_function = spec.group
         key = column.__getitem__
         next_groups: list[list[EntryId]] = []
@@ -396,7 +442,7 @@ def _order_by_tiebreaks(
                 next_groups.append(group)
                 continue
             if group_function is not None:
-                column.update(group_function(t, group))
+                column.update(group_function(t, group))  # type: ignore[attr-defined]
             next_groups.extend(_split(group, key, spec.higher_is_better))
         groups = next_groups
     return columns, groups
@@ -425,24 +471,24 @@ def _rows(
         rec = records[entry_id]
         settled = settlement.get(entry_id)
         rows.append(
-            StandingRow(  # positional: the fields in declaration order (see StandingRow)
-                rank,
-                entry_id,
-                names[entry_id],
-                rec.match_points,
-                rec.played,
-                rec.wins,
-                rec.draws,
-                rec.losses,
-                rec.byes,
-                rec.forfeits,
-                values,
-                empty if settled is None else tuple(settled),
-                rec.match_ids,
-                empty if settled is None else tuple(settlement_ids[entry_id]),
+            _new_row(  # the fields in declaration order (see StandingRow), unchecked: made here
+                StandingRow,
+                (
+                    rank,
+                    entry_id,
+                    names[entry_id],
+                    *rec[1:8],  # match_points, played, wins, draws, losses, byes, forfeits
+                    values,
+                    empty if settled is None else tuple(settled),
+                    rec.match_ids,
+                    empty if settled is None else tuple(settlement_ids[entry_id]),
+                ),
             )
         )
     return rows
+
+
+_new_row = tuple.__new__
 
 
 def unbroken_ties(standings: Standings, places: Iterable[int]) -> list[list[EntryId]]:
@@ -467,13 +513,16 @@ def unbroken_ties(standings: Standings, places: Iterable[int]) -> list[list[Entr
             raise ValueError(f"a place must be an int >= 1, not {p!r}")
     out: list[list[EntryId]] = []
     rows = standings.rows
-    start = 0
-    while start < len(rows):
-        end = start
-        while end + 1 < len(rows) and rows[end + 1].rank == rows[start].rank:
+    listed = -1  # the last row of the last group listed
+    for p in wanted:
+        # places p and p + 1 in one group: rows p - 1 and p share a rank (ranks only grow)
+        if p >= len(rows) or p - 1 <= listed or rows[p - 1].rank != rows[p].rank:
+            continue
+        start, end, rank = p - 1, p, rows[p].rank
+        while start > 0 and rows[start - 1].rank == rank:
+            start -= 1
+        while end + 1 < len(rows) and rows[end + 1].rank == rank:
             end += 1
-        first, last = start + 1, end + 1  # the places this group occupies
-        if any(first <= p < last for p in wanted):
-            out.append([r.entry_id for r in rows[start : end + 1]])
-        start = end + 1
+        listed = end
+        out.append([r.entry_id for r in rows[start : end + 1]])
     return out

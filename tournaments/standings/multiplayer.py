@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 from tournaments.standings.records import (
@@ -261,7 +261,9 @@ class _TableGains:
     mates: dict[EntryId, list[tuple[int, tuple[int, object], EntryId]]] = field(
         default_factory=dict
     )
-    ids: dict[EntryId, list[tuple[int, tuple[int, object], MatchId]]] = field(default_factory=dict)
+    ids: dict[EntryId, list[tuple[int, tuple[int, object], MatchId, Number]]] = field(
+        default_factory=dict
+    )
 
 
 def _table_gains(counted: Sequence[TableResult], placing: PlacingPoints) -> _TableGains:
@@ -285,7 +287,7 @@ def _table_gains(counted: Sequence[TableResult], placing: PlacingPoints) -> _Tab
                     draws[e] = draws.get(e, 0) + 1
             pf[e] = pf.get(e, 0) + own
             pa[e] = pa.get(e, 0) + Fraction(total - own, len(t.seats) - 1)
-            g.ids.setdefault(e, []).append((*key, t.match_id))
+            g.ids.setdefault(e, []).append((*key, t.match_id, gained[e]))
             for other in t.seats:
                 if other != e:
                     g.mates.setdefault(e, []).append((*key, other))
@@ -301,14 +303,16 @@ def _merge(base: Tally, g: _TableGains) -> dict[EntryId, EntryTally]:
             merged[e] = rec
             continue
         # merge this entry's two-entry matches and its tables in (round, match id) order
-        old_ids = [(base.results_by_id[m].round_number, id_key(m), m) for m in rec.match_ids]
+        old_ids = [
+            (rnd, id_key(m), m, earned)
+            for m, rnd, earned in zip(rec.match_ids, rec.rounds, rec.earned, strict=True)
+        ]
         all_ids = sorted(old_ids + g.ids[e], key=lambda x: (x[0], x[1]))
         table_mates = sorted(g.mates[e], key=lambda x: (x[0], x[1]))
         n_played = rec.played + g.played[e]
         n_wins = rec.wins + g.wins.get(e, 0)
         n_draws = rec.draws + g.draws.get(e, 0)
-        merged[e] = replace(
-            rec,
+        merged[e] = rec._replace(
             match_points=normalise(rec.match_points + g.mp[e]),
             played=n_played,
             wins=n_wins,
@@ -317,7 +321,9 @@ def _merge(base: Tally, g: _TableGains) -> dict[EntryId, EntryTally]:
             points_for=normalise(rec.points_for + g.pf[e]),
             points_against=normalise(rec.points_against + g.pa[e]),
             opponents=rec.opponents + tuple(o for _, _, o in table_mates),
-            match_ids=tuple(m for _, _, m in all_ids),
+            match_ids=tuple(m for _, _, m, _ in all_ids),
+            rounds=tuple(rnd for rnd, _, _, _ in all_ids),
+            earned=tuple(earned for _, _, _, earned in all_ids),
         )
     return merged
 

@@ -14,8 +14,9 @@ Vocabulary:
 - **match points**: what a result is worth in the standings, set per event by :class:`PointsConfig`
   (e.g. win 2, draw 1, loss 0, bye 2, and an optional margin bonus).
 
-Every record is a small frozen dataclass that checks itself on construction and raises
-:class:`ValueError` on malformed input.
+Every record is immutable and checks itself on construction, raising :class:`ValueError` on
+malformed input. Entries and results are named tuples, the cheapest records CPython makes and
+reads (a recompute reads ten thousand results).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
-from typing import TypeAlias
+from typing import NamedTuple, TypeAlias
 
 EntryId: TypeAlias = int | str
 """An entry's identity: an ``int`` (a primary key) or a ``str``; one event uses one kind."""
@@ -84,19 +85,37 @@ class RoundKind(StrEnum):
         return self in (RoundKind.SWISS, RoundKind.ROUND_ROBIN)
 
 
-@dataclass(frozen=True, slots=True)
-class Entry:
-    """An entry of the event: ``entry_id`` identifies it; ``name`` is for display only."""
-
+class _EntryFields(NamedTuple):
     entry_id: EntryId
     name: str = ""
 
-    def __post_init__(self) -> None:
-        _check_id(self.entry_id, "entry_id")
+
+class Entry(_EntryFields):
+    """An entry of the event: ``entry_id`` identifies it; ``name`` is for display only.
+
+    An immutable record (a named tuple, cheap to make by the thousand), checked when made.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, entry_id: EntryId, name: str = "") -> Entry:
+        _check_id(entry_id, "entry_id")
+        return _new_tuple(cls, (entry_id, name))
 
 
-@dataclass(frozen=True, slots=True)
-class Result:
+class _ResultFields(NamedTuple):
+    match_id: MatchId
+    round_number: int
+    kind: RoundKind
+    entry_a: EntryId
+    entry_b: EntryId | None
+    score_a: Number
+    score_b: Number
+    winner: EntryId | None
+    forfeit: bool = False
+
+
+class Result(_ResultFields):
     """The confirmed result of one match (or a bye) in one round.
 
     - ``entry_b is None`` makes it a **bye** for ``entry_a``: it is worth ``PointsConfig.bye`` match
@@ -111,60 +130,73 @@ class Result:
       in points for, against and spread unless ``PointsConfig.forfeit_spread`` is false. For the
       opponent-based tiebreaks a forfeit is an *unplayed* round, like a bye.
     - ``kind``: see :class:`RoundKind`; a plain string such as ``"swiss"`` is accepted (converted).
+
+    An immutable record: a named tuple, the cheapest record CPython makes and reads (a recompute
+    makes ten thousand of them), checked when made.
     """
 
-    match_id: MatchId
-    round_number: int
-    kind: RoundKind
-    entry_a: EntryId
-    entry_b: EntryId | None
-    score_a: Number
-    score_b: Number
-    winner: EntryId | None
-    forfeit: bool = False
+    __slots__ = ()
 
-    def __post_init__(self) -> None:
-        # Runs for every result of every recompute: cheap type tests first, messages on failure.
-        if type(self.kind) is not RoundKind:
+    def __new__(
+        cls,
+        match_id: MatchId,
+        round_number: int,
+        kind: RoundKind | str,
+        entry_a: EntryId,
+        entry_b: EntryId | None,
+        score_a: Number,
+        score_b: Number,
+        winner: EntryId | None,
+        forfeit: bool = False,
+    ) -> Result:
+        # Cheap type tests first, messages on failure.
+        if type(kind) is not RoundKind:
             try:
-                object.__setattr__(self, "kind", RoundKind(self.kind))
+                kind = RoundKind(kind)
             except ValueError:
-                raise ValueError(
-                    f"match {self.match_id!r}: unknown round kind {self.kind!r}"
-                ) from None
-        match_id, a, b, winner = self.match_id, self.entry_a, self.entry_b, self.winner
+                raise ValueError(f"match {match_id!r}: unknown round kind {kind!r}") from None
         if type(match_id) is not int and type(match_id) is not str:
             _check_id(match_id, "match_id")
-        if type(self.round_number) is not int or self.round_number < 1:
+        if type(round_number) is not int or round_number < 1:
             raise ValueError(
-                f"match {match_id!r}: round_number must be an int >= 1, not {self.round_number!r}"
+                f"match {match_id!r}: round_number must be an int >= 1, not {round_number!r}"
             )
-        if type(a) is not int and type(a) is not str:
-            _check_id(a, "entry_a")
-        if b is not None and type(b) is not int and type(b) is not str:
-            _check_id(b, "entry_b")
-        if a == b:
+        if type(entry_a) is not int and type(entry_a) is not str:
+            _check_id(entry_a, "entry_a")
+        if entry_b is not None and type(entry_b) is not int and type(entry_b) is not str:
+            _check_id(entry_b, "entry_b")
+        if entry_a == entry_b:
             raise ValueError(f"match {match_id!r}: an entry cannot play itself")
-        for side in ("score_a", "score_b"):
-            value = getattr(self, side)
-            if type(value) is not int:
-                if not is_exact(value):
-                    raise ValueError(
-                        f"match {match_id!r}: {side} must be an int or a Fraction, not {value!r}"
-                    )
-                object.__setattr__(self, side, normalise(value))
-        if b is None:
-            if winner is not None and winner != a:
+        if type(score_a) is not int:
+            score_a = _exact_score(match_id, "score_a", score_a)
+        if type(score_b) is not int:
+            score_b = _exact_score(match_id, "score_b", score_b)
+        if entry_b is None:
+            if winner is not None and winner != entry_a:
                 raise ValueError(f"match {match_id!r}: a bye's winner can only be entry_a")
-        elif winner is not None and winner != a and winner != b:
+        elif winner is not None and winner != entry_a and winner != entry_b:
             raise ValueError(f"match {match_id!r}: winner {winner!r} did not play in this match")
-        if self.forfeit is not False and self.forfeit is not True:
+        if forfeit is not False and forfeit is not True:
             raise ValueError(f"match {match_id!r}: forfeit must be a bool")
+        return _new_tuple(
+            cls,
+            (match_id, round_number, kind, entry_a, entry_b, score_a, score_b, winner, forfeit),
+        )
 
     @property
     def is_bye(self) -> bool:
         """Whether this is a bye (``entry_a`` had no opponent)."""
         return self.entry_b is None
+
+
+_new_tuple = tuple.__new__
+"""Makes a record from its checked fields, without checking them again."""
+
+
+def _exact_score(match_id: MatchId, side: str, value: object) -> Number:
+    if not is_exact(value):
+        raise ValueError(f"match {match_id!r}: {side} must be an int or a Fraction, not {value!r}")
+    return normalise(value)  # type: ignore[arg-type]
 
 
 OPTIONAL_POINTS = ("margin_threshold", "forfeit_win", "forfeit_loss", "double_forfeit")
@@ -235,6 +267,18 @@ class PointsConfig:
     def double_forfeit_points(self) -> Number:
         """Match points for each side of a double forfeit (``double_forfeit``, else ``loss``)."""
         return self.loss if self.double_forfeit is None else self.double_forfeit
+
+    @property
+    def whole(self) -> bool:
+        """Whether every award (win with or without the bonus, draw, loss, bye, forfeits) is a
+        whole number: then every sum of match points is an ``int``.
+
+        >>> PointsConfig().whole, PointsConfig(bye=Fraction(3, 2)).whole
+        (True, False)
+        """
+        awards = (self.win, self.margin_bonus, self.draw, self.loss, self.bye)
+        forfeits = (self.forfeit_win_points, self.forfeit_loss_points, self.double_forfeit_points)
+        return all(type(x) is int for x in (*awards, *forfeits))
 
     @property
     def forfeit_defaults(self) -> bool:

@@ -21,8 +21,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from operator import attrgetter
-from typing import Any
+from operator import attrgetter, itemgetter
+from typing import Any, NamedTuple
 
 from tournaments.standings.records import (
     Entry,
@@ -41,13 +41,7 @@ def id_key(value: EntryId | MatchId) -> tuple[int, Any]:
     return (0, value) if type(value) is int else (1, value)
 
 
-@dataclass(frozen=True, slots=True)
-class EntryTally:
-    """One entry's record over the counted (Swiss and round-robin) rounds.
-
-    ``match_ids`` and ``opponents`` are in round order (then match id); every number is exact.
-    """
-
+class _EntryTallyFields(NamedTuple):
     entry_id: EntryId
     match_points: Number
     played: int
@@ -60,6 +54,21 @@ class EntryTally:
     points_against: Number
     opponents: tuple[EntryId, ...]
     match_ids: tuple[MatchId, ...]
+    rounds: tuple[int, ...] = ()
+    earned: tuple[Number, ...] = ()
+
+
+class EntryTally(_EntryTallyFields):
+    """One entry's record over the counted (Swiss and round-robin) rounds.
+
+    ``match_ids`` and ``opponents`` are in round order (then match id); every number is exact.
+    ``rounds`` and ``earned`` go with ``match_ids``, one per counted result (byes included): its
+    round, and the match points it earned (as :func:`result_points` awards them), so
+    ``match_points`` is their sum. (Tables of many add theirs too; see
+    :mod:`~tournaments.standings.multiplayer`.) An immutable record (a named tuple).
+    """
+
+    __slots__ = ()
 
     @property
     def unplayed(self) -> int:
@@ -84,6 +93,8 @@ class Tally:
 
     ``scaled_win_rates[e] / win_rate_scale`` is entry ``e``'s :attr:`EntryTally.win_rate`: every
     win rate over one common denominator, so averaging them takes one exact division.
+    ``match_points_of[e]`` is ``entries[e].match_points`` (filled in when not given), for the
+    opponent-based tiebreaks' sums.
     """
 
     entries: Mapping[EntryId, EntryTally]
@@ -92,19 +103,28 @@ class Tally:
     win_rate_scale: int = 1
     scaled_win_rates: Mapping[EntryId, int] = field(default_factory=dict)
     results_by_id: Mapping[MatchId, Result] = field(default_factory=dict)
+    match_points_of: Mapping[EntryId, Number] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not self.match_points_of and self.entries:
+            mp = dict(zip(self.entries, map(_match_points, self.entries.values()), strict=True))
+            object.__setattr__(self, "match_points_of", mp)
 
     def meetings(self, entry_id: EntryId) -> dict[EntryId, Number]:
         """The match points ``entry_id`` earned against each opponent it has a counted result
         with (forfeits included; several meetings add up). Computed on demand."""
         earned: dict[EntryId, Number] = {}
-        for match_id in self.entries[entry_id].match_ids:
-            r = self.results_by_id[match_id]
+        record = self.entries[entry_id]
+        results = self.results_by_id
+        for match_id, points in zip(record.match_ids, record.earned, strict=True):
+            r = results[match_id]
             other = r.entry_b if r.entry_a == entry_id else r.entry_a
             if other is not None:
-                earned[other] = normalise(
-                    earned.get(other, 0) + result_points(r, entry_id, self.points)
-                )
+                earned[other] = normalise(earned.get(other, 0) + points)
         return earned
+
+
+_match_points = attrgetter("match_points")
 
 
 def result_points(result: Result, side: EntryId, points: PointsConfig) -> Number:
@@ -134,10 +154,30 @@ def check_records(
 
     Returns the entries, the results and the results by match id.
 
-    Raises :class:`ValueError` naming the offending id.
+    Raises :class:`ValueError` naming the offending id (the first one, in input order).
     """
     entry_list = list(entries)
     result_list = list(results)
+    # Column by column first (the common case: all is well); one by one to name a fault.
+    if set(map(type, entry_list)) <= {Entry} and set(map(type, result_list)) <= {Result}:
+        known = set(map(_first, entry_list))
+        by_id = dict(zip(map(_first, result_list), result_list, strict=True))
+        if (
+            len(known) == len(entry_list)
+            and len(by_id) == len(result_list)
+            and set(map(_entry_a, result_list)) <= known
+            and set(map(_entry_b, result_list)) <= known | {None}
+        ):
+            return entry_list, result_list, by_id
+    return entry_list, result_list, _check_one_by_one(entry_list, result_list)
+
+
+_first = itemgetter(0)
+_entry_a = attrgetter("entry_a")
+_entry_b = attrgetter("entry_b")
+
+
+def _check_one_by_one(entry_list: list[Entry], result_list: list[Result]) -> dict[MatchId, Result]:
     known: set[EntryId] = set()
     for entry in entry_list:
         if type(entry) is not Entry and not isinstance(entry, Entry):
@@ -155,7 +195,7 @@ def check_records(
         for side in (result.entry_a, result.entry_b):
             if side is not None and side not in known:
                 raise ValueError(f"match {result.match_id!r}: unknown entry {side!r}")
-    return entry_list, result_list, by_id
+    return by_id
 
 
 def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsConfig) -> Tally:
@@ -164,12 +204,24 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
     Entries without results get an all-zero record. The outcome does not depend on input order.
     """
     entry_list, result_list, by_id = check_records(entries, results)
+    return tally_checked(entry_list, result_list, by_id, points)
+
+
+def tally_checked(
+    entry_list: Sequence[Entry],
+    result_list: list[Result],
+    by_id: dict[MatchId, Result],
+    points: PointsConfig,
+) -> Tally:
+    """:func:`tally` of records :func:`check_records` has checked (``result_list`` is sorted in
+    place)."""
     _sort_results(result_list)
     ids = [e.entry_id for e in entry_list]
-    counts, tiebreak_results = _count_results(result_list, ids, points)
-    scale, scaled = _win_rates(ids, counts)
+    lines, tiebreak_results = _count_results(result_list, ids, points)
+    records = {entry_id: _entry_tally(entry_id, lines[entry_id]) for entry_id in ids}
+    scale, scaled = _win_rates(records)
     return Tally(
-        entries=_entry_tallies(ids, counts, points),
+        entries=records,
         tiebreak_results=tuple(tiebreak_results),
         points=points,
         win_rate_scale=scale,
@@ -178,171 +230,182 @@ def tally(entries: Iterable[Entry], results: Iterable[Result], points: PointsCon
     )
 
 
+def tally_again(
+    previous: Tally,
+    entry_list: Sequence[Entry],
+    result_list: Sequence[Result],
+    by_id: dict[MatchId, Result],
+    changed: Iterable[MatchId],
+) -> tuple[Tally, set[EntryId]]:
+    """:func:`tally` of checked records (:func:`check_records`) that differ from ``previous``'s
+    only in the results of the ``changed`` match ids (added, altered or gone): each entry's
+    record is made again only when one of those results is or was its own. Returns the tally,
+    equal to ``tally(entry_list, result_list, previous.points)``, and the entries made again.
+
+    ``previous`` must be a two-entry tally of the same entries, in the same order.
+    """
+    before = previous.results_by_id
+    affected: set[EntryId] = set()
+    for match_id in changed:
+        for r in (before.get(match_id), by_id.get(match_id)):
+            if r is not None:
+                affected.add(r.entry_a)
+                if r.entry_b is not None:
+                    affected.add(r.entry_b)
+    # every result that is (or was, if still there) an affected entry's: their lines, remade
+    involved: dict[MatchId, Result] = {}
+    records = previous.entries
+    for entry_id in affected:
+        for match_id in records[entry_id].match_ids:
+            r = by_id.get(match_id)
+            if r is not None:
+                involved[match_id] = r
+    for match_id in changed:
+        r = by_id.get(match_id)
+        if r is not None:
+            involved[match_id] = r
+    subset = list(involved.values())
+    _sort_results(subset)
+    sides = {r.entry_a for r in subset} | {r.entry_b for r in subset if r.entry_b is not None}
+    lines, _ = _count_results(subset, list(sides | affected), previous.points)
+    again = dict(records)
+    for entry_id in affected:
+        again[entry_id] = _entry_tally(entry_id, lines[entry_id])
+    tiebreak_results = [r for r in result_list if r.kind is RoundKind.TIEBREAK]
+    _sort_results(tiebreak_results)
+    scale, scaled = _win_rates(again)
+    t = Tally(
+        entries=again,
+        tiebreak_results=tuple(tiebreak_results),
+        points=previous.points,
+        win_rate_scale=scale,
+        scaled_win_rates=scaled,
+        results_by_id=by_id,
+    )
+    return t, affected
+
+
 def _sort_results(result_list: list[Result]) -> None:
     """Sort in place into (round, match id) order, so every per-entry list comes out in order."""
-    # attrgetter is C-fast; id_key is needed only when int and str match ids are mixed.
-    if len({type(r.match_id) for r in result_list}) > 1:
+    # itemgetter is C-fast; id_key is needed only when int and str match ids are mixed.
+    if len(set(map(type, map(_first, result_list)))) > 1:
         result_list.sort(key=lambda r: (r.round_number, id_key(r.match_id)))
     else:
-        result_list.sort(key=attrgetter("round_number", "match_id"))
+        result_list.sort(key=_round_then_match)
 
 
-class _Counts:
-    """Per-entry counters of one pass over the results, indexed like the entries."""
+_round_then_match = itemgetter(1, 0)
 
-    __slots__ = (
-        "bonuses",
-        "byes",
-        "double_forfeits",
-        "draws",
-        "forfeit_losses",
-        "forfeit_wins",
-        "forfeits",
-        "match_ids",
-        "opponents",
-        "pa",
-        "pf",
-        "played",
-        "wins",
-    )
+# How a counted result went for one side, as bit fields that add up: the sum of an entry's
+# outcomes holds its wins, draws, byes and forfeits (a loss adds nothing; a double forfeit is a
+# forfeit lost by both). Each count has 20 bits: an entry with a million results or more is
+# counted another way (see _entry_tally).
+_FIELD = 20
+_WIN, _DRAW, _BYE, _FORFEIT = 1, 1 << _FIELD, 1 << 2 * _FIELD, 1 << 3 * _FIELD
+_LOSS, _FORFEIT_WIN, _FORFEIT_LOSS = 0, _FORFEIT | _WIN, _FORFEIT
+_MASK = (1 << _FIELD) - 1
 
-    def __init__(self, n: int) -> None:
-        self.bonuses = [0] * n  # wins that earned the margin bonus
-        self.forfeit_wins = [0] * n  # forfeits counted apart: the event may award them differently
-        self.forfeit_losses = [0] * n
-        self.double_forfeits = [0] * n
-        self.wins = [0] * n
-        self.draws = [0] * n
-        self.byes = [0] * n
-        self.forfeits = [0] * n
-        self.pf: list[Number] = [0] * n
-        self.pa: list[Number] = [0] * n
-        self.match_ids: list[list[MatchId]] = [[] for _ in range(n)]
-        self.opponents: list[list[EntryId]] = [[] for _ in range(n)]
-        self.played: list[int] = []  # matches played, once every result is counted
-
-    def forfeit(self, a: int, b: int, a_wins: bool | None) -> None:
-        """Count a forfeit between ``a`` and ``b`` (``a_wins`` None: a double forfeit)."""
-        self.forfeits[a] += 1
-        self.forfeits[b] += 1
-        if a_wins is None:
-            self.double_forfeits[a] += 1
-            self.double_forfeits[b] += 1
-        elif a_wins:
-            self.forfeit_wins[a] += 1
-            self.forfeit_losses[b] += 1
-        else:
-            self.forfeit_wins[b] += 1
-            self.forfeit_losses[a] += 1
+Line = tuple[MatchId, int, Number, int, Number, Number, "EntryId | None"]
+"""One side of one counted result: match id, round, match points earned, outcome (``_WIN``...),
+raw points for and against as they count, and the opponent met over the board (``None`` for a
+bye or a forfeit)."""
 
 
 def _count_results(
     result_list: Sequence[Result], ids: Sequence[EntryId], points: PointsConfig
-) -> tuple[_Counts, list[Result]]:
-    """One pass over the sorted results (the hot path): wins, draws, byes, bonuses, forfeits,
-    points for and against, match ids and opponents per entry; returns the counts and the
-    tiebreak rounds' results, which count for none of these."""
-    index = {entry_id: i for i, entry_id in enumerate(ids)}
-    c = _Counts(len(ids))
-    wins, draws, byes, bonuses, pf, pa = c.wins, c.draws, c.byes, c.bonuses, c.pf, c.pa
-    match_ids, opponents = c.match_ids, c.opponents
+) -> tuple[dict[EntryId, list[Line]], list[Result]]:
+    """One pass over the sorted results (the hot path): each entry's lines (see :data:`Line`),
+    and the tiebreak rounds' results, which count for none of these."""
+    lines: dict[EntryId, list[Line]] = {entry_id: [] for entry_id in ids}
     tiebreak_results: list[Result] = []
+    win, draw, loss, bye = points.win, points.draw, points.loss, points.bye
+    win_bonus = normalise(win + points.margin_bonus)
+    fwin, floss = points.forfeit_win_points, points.forfeit_loss_points
+    dforfeit = points.double_forfeit_points
     threshold = points.margin_threshold
     forfeit_spread = points.forfeit_spread
-    swiss, round_robin = RoundKind.SWISS, RoundKind.ROUND_ROBIN
+    swiss, round_robin, tiebreak = RoundKind.SWISS, RoundKind.ROUND_ROBIN, RoundKind.TIEBREAK
     for r in result_list:
-        kind = r.kind
+        match_id, rnd, kind, a, b, sa, sb, winner, forfeit = r
         if kind is not swiss and kind is not round_robin:
-            if kind is RoundKind.TIEBREAK:
+            if kind is tiebreak:
                 tiebreak_results.append(r)
             continue
-        a_id = r.entry_a
-        a = index[a_id]
-        match_ids[a].append(r.match_id)
-        b_id = r.entry_b
-        if b_id is None:
-            byes[a] += 1
+        if b is None:
+            lines[a].append((match_id, rnd, bye, _BYE, 0, 0, None))
             continue
-        b = index[b_id]
-        match_ids[b].append(r.match_id)
-        winner = r.winner
-        forfeit = r.forfeit
-        sa = r.score_a
-        sb = r.score_b
-        if winner is None:
-            if not forfeit:  # a double forfeit is a loss for both (losses are derived below)
-                draws[a] += 1
-                draws[b] += 1
-        elif winner == a_id:
-            wins[a] += 1
-            # the margin bonus, as PointsConfig.for_win (inlined: this loop is the hot path)
-            if threshold is not None and not forfeit and sa - sb >= threshold:
-                bonuses[a] += 1
-        else:
-            wins[b] += 1
-            if threshold is not None and not forfeit and sb - sa >= threshold:
-                bonuses[b] += 1
-        if forfeit:
-            c.forfeit(a, b, None if winner is None else winner == a_id)
+        if forfeit:  # not played: no opponent met; the scores count only with forfeit_spread
             if not forfeit_spread:
-                continue  # the forfeit score adds nothing to points for, against or spread
+                sa = sb = 0
+            if winner is None:  # a double forfeit: a loss for both
+                lines[a].append((match_id, rnd, dforfeit, _FORFEIT_LOSS, sa, sb, None))
+                lines[b].append((match_id, rnd, dforfeit, _FORFEIT_LOSS, sb, sa, None))
+            elif winner == a:
+                lines[a].append((match_id, rnd, fwin, _FORFEIT_WIN, sa, sb, None))
+                lines[b].append((match_id, rnd, floss, _FORFEIT_LOSS, sb, sa, None))
+            else:
+                lines[a].append((match_id, rnd, floss, _FORFEIT_LOSS, sa, sb, None))
+                lines[b].append((match_id, rnd, fwin, _FORFEIT_WIN, sb, sa, None))
+        elif winner is None:
+            lines[a].append((match_id, rnd, draw, _DRAW, sa, sb, b))
+            lines[b].append((match_id, rnd, draw, _DRAW, sb, sa, a))
+        elif winner == a:
+            # the margin bonus, as PointsConfig.for_win (inlined: this loop is the hot path)
+            bonus = threshold is not None and sa - sb >= threshold
+            lines[a].append((match_id, rnd, win_bonus if bonus else win, _WIN, sa, sb, b))
+            lines[b].append((match_id, rnd, loss, _LOSS, sb, sa, a))
         else:
-            opponents[a].append(b_id)
-            opponents[b].append(a_id)
-        pf[a] += sa
-        pa[a] += sb
-        pf[b] += sb
-        pa[b] += sa
-    c.played = [len(match_ids[i]) - byes[i] for i in range(len(ids))]
-    return c, tiebreak_results
+            bonus = threshold is not None and sb - sa >= threshold
+            lines[a].append((match_id, rnd, loss, _LOSS, sa, sb, b))
+            lines[b].append((match_id, rnd, win_bonus if bonus else win, _WIN, sb, sa, a))
+    return lines, tiebreak_results
 
 
-def _entry_tallies(
-    ids: Sequence[EntryId], c: _Counts, points: PointsConfig
-) -> dict[EntryId, EntryTally]:
-    """Each entry's record from the counts: losses and match points follow from them (a double
-    forfeit is two losses; forfeits are awarded as the points setting says)."""
-    win, draw, loss, bye = points.win, points.draw, points.loss, points.bye
-    bonus = points.margin_bonus
-    fwin, floss, dforfeit = (
-        points.forfeit_win_points,
-        points.forfeit_loss_points,
-        points.double_forfeit_points,
+def _entry_tally(entry_id: EntryId, lines: list[Line]) -> EntryTally:
+    """An entry's record from its lines: counts, sums, and its per-result columns."""
+    if not lines:
+        return EntryTally(entry_id, 0, 0, 0, 0, 0, 0, 0, 0, 0, (), (), (), ())
+    match_ids, rounds, earned, outcomes, points_for, points_against, met = zip(*lines, strict=False)
+    if len(lines) <= _MASK:
+        counts = sum(outcomes)
+        wins, draws = counts & _MASK, (counts >> _FIELD) & _MASK
+        byes, forfeits = (counts >> 2 * _FIELD) & _MASK, counts >> 3 * _FIELD
+    else:
+        wins = sum(1 for o in outcomes if o & _WIN)
+        draws, byes = outcomes.count(_DRAW), outcomes.count(_BYE)
+        forfeits = sum(1 for o in outcomes if o & _FORFEIT)
+    played = len(lines) - byes
+    mp, pf, pa = sum(earned), sum(points_for), sum(points_against)
+    return _new_record(
+        EntryTally,
+        (
+            entry_id,
+            mp if type(mp) is int else normalise(mp),
+            played,
+            wins,
+            draws,
+            played - wins - draws,  # a double forfeit is a loss for both
+            byes,
+            forfeits,
+            pf if type(pf) is int else normalise(pf),
+            pa if type(pa) is int else normalise(pa),
+            met if byes + forfeits == 0 else tuple([o for o in met if o is not None]),
+            match_ids,
+            rounds,
+            earned,
+        ),
     )
-    played, wins, draws, byes = c.played, c.wins, c.draws, c.byes
-    losses = [played[i] - wins[i] - draws[i] for i in range(len(ids))]
-    tallies: dict[EntryId, EntryTally] = {}
-    for i, entry_id in enumerate(ids):
-        mp = wins[i] * win + draws[i] * draw + losses[i] * loss + byes[i] * bye
-        if c.bonuses[i]:
-            mp += c.bonuses[i] * bonus
-        if c.forfeits[i]:  # forfeits were counted above as wins and losses: award them as set
-            mp += c.forfeit_wins[i] * (fwin - win) + c.forfeit_losses[i] * (floss - loss)
-            mp += c.double_forfeits[i] * (dforfeit - loss)
-        tallies[entry_id] = EntryTally(
-            entry_id=entry_id,
-            match_points=normalise(mp),
-            played=played[i],
-            wins=wins[i],
-            draws=draws[i],
-            losses=losses[i],
-            byes=byes[i],
-            forfeits=c.forfeits[i],
-            points_for=normalise(c.pf[i]),
-            points_against=normalise(c.pa[i]),
-            opponents=tuple(c.opponents[i]),
-            match_ids=tuple(c.match_ids[i]),
-        )
-    return tallies
 
 
-def _win_rates(ids: Sequence[EntryId], c: _Counts) -> tuple[int, dict[EntryId, int]]:
+_new_record = tuple.__new__
+
+
+def _win_rates(records: Mapping[EntryId, EntryTally]) -> tuple[int, dict[EntryId, int]]:
     """Win rates as exact integers over one common scale (a win 2, a draw 1, per match played):
     the scale and each entry's scaled rate (0 without a match played)."""
-    played, wins, draws = c.played, c.wins, c.draws
-    scale = math.lcm(*{2 * p for p in played if p}) if any(played) else 1
+    scale = math.lcm(*{2 * r.played for r in records.values() if r.played} or {1})
     scaled = {
-        entry_id: (2 * wins[i] + draws[i]) * (scale // (2 * played[i])) if played[i] else 0
-        for i, entry_id in enumerate(ids)
+        entry_id: (2 * r.wins + r.draws) * (scale // (2 * r.played)) if r.played else 0
+        for entry_id, r in records.items()
     }
     return scale, scaled

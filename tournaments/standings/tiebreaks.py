@@ -30,6 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from tournaments.standings.records import EntryId, Number, normalise
 from tournaments.standings.tallying import EntryTally, Tally
@@ -74,7 +75,8 @@ def points_against(tally: Tally, entry: EntryTally) -> Number:
 
 def spread(tally: Tally, entry: EntryTally) -> Number:
     """Spread: points for minus points against (byes add nothing)."""
-    return normalise(entry.points_for - entry.points_against)
+    value = entry.points_for - entry.points_against
+    return value if type(value) is int else normalise(value)
 
 
 def buchholz(tally: Tally, entry: EntryTally) -> Number:
@@ -83,11 +85,10 @@ def buchholz(tally: Tally, entry: EntryTally) -> Number:
     Each unplayed round (bye or forfeit) adds the entry's own match points instead (see the module
     docstring).
     """
-    entries = tally.entries
-    total: Number = entry.unplayed * entry.match_points
-    for opponent in entry.opponents:
-        total += entries[opponent].match_points
-    return normalise(total)
+    # sum(map(...)) runs in C: this is computed for every entry on every recompute
+    total = sum(map(tally.match_points_of.__getitem__, entry.opponents))
+    total += (entry.byes + entry.forfeits) * entry.match_points  # its unplayed rounds
+    return total if type(total) is int else normalise(total)
 
 
 def median_buchholz(tally: Tally, entry: EntryTally) -> Number:
@@ -97,13 +98,14 @@ def median_buchholz(tally: Tally, entry: EntryTally) -> Number:
     entry's own match points). With fewer than three of them nothing is dropped, so it equals
     Buchholz (dropping two of two would leave every entry at 0 and separate nobody).
     """
-    entries = tally.entries
-    scores = [entries[o].match_points for o in entry.opponents]
-    scores.extend([entry.match_points] * entry.unplayed)
+    scores = list(map(tally.match_points_of.__getitem__, entry.opponents))
+    unplayed = entry.byes + entry.forfeits
+    if unplayed:
+        scores.extend([entry.match_points] * unplayed)
     total: Number = sum(scores)
     if len(scores) >= 3:
         total = total - max(scores) - min(scores)
-    return normalise(total)
+    return total if type(total) is int else normalise(total)
 
 
 def opponents_win_rate(tally: Tally, entry: EntryTally) -> Number:
@@ -116,9 +118,17 @@ def opponents_win_rate(tally: Tally, entry: EntryTally) -> Number:
     opponents = entry.opponents
     if not opponents:
         return 0
-    rates = tally.scaled_win_rates  # win rates over one common denominator: one division
-    total = sum([rates[o] for o in opponents])
-    return normalise(Fraction(total, tally.win_rate_scale * len(opponents)))
+    # win rates over one common denominator: one exact division
+    total = sum(map(tally.scaled_win_rates.__getitem__, opponents))
+    return exact_ratio(total, tally.win_rate_scale * len(opponents))
+
+
+@lru_cache(maxsize=4096)
+def exact_ratio(numerator: int, denominator: int) -> Number:
+    """``numerator / denominator`` exactly (an ``int`` when whole). Remembered: the opponents' win
+    rates of an event take a few hundred distinct values, and a ``Fraction`` costs a microsecond.
+    """
+    return normalise(Fraction(numerator, denominator))
 
 
 def head_to_head(tally: Tally, group: Sequence[EntryId]) -> Mapping[EntryId, Number | None]:
@@ -166,6 +176,14 @@ class Tiebreak:
     higher_is_better: bool
     entry: EntryFunction | None = None
     group: GroupFunction | None = None
+    field: str = ""
+    """The :class:`EntryTally` field ``entry`` returns, when that is all it does (so a whole
+    column is read at once)."""
+    reach: int = 1
+    """How far an entry tiebreak looks: 0, only the entry's own record; 1, its opponents'
+    records too (their match points, their win rates). A recompute after a few results changed
+    computes again the values of the entries that far from those results
+    (:mod:`~tournaments.standings.incremental`)."""
     label: str = ""
     """How a page names it (a column heading, "Median Buchholz"); the name when empty."""
     short: str = ""
@@ -186,14 +204,26 @@ TIEBREAKS: Mapping[str, Tiebreak] = {
             "match_points",
             True,
             entry=match_points,
+            field="match_points",
+            reach=0,
             label=gettext_noop("Match points"),
             short=gettext_noop("MP"),
         ),
-        Tiebreak("wins", True, entry=wins, label=gettext_noop("Wins"), short=gettext_noop("W")),
+        Tiebreak(
+            "wins",
+            True,
+            entry=wins,
+            field="wins",
+            reach=0,
+            label=gettext_noop("Wins"),
+            short=gettext_noop("W"),
+        ),
         Tiebreak(
             "points_for",
             True,
             entry=points_for,
+            field="points_for",
+            reach=0,
             label=gettext_noop("Points for"),
             short=gettext_noop("PF"),
         ),
@@ -201,10 +231,12 @@ TIEBREAKS: Mapping[str, Tiebreak] = {
             "points_against",
             False,
             entry=points_against,
+            field="points_against",
+            reach=0,
             label=gettext_noop("Points against"),
             short=gettext_noop("PA"),
         ),
-        Tiebreak("spread", True, entry=spread, label=gettext_noop("Spread"), short="+/-"),
+        Tiebreak("spread", True, entry=spread, reach=0, label=gettext_noop("Spread"), short="+/-"),
         Tiebreak("buchholz", True, entry=buchholz, label="Buchholz", short=gettext_noop("Bh")),
         Tiebreak(
             "median_buchholz",

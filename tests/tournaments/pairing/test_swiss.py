@@ -213,10 +213,22 @@ def test_explanations_carry_the_window_and_ranks() -> None:
 
 def test_the_window_widens_when_neighbours_have_all_met() -> None:
     entries = [team(i, 0, -i) for i in range(1, 41)]
-    # entry 1 has met its 12 nearest neighbours: its partner lies beyond the first window
-    history = [met(1, entries[0], entries[k]) for k in range(1, 13)]
+    # entry 1 has met its 9 nearest neighbours: its partner lies beyond the first window
+    history = [met(1, entries[0], entries[k]) for k in range(1, 10)]
     rp = pair_swiss(entries, history, round_no=2, salt="s")
     assert rp.window is not None and rp.window >= 16
+    dense = pair_swiss(entries, history, round_no=2, salt="s", options=DENSE)
+    assert rp.total_weight == dense.total_weight
+    assert check_round(rp, entries, history) == []
+
+
+def test_an_entry_that_met_a_quarter_of_the_field_is_offered_every_partner() -> None:
+    """A *hard* entry (``pairing.rematches``): every rematch-free pair of it is a candidate, so
+    the first window does not have to widen to reach its partner."""
+    entries = [team(i, 0, -i) for i in range(1, 41)]
+    history = [met(1, entries[0], entries[k]) for k in range(1, 13)]  # 12 of 40
+    rp = pair_swiss(entries, history, round_no=2, salt="s")
+    assert rp.window == 8
     dense = pair_swiss(entries, history, round_no=2, salt="s", options=DENSE)
     assert rp.total_weight == dense.total_weight
     assert check_round(rp, entries, history) == []

@@ -1,0 +1,106 @@
+"""A worker's recompute reuses its last computation of the event (issue 17), and the snapshot it
+writes is byte for byte the one a computation from scratch writes: after corrections, after a
+withdrawal, after a new round, whatever that last computation was."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.tournaments.live_support import (
+    confirm,
+    make_director,
+    make_entries,
+    make_event,
+    make_round,
+)
+from tournaments.models import Entry
+from tournaments.selectors import standings_records
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def _no_recent_recomputes() -> Iterator[None]:
+    """Each test starts (and leaves) with no remembered recompute in this process."""
+    standings_records._recent.clear()
+    yield
+    standings_records._recent.clear()
+
+
+def from_scratch(event_id: int) -> tuple[bytes, str]:
+    """The snapshot as a process that never recomputed the event makes it."""
+    kept = dict(standings_records._recent)
+    standings_records._recent.clear()
+    try:
+        return standings_records.compute_snapshot_bytes(event_id=event_id)
+    finally:
+        standings_records._recent.clear()
+        standings_records._recent.update(kept)
+
+
+@pytest.fixture
+def event() -> dict[str, Any]:
+    """Six teams, round 1 played."""
+    event = make_event(tiebreaks=["head_to_head", "buchholz", "opponents_win_rate", "spread"])
+    teams = make_entries(event, 6)
+    director = make_director(event)
+    matches = make_round(
+        event, 1, [(teams[0], teams[1]), (teams[2], teams[3]), (teams[4], teams[5])]
+    )
+    for match, (a, b) in zip(matches, [(100, 50), (30, 100), (100, 99)], strict=True):
+        confirm(match, a, b, director)
+    return {"event": event, "teams": teams, "director": director, "matches": matches}
+
+
+def test_after_a_correction_the_reused_computation_writes_the_bytes_from_scratch(
+    event: dict[str, Any],
+) -> None:
+    event_id = event["event"].pk
+    first = standings_records.compute_snapshot_bytes(event_id=event_id)
+    assert first == from_scratch(event_id)
+    confirm(event["matches"][0], 20, 100, event["director"])  # Team 2 now beat Team 1
+    again = standings_records.compute_snapshot_bytes(event_id=event_id)
+    recent = standings_records._recent[event_id]
+    # reused, not from scratch
+    assert recent.computation.changed == frozenset({event["matches"][0].pk})
+    assert again != first
+    assert again == from_scratch(event_id)
+
+
+def test_a_new_round_and_a_withdrawal_give_the_bytes_from_scratch(event: dict[str, Any]) -> None:
+    event_id, teams = event["event"].pk, event["teams"]
+    standings_records.compute_snapshot_bytes(event_id=event_id)
+    pairs = [(teams[0], teams[2]), (teams[1], teams[4]), (teams[3], None)]
+    matches = make_round(event["event"], 2, pairs)
+    confirm(matches[0], 100, 100, event["director"])
+    assert standings_records.compute_snapshot_bytes(event_id=event_id) == from_scratch(event_id)
+    Entry.objects.filter(pk=teams[5].pk).update(status=Entry.Status.WITHDRAWN)
+    confirm(matches[1], 0, 100, event["director"])
+    assert standings_records.compute_snapshot_bytes(event_id=event_id) == from_scratch(event_id)
+
+
+def test_another_events_computation_in_between_changes_nothing(event: dict[str, Any]) -> None:
+    event_id = event["event"].pk
+    other = make_event(slug="other")
+    teams = make_entries(other, 4)
+    matches = make_round(other, 1, [(teams[0], teams[1]), (teams[2], teams[3])])
+    confirm(matches[0], 100, 0, make_director(other, name="other-director"))
+    standings_records.compute_snapshot_bytes(event_id=event_id)
+    # this event's remembered computation handed to the other event: it is computed from scratch
+    standings_records._recent[other.pk] = standings_records._recent[event_id]
+    assert standings_records.compute_snapshot_bytes(event_id=other.pk) == from_scratch(other.pk)
+    assert standings_records._recent[other.pk].computation.changed is None
+
+
+def test_a_process_remembers_a_bounded_number_of_events(
+    event: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(standings_records, "RECENT_EVENTS", 1)
+    other = make_event(slug="other")
+    make_entries(other, 2)
+    standings_records.compute_snapshot_bytes(event_id=event["event"].pk)
+    standings_records.compute_snapshot_bytes(event_id=other.pk)
+    assert list(standings_records._recent) == [other.pk]
