@@ -180,13 +180,7 @@ class EventDetailApi(EventApi):
         expected = parse_tag(request)
 
         def update() -> Response:
-            locked = versions.lock_at_version(
-                Event,
-                pk=event.pk,
-                fields=event_services.SETTINGS_FIELDS,
-                expected=expected,
-                what="event's settings",
-            )
+            locked = _locked_settings(event, expected)
             changed = event_services.update_event(
                 actor=acting_user(request),
                 event=locked,
@@ -196,6 +190,17 @@ class EventDetailApi(EventApi):
             return event_answer(changed)
 
         return run_idempotent(request, update, required=False)
+
+
+def _locked_settings(event: Event, expected: str | None) -> Event:
+    """The event, locked, when its settings are still at the If-Match version (412 if not)."""
+    return versions.lock_at_version(
+        Event,
+        pk=event.pk,
+        fields=event_services.SETTINGS_FIELDS,
+        expected=expected,
+        what="event's settings",
+    )
 
 
 class EventPublishApi(EventApi):
@@ -219,13 +224,7 @@ class EventPublishApi(EventApi):
         expected = parse_tag(request)
 
         def publish() -> Response:
-            locked = versions.lock_at_version(
-                Event,
-                pk=event.pk,
-                fields=event_services.SETTINGS_FIELDS,
-                expected=expected,
-                what="event's settings",
-            )
+            locked = _locked_settings(event, expected)
             changed = event_services.change_event_status(
                 actor=acting_user(request),
                 event=locked,
