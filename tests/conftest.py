@@ -116,7 +116,19 @@ def browser(chromium_path: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
     """A page in a 390x844 phone-sized viewport."""
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    yield from _phone_page(browser)
+
+
+@pytest.fixture
+def spanish_phone(browser: Any) -> Iterator[Any]:
+    """A 390x844 page whose browser asks for Spanish (es-ES)."""
+    yield from _phone_page(browser, locale="es-ES")
+
+
+def _phone_page(browser: Any, **options: Any) -> Iterator[Any]:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=1, **options
+    )
     page = context.new_page()
     page.set_default_timeout(15_000)
     try:

@@ -4,7 +4,6 @@ round 1 and review it, every step in Spanish (issue 18)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,21 +25,6 @@ PARTNERS = [
     ("Rosa Delgado", "Iván Molina"),
     ("Elena Soto", "Pablo Ruiz"),
 ]
-
-
-@pytest.fixture
-def spanish_phone(browser: Any) -> Iterator[Any]:
-    """A 390x844 page whose browser asks for Spanish."""
-    i18n_support.compile_catalog()
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=1, locale="es-ES"
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    try:
-        yield page
-    finally:
-        context.close()
 
 
 def _log_in(page: Any, live_server: Any, user: User) -> None:

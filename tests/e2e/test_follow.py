@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,20 +32,6 @@ POLL_DEADLINE_MS = 30_000  # the page polls every 10 s
 @pytest.fixture(autouse=True)
 def _private_cache(settings: Any) -> None:
     private_cache(settings)
-
-
-@pytest.fixture
-def spanish_phone(browser: Any) -> Iterator[Any]:
-    """A phone (390x844) whose browser speaks Spanish."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=1, locale="es-ES"
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    try:
-        yield page
-    finally:
-        context.close()
 
 
 def no_sideways_scroll(page: Any) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,20 +33,6 @@ def _private_cache(settings: Any) -> None:
             "LOCATION": f"spanish-{uuid.uuid4()}",
         }
     }
-
-
-@pytest.fixture
-def spanish_phone(browser: Any) -> Iterator[Any]:
-    """A 390x844 page in a browser set to Spanish (Spain)."""
-    context = browser.new_context(
-        viewport={"width": 390, "height": 844}, device_scale_factor=1, locale="es-ES"
-    )
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    try:
-        yield page
-    finally:
-        context.close()
 
 
 def fits(page: Any) -> None:
