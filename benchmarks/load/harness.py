@@ -783,6 +783,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="the beat's reconcile interval (SPINNER_RECONCILE_SECONDS)",
     )
     p.add_argument("--database-url", default=os.environ.get("DATABASE_URL", ""))
+    # A streaming replica of that database for the public pages (empty: none). Not taken from
+    # the environment: a DATABASE_REPLICA_URL there names another database's replica.
+    p.add_argument("--replica-url", default="")
     p.add_argument("--redis-url", default="", help="attach to this Redis (no redis fault)")
     p.add_argument("--base-url", default="", help="attach to this server (no gunicorn started)")
     p.add_argument("--gunicorn-pid", type=int, default=None, help="its master, for the fault")
@@ -857,6 +860,7 @@ def main(argv: list[str] | None = None) -> int:
         env = dict(
             os.environ,
             DATABASE_URL=args.database_url,
+            DATABASE_REPLICA_URL=args.replica_url,
             REDIS_URL=redis_url,
             SPINNER_QUEUE=os.environ.get("SPINNER_QUEUE") or f"spinner-load-{slug}",
             SPINNER_ENV="production",
