@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_director_spanish import _log_in, spanish_phone  # noqa: F401 - a fixture
+from tests.e2e.test_director_spanish import _log_in
 from tests.e2e.test_rounds import clean_teardown  # noqa: F401 - a fixture, used by name
 from tests.tournaments.rounds_factory import make_event
 from tests.tournaments.test_i18n_checks import drop_a_table, rematch_swapped_round
@@ -19,7 +19,7 @@ from tests.tournaments.test_i18n_checks import drop_a_table, rematch_swapped_rou
 @pytest.mark.django_db(transaction=True)
 def test_the_checks_read_in_spanish_on_the_phone(
     live_server: Any,
-    spanish_phone: Any,  # noqa: F811
+    spanish_phone: Any,
     artifacts: Path,
     clean_teardown: None,  # noqa: F811
 ) -> None:
