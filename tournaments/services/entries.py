@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
@@ -482,22 +483,9 @@ def pin_table(*, actor: User | None, entry: Entry, table: int | None, reason: st
     """
     if table is not None and table < 1:
         raise ValidationFailed(gettext("Table numbers start at 1."), code="invalid_table")
-    locked = _lock_entry(entry)
-    if locked.pinned_table == table:
-        return locked
-    before = snapshot(locked, ["pinned_table"])
-    locked.pinned_table = table
-    locked.save(update_fields=["pinned_table"])
-    record(
-        event=locked.event,
-        actor=actor,
-        action="entry.pin_table",
-        obj=locked,
-        before=before,
-        after=snapshot(locked, ["pinned_table"]),
-        reason=reason,
+    return _set_field(
+        entry, "pinned_table", table, action="entry.pin_table", actor=actor, reason=reason
     )
-    return locked
 
 
 @transaction.atomic
@@ -507,21 +495,30 @@ def rename_entry(*, actor: User | None, entry: Entry, name: str) -> Entry:
     name = clean(name)
     if not name:
         raise ValidationFailed(
-            "Give the entry a name.", code="name_required", details={"name": "required"}
+            gettext("Give the entry a name."), code="name_required", details={"name": "required"}
         )
+    return _set_field(entry, "name", name, action="entry.rename", actor=actor)
+
+
+def _set_field(
+    entry: Entry, field: str, value: Any, *, action: str, actor: User | None, reason: str = ""
+) -> Entry:
+    """One field of the entry, locked, changed and audited (nothing when it already holds
+    ``value``)."""
     locked = _lock_entry(entry)
-    if locked.name == name:
+    if getattr(locked, field) == value:
         return locked
-    before = snapshot(locked, ["name"])
-    locked.name = name
-    locked.save(update_fields=["name"])
+    before = snapshot(locked, [field])
+    setattr(locked, field, value)
+    locked.save(update_fields=[field])
     record(
         event=locked.event,
         actor=actor,
-        action="entry.rename",
+        action=action,
         obj=locked,
         before=before,
-        after=snapshot(locked, ["name"]),
+        after=snapshot(locked, [field]),
+        reason=reason,
     )
     return locked
 
