@@ -38,6 +38,7 @@ from django.contrib.auth.models import User
 from django.db import models, transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import Conflict, NotAllowed, ValidationFailed
@@ -83,8 +84,11 @@ def check_url(url: str) -> str:
     example = "https://example.org/spinner-hook"
     if not url or len(url) > MAX_URL_LENGTH or any(c.isspace() or ord(c) < 32 for c in url):
         raise _refuse(
-            f"Give the endpoint's full address, at most {MAX_URL_LENGTH} characters, "
-            f"such as {example}.",
+            gettext(
+                "Give the endpoint's full address, at most %(limit)s characters, such as "
+                "%(example)s."
+            )
+            % {"limit": MAX_URL_LENGTH, "example": example},
             "webhook_url_invalid",
             url="invalid",
         )
@@ -95,21 +99,27 @@ def check_url(url: str) -> str:
         parts = None
     if parts is None or parts.scheme.lower() not in ("http", "https") or not parts.hostname:
         raise _refuse(
-            f"The endpoint must be a web address starting with https://, such as {example}.",
+            gettext(
+                "The endpoint must be a web address starting with https://, such as %(example)s."
+            )
+            % {"example": example},
             "webhook_url_invalid",
             url="invalid",
         )
     if parts.username is not None or parts.password is not None:
         raise _refuse(
-            "Leave the user name and password out of the address: deliveries are signed "
-            "with the endpoint's secret instead.",
+            gettext(
+                "Leave the user name and password out of the address: deliveries are signed "
+                "with the endpoint's secret instead."
+            ),
             "webhook_url_invalid",
             url="credentials",
         )
     allowed = {h.lower() for h in getattr(settings, "SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS", [])}
     if parts.scheme.lower() == "http" and parts.hostname.lower() not in allowed:
         raise _refuse(
-            f"Deliveries go over HTTPS only: use https://{url.split('://', 1)[1]}",
+            gettext("Deliveries go over HTTPS only: use %(url)s")
+            % {"url": "https://" + url.split("://", 1)[1]},
             "webhook_https_required",
             url="https_required",
         )
@@ -123,7 +133,8 @@ def check_kinds(kinds: Iterable[str]) -> list[str]:
     unknown = sorted(wanted - set(KINDS))
     if unknown:
         raise _refuse(
-            f"Unknown kind(s): {', '.join(unknown)}. Choose from {', '.join(KINDS)}.",
+            gettext("Unknown kind(s): %(unknown)s. Choose from %(kinds)s.")
+            % {"unknown": ", ".join(unknown), "kinds": ", ".join(KINDS)},
             "webhook_kind_unknown",
             unknown=unknown,
             kinds=list(KINDS),
@@ -134,7 +145,7 @@ def check_kinds(kinds: Iterable[str]) -> list[str]:
 def _require_director(actor: Actor, event: Event) -> User:
     if not isinstance(actor, User) or not can_direct(actor, event):
         raise NotAllowed(
-            "Only the event's directors manage its webhooks.",
+            gettext("Only the event's directors manage its webhooks."),
             code="not_event_director",
             details={"event": event.slug},
         )
@@ -147,7 +158,7 @@ def _check_url_free(event: Event, url: str, *, but: int | None = None) -> None:
         taken = taken.exclude(pk=but)
     if taken.exists():
         raise Conflict(
-            "This event already sends its webhooks to that address.",
+            gettext("This event already sends its webhooks to that address."),
             code="webhook_url_taken",
             details={"url": "taken"},
         )
@@ -170,7 +181,8 @@ def register_endpoint(
     Event.objects.select_for_update().filter(pk=event.pk).first()  # one registration at a time
     if WebhookEndpoint.objects.filter(event=event).count() >= MAX_ENDPOINTS:
         raise Conflict(
-            f"An event has at most {MAX_ENDPOINTS} webhook endpoints: remove one first.",
+            gettext("An event has at most %(limit)s webhook endpoints: remove one first.")
+            % {"limit": MAX_ENDPOINTS},
             code="webhook_limit_reached",
             details={"limit": MAX_ENDPOINTS},
         )
@@ -254,13 +266,13 @@ def retry_delivery(*, delivery: WebhookDelivery, actor: Actor) -> WebhookDeliver
     user = _require_director(actor, event)
     if delivery.status == WebhookDelivery.Status.DELIVERED:
         raise Conflict(
-            "This delivery was delivered: there is nothing to retry.",
+            gettext("This delivery was delivered: there is nothing to retry."),
             code="webhook_already_delivered",
             details={"delivery": str(delivery.delivery_id)},
         )
     if delivery.status == WebhookDelivery.Status.PENDING:
         raise Conflict(
-            "This delivery is still being tried; it is sent again on its own.",
+            gettext("This delivery is still being tried; it is sent again on its own."),
             code="webhook_delivery_pending",
             details={"delivery": str(delivery.delivery_id), "attempts": delivery.attempts},
         )
