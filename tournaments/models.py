@@ -93,7 +93,11 @@ class Event(models.Model):
 
     class EntryKind(models.TextChoices):
         PARTNERSHIP = "partnership", _("Partnerships (four at a table)")
-        SINGLE = "single", _("Head to head (two at a table)")
+        SINGLE = "single", _("Individual players (two, three or four at a table)")
+
+    class TableConfirmation(models.TextChoices):
+        ALL = "all", _("Every other player at the table confirms")
+        MAJORITY = "majority", _("Most of the other players at the table confirm")
 
     class Format(models.TextChoices):
         SWISS = "swiss", _("Swiss rounds")
@@ -133,6 +137,18 @@ class Event(models.Model):
     hand_size = models.PositiveSmallIntegerField(null=True, blank=True)
     entry_kind = models.CharField(
         max_length=16, choices=EntryKind.choices, default=EntryKind.PARTNERSHIP
+    )
+    # Individual events (``entry_kind`` single): players at a table, 2 (head to head), 3 or 4; a
+    # field that does not divide evenly also gets tables of the neighbouring size when
+    # ``mixed_table_sizes`` is set, else byes (``tournaments.game.table_sizes`` says which).
+    table_size = models.PositiveSmallIntegerField(default=2)
+    mixed_table_sizes = models.BooleanField(default=True)
+    # Tables of three or four: match points by placing per table size (``{"4": [4, 2, 1, 0],
+    # "3": [4, 2, 0]}``), or ``{"proportional": T}`` (T points per table shared in proportion to
+    # score); empty: the defaults. Read it through ``tournaments.game``.
+    placing_points = models.JSONField(default=dict, blank=True)
+    table_confirmation = models.CharField(
+        max_length=16, choices=TableConfirmation.choices, default=TableConfirmation.ALL
     )
     time_policy = models.CharField(
         max_length=16, choices=TimePolicy.choices, default=TimePolicy.FINISH_HAND
@@ -176,6 +192,9 @@ class Event(models.Model):
     margin_bonus_at = models.PositiveIntegerField(
         default=0, help_text=_("Raw winning margin that earns the bonus (0: no bonus).")
     )
+    # The director's pairing constraints (every format): keep entries of one club apart while
+    # possible (``EntryAvoidance`` names other pairs to keep apart).
+    avoid_same_club = models.BooleanField(default=False)
     tiebreaks = models.JSONField(
         default=list, blank=True, help_text=_("Ordered tiebreak names, after match points.")
     )
@@ -234,6 +253,9 @@ class Event(models.Model):
             models.CheckConstraint(
                 condition=Q(hand_size__isnull=True) | Q(hand_size__gte=1, hand_size__lte=14),
                 name="event_hand_size_in_range",
+            ),
+            models.CheckConstraint(
+                condition=Q(table_size__gte=2, table_size__lte=4), name="event_table_size_2_to_4"
             ),
         ]
 
@@ -319,6 +341,31 @@ class EntryPlayer(models.Model):
         return f"{self.player} in {self.entry}"
 
 
+class EntryAvoidance(models.Model):
+    """Two entries the director asks to keep apart while possible (a family, a couple): a
+    pairing constraint of every format, below "no rematch" and above score groups early on."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="avoidances")
+    entry_a = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    entry_b = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="+")
+    note = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["event", "entry_a", "entry_b"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["event", "entry_a", "entry_b"], name="avoidance_once_per_pair"
+            ),
+            models.CheckConstraint(
+                condition=Q(entry_a__lt=F("entry_b")), name="avoidance_entries_ordered"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry_a} / {self.entry_b}"
+
+
 class Table(models.Model):
     """A numbered playing table of an event."""
 
@@ -388,6 +435,9 @@ class Match(models.Model):
 
     ``entry_a`` is the first side (seats 0 and 2 in a partnership game; seat 0 head to head),
     ``entry_b`` the second (seats 1 and 3; seat 1). A bye has no table and no ``entry_b``.
+    A table of many (``table_entries`` 3 or 4: individual players at tables of three or four)
+    keeps its seats 0 and 1 in ``entry_a`` and ``entry_b`` and every seat in ``RoundSeat``
+    (``side`` = the seat).
     The pairing service is the only writer; the database refuses an entry twice in a round on
     the same side and a table twice in a round, and ``RoundSeat`` refuses the rest.
     """
@@ -410,6 +460,8 @@ class Match(models.Model):
     game_no = models.PositiveSmallIntegerField(default=1)
     best_of = models.PositiveSmallIntegerField(default=1)
     target = models.PositiveIntegerField(null=True, blank=True, help_text=_("Raw points."))
+    # Entries at the table: 2, or 3 and 4 at a table of many (their seats in ``RoundSeat``).
+    table_entries = models.PositiveSmallIntegerField(default=2)
 
     class Meta:
         ordering = ["round", "table__number", "game_no", "pk"]
@@ -430,6 +482,10 @@ class Match(models.Model):
                 name="match_is_two_entries_or_a_bye",
             ),
             models.CheckConstraint(condition=~Q(entry_a=F("entry_b")), name="match_entries_differ"),
+            models.CheckConstraint(
+                condition=Q(table_entries__gte=2, table_entries__lte=4),
+                name="match_table_entries_2_to_4",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -440,7 +496,8 @@ class Match(models.Model):
 
 class RoundSeat(models.Model):
     """One row per entry per round it plays in: the database's guarantee that an entry plays at
-    most once per round (whichever side of whichever match). Written with the match."""
+    most once per round (whichever side of whichever match). Written with the match. ``side`` is
+    the side (0, 1), or the seat (0 to 3) at a table of many."""
 
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
     entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+")
@@ -451,7 +508,7 @@ class RoundSeat(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["round", "entry"], name="entry_once_per_round"),
             models.UniqueConstraint(fields=["match", "side"], name="one_entry_per_side"),
-            models.CheckConstraint(condition=Q(side__lte=1), name="side_is_0_or_1"),
+            models.CheckConstraint(condition=Q(side__lte=3), name="side_is_a_seat"),
         ]
 
     def __str__(self) -> str:
@@ -519,6 +576,7 @@ __all__ = [
     "BackgroundJob",
     "Claim",
     "Entry",
+    "EntryAvoidance",
     "EntryPlayer",
     "Event",
     "IdempotencyRecord",

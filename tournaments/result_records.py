@@ -19,7 +19,9 @@ class Claim(models.Model):
     Every submission is a new row, never an overwrite: ``version`` counts a side's submissions
     (1, 2, ...) and the side's current claim is its highest version. A sheet the engine finds
     invalid, or one whose match is not over, is kept as a ``draft`` with its verdict, so nothing
-    a table entered is lost. ``side`` 0 is the match's ``entry_a``, 1 its ``entry_b``.
+    a table entered is lost. ``side`` 0 is the match's ``entry_a``, 1 its ``entry_b``; at a table
+    of many (``Match.table_entries`` 3 or 4) the side is the seat (0 to 3) and ``scores_halves``
+    holds every seat's score (``score_a_halves`` and ``score_b_halves`` seats 0 and 1).
 
     Scores are raw points per entity in seat order (entity 0 = side 0), stored exactly as
     integers of half-points (halves occur in ``all-fives`` with three players).
@@ -50,6 +52,7 @@ class Claim(models.Model):
     score_a_halves = models.IntegerField(null=True, blank=True)
     score_b_halves = models.IntegerField(null=True, blank=True)
     winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    scores_halves = models.JSONField(null=True, blank=True)
     finished = models.BooleanField(default=False)
     # Set when this claim was made by confirming the other side's claim as it stood.
     confirms = models.ForeignKey(
@@ -67,11 +70,11 @@ class Claim(models.Model):
             models.UniqueConstraint(
                 fields=["match", "side", "version"], name="claim_version_once_per_side"
             ),
-            models.CheckConstraint(condition=Q(side__lte=1), name="claim_side_is_0_or_1"),
+            models.CheckConstraint(condition=Q(side__lte=3), name="claim_side_is_a_seat"),
             models.CheckConstraint(condition=Q(version__gte=1), name="claim_version_positive"),
             models.CheckConstraint(
-                condition=Q(winner_side__isnull=True) | Q(winner_side__lte=1),
-                name="claim_winner_is_a_side",
+                condition=Q(winner_side__isnull=True) | Q(winner_side__lte=3),
+                name="claim_winner_is_a_seat",
             ),
             models.CheckConstraint(
                 condition=Q(kind="final_score") | Q(sheet__isnull=False),
@@ -89,7 +92,9 @@ class MatchResult(models.Model):
     Exactly one version per match is current (``is_current``); the database refuses a second
     (``one_confirmed_result_per_match``). ``source`` says how it was reached: both sides agreed,
     the director resolved a conflict by picking a claim, entered an arbitral result, or corrected
-    a confirmed one. Scores as in ``Claim``: raw points, half-points as integers, seat order.
+    a confirmed one. Scores as in ``Claim``: raw points, half-points as integers, seat order. At a
+    table of many ``scores_halves`` holds every seat's score and ``placings`` every seat's place
+    (1 = first; equal scores share a place, as ``standings.multiplayer.placings`` says).
     """
 
     class Source(models.TextChoices):
@@ -119,6 +124,8 @@ class MatchResult(models.Model):
     score_a_halves = models.IntegerField()
     score_b_halves = models.IntegerField()
     winner_side = models.PositiveSmallIntegerField(null=True, blank=True)
+    scores_halves = models.JSONField(null=True, blank=True)
+    placings = models.JSONField(null=True, blank=True)
     # Who forfeited (a forfeit, a double forfeit or a no-show); empty for a played match.
     forfeit = models.CharField(max_length=4, choices=Forfeit.choices, default="", blank=True)
     reason = models.TextField(blank=True)
@@ -140,8 +147,8 @@ class MatchResult(models.Model):
             ),
             models.CheckConstraint(condition=Q(version__gte=1), name="result_version_positive"),
             models.CheckConstraint(
-                condition=Q(winner_side__isnull=True) | Q(winner_side__lte=1),
-                name="result_winner_is_a_side",
+                condition=Q(winner_side__isnull=True) | Q(winner_side__lte=3),
+                name="result_winner_is_a_seat",
             ),
             models.CheckConstraint(
                 condition=Q(forfeit__in=["", "a", "b", "both"]), name="result_forfeit_known"
