@@ -27,6 +27,7 @@ from django.utils.translation import gettext
 
 from tournaments import game
 from tournaments.models import Entry, EntryPlayer, Event, Match, Round
+from tournaments.services.table_links import link_seats
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,8 @@ UrlFor = Callable[[Match, int], str]
 
 @dataclass(frozen=True)
 class TableCard:
-    """Everything printed on one table card; ``links`` holds side A's link then side B's."""
+    """Everything printed on one table card; ``links`` holds side A's link then side B's (at a
+    table of many, ``many``: every seat's link, seat order, named by its player)."""
 
     event: str
     round_number: int
@@ -69,8 +71,10 @@ class TableCard:
     side_a: str
     side_b: str
     seats: tuple[Seat, ...]
-    links: tuple[SideLink, SideLink]
+    links: tuple[SideLink, ...]
     first_leader: Seat | None = None
+    # a table of many (3 or 4 individual players): a link per seat, named by its player
+    many: bool = False
 
 
 @dataclass(frozen=True)
@@ -83,6 +87,7 @@ class PairingRow:
     seats: tuple[Seat, ...] = field(default=())
     is_bye: bool = False
     links: tuple[SideLink, ...] = field(default=())
+    many: bool = False
 
     @property
     def seats_a(self) -> tuple[Seat, ...]:
@@ -119,12 +124,27 @@ def qr_svg(data: str) -> str:
     return text.replace("<svg ", f'<svg role="img" class="qr" aria-label="{label}" ', 1)
 
 
-def seats_for(match: Match, players: Players, *, head_to_head: bool) -> tuple[Seat, ...]:
+def seats_for(
+    match: Match,
+    players: Players,
+    *,
+    head_to_head: bool,
+    seated: list[tuple[int, Entry]] | None = None,
+) -> tuple[Seat, ...]:
     """The seats of a match in clockwise order (see ``Players``).
 
     Partnerships: seat 0 = side A's first player, 1 = side B's first, 2 = side A's second,
-    3 = side B's second. Head to head: seat 0 = side A, seat 1 = side B.
+    3 = side B's second. Head to head: seat 0 = side A, seat 1 = side B. A table of many
+    (``Match.table_entries`` 3 or 4): ``seated``, each seat's entry (``table_links.link_seats``),
+    one player each, the seat's letter (A to D) as its side.
     """
+    if match.table_entries > 2:
+        found = []
+        for number, entry in seated or []:
+            names = players.get(entry.pk, [])
+            player, player_id = (names[0][1], names[0][0]) if names else (entry.name, None)
+            found.append(Seat(number, game.side_letter(number), player, player_id))
+        return tuple(found)
     a = players.get(match.entry_a_id, [])
     b = players.get(match.entry_b_id, []) if match.entry_b_id else []
 
@@ -190,16 +210,26 @@ def _matches(round_: Round) -> list[Match]:
     )
 
 
-def side_links(match: Match, url_for: UrlFor, *, with_qr: bool) -> tuple[SideLink, SideLink]:
-    """Side A's and side B's entry links of a match at a table (with their QR codes if asked)."""
-    assert match.entry_b is not None
+def side_links(
+    match: Match,
+    url_for: UrlFor,
+    *,
+    with_qr: bool,
+    seated: list[tuple[int, Entry]] | None = None,
+) -> tuple[SideLink, ...]:
+    """Side A's and side B's entry links of a match at a table (with their QR codes if asked);
+    at a table of many, one per seat (``seated``: each seat's entry), named by its player."""
+    holders = seated if match.table_entries > 2 else None
+    if holders is None:
+        assert match.entry_b is not None
+        holders = [(0, match.entry_a), (1, match.entry_b)]
     found = []
-    for side, entry in ((0, match.entry_a), (1, match.entry_b)):
+    for side, entry in holders:
         url = url_for(match, side)
         found.append(
             SideLink(game.side_letter(side), entry.name, url, qr_svg(url) if with_qr else "")
         )
-    return found[0], found[1]
+    return tuple(found)
 
 
 def table_cards(round_: Round, *, url_for: UrlFor) -> list[TableCard]:
@@ -210,13 +240,14 @@ def table_cards(round_: Round, *, url_for: UrlFor) -> list[TableCard]:
     """
     event = round_.event
     matches = [m for m in _matches(round_) if not m.is_bye and m.table is not None]
-    ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
-    players = players_by_entry(event, ids)
+    seated = link_seats(matches)
+    players = players_by_entry(event, _entry_ids(matches, seated))
     h2h = event.entry_kind == Event.EntryKind.SINGLE
     cards = []
     for match in matches:
         assert match.table is not None and match.entry_b is not None
-        seats = seats_for(match, players, head_to_head=h2h)
+        here = seated.get(match.pk, [])
+        seats = seats_for(match, players, head_to_head=h2h, seated=here)
         cards.append(
             TableCard(
                 event=event.name,
@@ -225,11 +256,18 @@ def table_cards(round_: Round, *, url_for: UrlFor) -> list[TableCard]:
                 side_a=match.entry_a.name,
                 side_b=match.entry_b.name,
                 seats=seats,
-                links=side_links(match, url_for, with_qr=True),
+                links=side_links(match, url_for, with_qr=True, seated=here),
                 first_leader=first_leader(match, seats),
+                many=match.table_entries > 2,
             )
         )
     return cards
+
+
+def _entry_ids(matches: list[Match], seated: dict[int, list[tuple[int, Entry]]]) -> set[int]:
+    """Every entry at these matches' tables (every seat of a table of many)."""
+    ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
+    return ids | {entry.pk for seats in seated.values() for _, entry in seats}
 
 
 def pairings_rows(round_: Round, *, url_for: UrlFor | None = None) -> list[PairingRow]:
@@ -237,21 +275,26 @@ def pairings_rows(round_: Round, *, url_for: UrlFor | None = None) -> list[Pairi
     ``url_for`` each table's row carries both sides' links."""
     event = round_.event
     matches = _matches(round_)
-    ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
-    players = players_by_entry(event, ids)
+    seated = link_seats([m for m in matches if not m.is_bye])
+    players = players_by_entry(event, _entry_ids(matches, seated))
     h2h = event.entry_kind == Event.EntryKind.SINGLE
     rows = []
     for match in matches:
         if match.is_bye or match.table is None or match.entry_b is None:
             rows.append(PairingRow(None, match.entry_a.name, "", is_bye=True))
             continue
+        here = seated.get(match.pk, [])
+        links = (
+            side_links(match, url_for, with_qr=False, seated=here) if url_for is not None else ()
+        )
         rows.append(
             PairingRow(
                 match.table.number,
                 match.entry_a.name,
                 match.entry_b.name,
-                seats_for(match, players, head_to_head=h2h),
-                links=side_links(match, url_for, with_qr=False) if url_for is not None else (),
+                seats_for(match, players, head_to_head=h2h, seated=here),
+                links=links,
+                many=match.table_entries > 2,
             )
         )
     return rows

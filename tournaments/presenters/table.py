@@ -26,6 +26,7 @@ from tournaments.selectors import forfeits as forfeit_reads
 from tournaments.selectors.bracket import game_line
 from tournaments.selectors.desk import round_clock
 from tournaments.selectors.results import MatchBoard
+from tournaments.services.table_links import link_seats
 
 RULES_LABEL = dict(Event.Rules.choices)
 
@@ -197,12 +198,17 @@ def hand_lines(sheet: Any) -> list[str]:
 
 
 def seat_records(match: Match) -> tuple[cards.Seat, ...]:
-    """The match's seats (who sits where), as the printed card has them."""
+    """The match's seats (who sits where), as the printed card has them (at a table of many,
+    every seat's player, from its ``RoundSeat`` row)."""
     event = match.round.event
+    seated = link_seats([match]).get(match.pk, []) if match.table_entries > 2 else []
     ids = {match.entry_a_id} | ({match.entry_b_id} if match.entry_b_id else set())
-    players = cards.players_by_entry(event, ids)
+    players = cards.players_by_entry(event, ids | {entry.pk for _, entry in seated})
     return cards.seats_for(
-        match, players, head_to_head=not game.plays_in_partnerships(event.entry_kind)
+        match,
+        players,
+        head_to_head=not game.plays_in_partnerships(event.entry_kind),
+        seated=seated,
     )
 
 
@@ -230,19 +236,26 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
     seats = seat_records(match)
     drawn = cards.first_leader(match, seats)
     assert match.entry_b is not None
+    many = match.table_entries > 2
     # Sides by team name; seats by player name, with a compass point where a position is needed
-    # (clockwise from North; head to head the two players sit North and South).
-    entities = [
-        {"side": "A", "index": 0, "label": match.entry_a.name},
-        {"side": "B", "index": 1, "label": match.entry_b.name},
-    ]
+    # (clockwise from North; head to head the two players sit North and South; at a table of
+    # three North, East and South, as ``game.compass_point`` says). At a table of many every
+    # seat is its own entity: its player.
+    entities = (
+        [{"side": s.side, "index": s.number, "label": s.player} for s in seats]
+        if many
+        else [
+            {"side": "A", "index": 0, "label": match.entry_a.name},
+            {"side": "B", "index": 1, "label": match.entry_b.name},
+        ]
+    )
     letters = [
         pgettext("compass point, short", "N"),
         pgettext("compass point, short", "E"),
         pgettext("compass point, short", "S"),
         pgettext("compass point, short", "W"),
     ]
-    compass = letters if players == 4 else [letters[0], letters[2]] if players == 2 else None
+    compass = letters[:players] if players != 2 else [letters[0], letters[2]]
     return {
         "token": token,
         # where the phone keeps its sheet: one copy per game of a best-of match
@@ -256,14 +269,18 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
                 "number": s.number,
                 "side": s.side,
                 "player": s.player,
-                "compass": compass[s.number] if compass else str(s.number + 1),
+                "compass": compass[s.number] if s.number < len(compass) else str(s.number + 1),
             }
             for s in seats
         ],
-        # The side this phone's link acts for: 0 (side A) or 1 (side B); the script preselects
-        # it for "submit as" and shows only its actions (None: either, chosen on submit).
+        # The side this phone's link acts for: 0 (side A) or 1 (side B), or at a table of many
+        # its seat (0 to 3); the script preselects it for "submit as" and shows only its actions
+        # (None: either, chosen on submit).
         "side": side,
-        "side_names": [match.entry_a.name, match.entry_b.name],
+        "side_names": [e["label"] for e in entities],
+        # A table of many: each player for themselves, every other player confirms (or most of
+        # them: ``table_confirmation``).
+        "many": many,
         # Plausibility before the engine's tick: the most pips hands can hold at a hand's end.
         "max_pips_left": game.max_pips_left(event),
         # When time is called the sheet carries {"called_in_hand": i, "policy": time_policy}; the
@@ -273,8 +290,8 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
         "clock": clock_payload(match.round),
         "entities": entities,
         # Seat -> entity: partners share side A (seats 0, 2) or side B (1, 3); head to head,
-        # seat 0 is side A and seat 1 side B.
-        "entity_of": [s % 2 for s in range(players)],
+        # seat 0 is side A and seat 1 side B; at a table of many each seat is its own.
+        "entity_of": [s if many else s % 2 for s in range(players)],
         "tally_values": [5 * k for k in range(1, 8)],
         "allow_final_only": event.allow_final_score_only,
         # The first hand's leader as the round's draw chose it by lot (None: choose at the table).

@@ -6,7 +6,10 @@ claim a result and confirm it for the other side. A link is ``/t/<token>/`` with
 
     token = "<round id>.<table number>.<side>.<mac>"
 
-``side`` is ``0`` (side A, the match's first entry) or ``1`` (side B, its second). The numbers
+``side`` is ``0`` (side A, the match's first entry) or ``1`` (side B, its second); at a table of
+many (``Match.table_entries`` 3 or 4: individual players at tables of three or four) it is the
+seat, ``0`` to ``3``, and each player holds the link of their own seat. A seat the table does not
+have (seat 3 at a table of three, seat 2 head to head) is refused as invalid. The numbers
 only say where to look; the ``mac`` is the secret part: ``HMAC-SHA256`` (keyed with the project's
 ``SECRET_KEY`` and the round's ``link_secret``) over the round id, the table id AND the side, 256
 bits in base64url. Changing the side digit of a link therefore gives an invalid link, not the
@@ -15,7 +18,8 @@ in constant time, so printing a table's card again gives the same links, and a d
 alone (without ``SECRET_KEY``) gives no link.
 
 A side's link claims only as its side and confirms only the other side's claim
-(``not_your_side``, 403, otherwise); idempotency keys and throttles count per side link. The
+(``not_your_side``, 403, otherwise); a seat's link claims only as its seat and confirms only
+another seat's claim. Idempotency keys and throttles count per side (seat) link. The
 table-wide links of earlier versions (``<round id>.<table number>.<mac>``) are refused as
 invalid: cards printed before the upgrade for a round still open must be printed again.
 
@@ -41,15 +45,15 @@ from django.utils.translation import gettext
 
 from tournaments import game
 from tournaments.errors import NotAllowed, NotFound, ValidationFailed
-from tournaments.models import Match, Round, Table, new_salt
+from tournaments.models import Entry, Match, Round, RoundSeat, Table, new_salt
 from tournaments.services import audit
 
 LINK_ACTIVE_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY)
 # "<round id>.<table number>.<side>.<mac>": ASCII digits only (``str.isdigit`` also takes "²", which
 # ``int`` refuses, and an unbounded run of digits trips Python's int-from-string limit), and the
 # mac is exactly what ``_mac`` makes: 32 bytes in unpadded base64url, 43 characters.
-_TOKEN = re.compile(r"([0-9]{1,12})\.([0-9]{1,6})\.([01])\.([A-Za-z0-9_-]{43})")
-SIDES = (0, 1)
+_TOKEN = re.compile(r"([0-9]{1,12})\.([0-9]{1,6})\.([0-3])\.([A-Za-z0-9_-]{43})")
+SIDES = (0, 1, 2, 3)  # a side, or a seat at a table of many (``Match.table_entries`` 3 or 4)
 
 
 class TableLinkInvalid(NotAllowed):
@@ -77,14 +81,16 @@ class NotYourSide(NotAllowed):
 class TableAccess:
     """What a valid table link grants: entry for one side of one table of one round.
 
-    ``side`` is 0 (side A) or 1 (side B); ``match_id`` is the table's match in that round (None
-    if the round has none there).
+    ``side`` is 0 (side A) or 1 (side B), or at a table of many the seat (0 to 3); ``match_id`` is
+    the table's match in that round (None if the round has none there); ``seats``: how many
+    sides or seats the table has (2, or 3 and 4 at a table of many).
     """
 
     round: Round
     table: Table
     side: int
     match_id: int | None
+    seats: int = 2
 
     @property
     def scope(self) -> str:
@@ -97,12 +103,19 @@ class TableAccess:
 
     def check_side(self, side: int) -> None:
         """Raise ``not_your_side`` unless ``side`` is this link's own side."""
-        if side != self.side:
-            raise NotYourSide(
-                f"This is side {self.side_letter}'s link: it acts only for side "
-                f"{self.side_letter}. The other side uses its own link.",
-                details={"link_side": self.side, "side": side},
-            )
+        if side == self.side:
+            return
+        if self.seats > 2:
+            message = gettext(
+                "This is seat %(seat)s's link: it acts only for the player in seat %(seat)s. "
+                "Each player at the table uses their own link."
+            ) % {"seat": self.side_letter}
+        else:
+            message = gettext(
+                "This is side %(side)s's link: it acts only for side %(side)s. The other side "
+                "uses its own link."
+            ) % {"side": self.side_letter}
+        raise NotYourSide(message, details={"link_side": self.side, "side": side})
 
     @property
     def closed(self) -> bool:
@@ -129,7 +142,7 @@ def table_token(*, round_: Round, table: Table, side: int) -> str:
     if table.event_id != round_.event_id:
         raise ValueError("the table and the round belong to different events")
     if side not in SIDES:
-        raise ValueError(f"a side is 0 or 1, not {side!r}")
+        raise ValueError(f"a side is 0 or 1 (a seat 0 to 3), not {side!r}")
     return f"{round_.pk}.{table.number}.{side}.{_mac(round_, table, side)}"
 
 
@@ -146,8 +159,12 @@ def table_link_url(*, round_: Round, table: Table, side: int) -> str:
 
 
 def side_actor(match: Match, side: int) -> str:
-    """How the audit log names a side that acted through its link: "table 7, side A (Team)"."""
+    """How the audit log names a side that acted through its link: "table 7, side A (Team)"
+    (at a table of many, the seat's letter: A to D)."""
     entry = match.entry_a if side == 0 else match.entry_b
+    if side > 1:
+        seat = RoundSeat.objects.filter(match=match, side=side).select_related("entry").first()
+        entry = seat.entry if seat is not None else None
     where = f"table {match.table.number}" if match.table is not None else "no table"
     who = f" ({entry.name})" if entry is not None else ""
     return f"{where}, side {game.side_letter(side)}{who}"
@@ -181,13 +198,16 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
             details={"round_status": round_.status},
         )
     # a best-of match: the game being played, the highest at the table
-    match_id = (
+    found = (
         Match.objects.filter(round=round_, table=table)
         .order_by("-game_no")
-        .values_list("pk", flat=True)
+        .values_list("pk", "table_entries")
         .first()
     )
-    return TableAccess(round=round_, table=table, side=side, match_id=match_id)
+    match_id, seats = found if found is not None else (None, 2)
+    if side >= seats:  # seat 3 of a table of three (the mac was right for a seat it lacks)
+        raise TableLinkInvalid("This table link is not valid; ask the director for a new one.")
+    return TableAccess(round=round_, table=table, side=side, match_id=match_id, seats=seats)
 
 
 @transaction.atomic
@@ -221,3 +241,23 @@ def find_table(*, round_: Round, number: int) -> Table:
             code="table_not_found",
         )
     return table
+
+
+def link_seats(matches: list[Match]) -> dict[int, list[tuple[int, Entry]]]:
+    """Who holds each link of these matches: by match id, ``(side, entry)`` per side, side A
+    first; at a table of many ``(seat, entry)`` per seat, seat order (its ``RoundSeat`` rows).
+    The matches come with ``entry_a`` and ``entry_b`` selected; one query for the seats of the
+    tables of many among them, none without one. A bye has no links."""
+    many = [m.pk for m in matches if m.table_entries > 2]
+    seated: dict[int, list[tuple[int, Entry]]] = {}
+    if many:
+        rows = RoundSeat.objects.filter(match_id__in=many).select_related("entry")
+        for row in rows.order_by("match_id", "side"):
+            seated.setdefault(row.match_id, []).append((row.side, row.entry))
+    found: dict[int, list[tuple[int, Entry]]] = {}
+    for match in matches:
+        if match.table_entries > 2:
+            found[match.pk] = seated.get(match.pk, [])
+        elif match.entry_b is not None:
+            found[match.pk] = [(0, match.entry_a), (1, match.entry_b)]
+    return found
