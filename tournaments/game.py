@@ -17,6 +17,7 @@ This module imports the models for their choices only; it reads no rows and writ
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 from django.utils.translation import gettext
@@ -313,7 +314,7 @@ def parse_placing_points(text: str) -> dict[str, Any]:
                 gettext("Tables of %(size)s are given twice: keep one list per table size.")
                 % {"size": size}
             )
-        if any(later > earlier for earlier, later in zip(points, points[1:], strict=False)):
+        if any(later > earlier for earlier, later in pairwise(points)):
             raise ValueError(
                 gettext(
                     "“%(part)s” gives a lower place more points than a higher one: "
