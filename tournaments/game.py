@@ -255,7 +255,7 @@ def placing_points(event: Event) -> PlacingPoints:
     try:
         if PROPORTIONAL in stored:
             return PlacingPoints(proportional=_whole(_exact(stored[PROPORTIONAL])))
-        places = dict(DEFAULT_PLACES.items())
+        places: dict[int, tuple[int | Fraction, ...]] = dict(DEFAULT_PLACES.items())
         for size, points in stored.items():
             places[int(size)] = tuple(_whole(_exact(p)) for p in points)
         return PlacingPoints(places=tuple(sorted(places.items())))
