@@ -19,7 +19,10 @@
  *    with the Confirm and Disagree buttons.
  * People are named, never numbered: seats by player name and compass point, sides by team name.
  * cfg.side (0: side A, 1: side B; the page's link is bound to it) preselects the side this phone
- * acts for and shows only its actions; null: either (older callers may send "A"/"B").
+ * acts for and shows only its actions; null: either (older callers may send "A"/"B"). At a table
+ * of many (cfg.many: three or four individual players) every seat is its own side, its letter A
+ * to D, and cfg.side is the seat of this phone's link: each player submits or confirms as
+ * themselves, and every other player (or most of them) confirms the sheet.
  * Plain JS, no build step.
  */
 (function () {
@@ -36,8 +39,11 @@
   var verdictEl = document.getElementById("verdict");
   var netEl = document.getElementById("net-status");
   var N = cfg.players;
-  var SIDE = cfg.side === 0 || cfg.side === 1 ? "AB".charAt(cfg.side)
-    : cfg.side === "A" || cfg.side === "B" ? cfg.side : null;
+  var MANY = !!cfg.many;
+  // The sides' letters: A and B, or at a table of many one per seat (A to D).
+  var LETTERS = "ABCD".slice(0, cfg.entities.length);
+  var SIDE = typeof cfg.side === "number" && cfg.side >= 0 && cfg.side < LETTERS.length ? LETTERS.charAt(cfg.side)
+    : typeof cfg.side === "string" && cfg.side.length === 1 && LETTERS.indexOf(cfg.side) >= 0 ? cfg.side : null;
 
   // The reader's language (issue 18): Django's JavaScript catalog (/t/i18n.js, loaded before this
   // script) defines gettext, ngettext and pgettext; without it, English. Texts with values use
@@ -101,7 +107,7 @@
   }
   function seatShort(s) { return seatLabel(s); }
   /** The API numbers sides: 0 is side A (the match's first entry), 1 side B. */
-  function sideIndex(letter) { return letter === "B" ? 1 : 0; }
+  function sideIndex(letter) { return Math.max(0, LETTERS.indexOf(letter)); }
   function otherSide(letter) { return letter === "A" ? "B" : "A"; }
   function sideName(letter) { return cfg.entities[sideIndex(letter)].label; }
   function entityLabel(e) { return cfg.entities[e].label; }
@@ -568,7 +574,7 @@
     html += "</div>";
     html += "<div class=\"row-actions\">" +
       btn("undo", esc(gettext("Undo last")), { "class": "secondary", disabled: h.tally.length ? null : "disabled" }) +
-      btn("by", esc(st.by === "entity" ? gettext("By player") : gettext("By side")), { "data-by": st.by === "entity" ? "seat" : "entity", "class": "secondary" }) +
+      (MANY ? "" : btn("by", esc(st.by === "entity" ? gettext("By player") : gettext("By side")), { "data-by": st.by === "entity" ? "seat" : "entity", "class": "secondary" })) +
       btn("other", esc(gettext("Other…")), { "class": "secondary", "aria-expanded": st.other ? "true" : "false" }) + timeButton() + "</div>";
     if (st.other) {
       html += "<div class=\"other\"><div><label for=\"other-raw\">" + esc(cfg.divisor === 1 ? gettext("Another score, in points")
@@ -662,19 +668,37 @@
         : gettext("Sent for %(team)s."), { team: sideName(st.submitted.side) })) + "</p>";
     }
     var html = "<p>" + esc(intro) + "</p><div class=\"choices\">";
-    (SIDE ? [SIDE] : ["A", "B"]).forEach(function (letter) {
+    (SIDE ? [SIDE] : LETTERS.split("")).forEach(function (letter) {
       html += btn(action, esc(submitLabel(letter)), { "data-side": letter });
     });
     return html + "</div>";
   }
 
+  /** A table of many's final scores, highest first, each with the player's name (the engine's
+   *  figures; the places are the server's, shown once the sheet is sent). */
+  function finalScoresHtml(v) {
+    var order = v.scores.map(function (x, e) { return e; });
+    order.sort(function (a, b) { return v.scores[b] - v.scores[a] || a - b; });
+    return "<ol class=\"final-scores\" id=\"final-scores\">" + order.map(function (e) {
+      return "<li" + (e === v.winner ? " class=\"winner\"" : "") + "><span class=\"name\">" + esc(entityLabel(e)) +
+        "</span> <strong>" + esc(plain(v.scores[e])) + "</strong></li>";
+    }).join("") + "</ol>";
+  }
+
   function renderFinished() {
     var v = st.verdict;
-    var html = "<h2>" + esc(gettext("Match over")) + "</h2><p id=\"winner\">" +
-      esc(v.winner === null ? gettext("Drawn match.") : fmt(gettext("%(team)s wins, %(a)s to %(b)s."),
+    var html = "<h2>" + esc(gettext("Match over")) + "</h2><p id=\"winner\">";
+    if (MANY) {
+      html += esc(v.winner === null ? gettext("Drawn match.") : fmt(gettext("%(player)s wins."), { player: entityLabel(v.winner) })) +
+        "</p>" + finalScoresHtml(v);
+    } else {
+      html += esc(v.winner === null ? gettext("Drawn match.") : fmt(gettext("%(team)s wins, %(a)s to %(b)s."),
         { team: cfg.entities[v.winner].label, a: shown(v.scores[0]), b: shown(v.scores[1]) })) + "</p>";
+    }
     if (st.time) html += "<p id=\"time-ended\">" + esc(fmt(gettext("Time was called in hand %(hand)s."), { hand: st.time.hand + 1 })) + "</p>";
-    html += submitButtons(SIDE ? gettext("Send the sheet; the other team then checks and confirms it.") :
+    html += MANY ? submitButtons(SIDE ? gettext("Send the sheet; the other players then check and confirm it, each on their own phone.") :
+      gettext("Who are you? Send the sheet; the other players then check and confirm it, each on their own phone."))
+      : submitButtons(SIDE ? gettext("Send the sheet; the other team then checks and confirms it.") :
       gettext("Which team are you? Send the sheet; the other team then checks and confirms it."));
     if (!st.submitted) {
       html += "<div class=\"row-actions\">" + btn("reopen", esc(gettext("Undo the last entry")), { "class": "secondary" }) + "</div>";
@@ -687,13 +711,16 @@
   function finalProblem(values) {
     var goal = cfg.target / cfg.divisor;
     for (var e = 0; e < values.length; e++) {
-      if (!/^-?\d+$/.test(values[e])) return gettext("Type each team's final score in whole points.");
+      if (!/^-?\d+$/.test(values[e])) return MANY ? gettext("Type each player's final score in whole points.") : gettext("Type each team's final score in whole points.");
     }
     var nums = values.map(function (x) { return parseInt(x, 10); });
     var top = Math.max.apply(null, nums);
     if (!st.timeCalled) {
       if (top < goal) return fmt(gettext("Nobody has reached %(target)s: the match is not over. If time was called, tick “Time was called”."), { target: goal });
-      if (nums[0] === nums[1]) return gettext("A tie at the target is not a finished match: check both scores.");
+      if (nums.filter(function (x) { return x === top; }).length > 1) {
+        return MANY ? gettext("A tie at the top is not a finished match: check the scores.")
+          : gettext("A tie at the target is not a finished match: check both scores.");
+      }
     }
     return null;
   }
@@ -702,7 +729,7 @@
     var html = "<h2>" + esc(gettext("Final score only")) + "</h2><p class=\"unverified\">" + esc(gettext("Marked unverified: the rules engine cannot check a final score.")) + "</p><div class=\"pips\">";
     cfg.entities.forEach(function (ent, e) {
       html += "<div class=\"pip-row\"><label for=\"final-" + e + "\">" + esc(fmt(gettext("%(team)s (points)"), { team: ent.label })) + "</label>" +
-        numberInput("final-" + e, { "data-final": e, enterkeyhint: e === 0 ? "next" : "done" }) + "</div>";
+        numberInput("final-" + e, { "data-final": e, enterkeyhint: e < cfg.entities.length - 1 ? "next" : "done" }) + "</div>";
     });
     html += "<label class=\"check\"><input type=\"checkbox\" id=\"time-called\" data-action=\"time-called\"" +
       (st.timeCalled ? " checked" : "") + "> " + esc(gettext("Time was called (the match ended before the target)")) + "</label>";
@@ -714,7 +741,7 @@
       html += "<p class=\"ok\">" + esc(fmt(gettext("Sent for %(team)s."), { team: sideName(st.submitted.side) })) + "</p>";
     } else {
       html += "<div class=\"choices\">";
-      (SIDE ? [SIDE] : ["A", "B"]).forEach(function (letter) {
+      (SIDE ? [SIDE] : LETTERS.split("")).forEach(function (letter) {
         html += btn("submit-final", esc(submitLabel(letter)), { "data-side": letter });
       });
       html += "</div><div class=\"row-actions\">" + btn("final-off", esc(gettext("Back to the scoresheet")), { "class": "secondary" }) + "</div>";
@@ -1191,7 +1218,8 @@
       else if (claim && claim.status === "draft") {
         st.notice = gettext("Sent, but kept as a draft: the rules engine found a mistake or the game is not over. Fix it and send it again.");
         st.submitted = null;
-      } else st.notice = fmt(gettext("Sent: %(team)s now checks and confirms it."), { team: sideName(otherSide(item.side)) });
+      } else if (MANY) st.notice = gettext("Sent: the other players now check and confirm it, each on their own phone.");
+      else st.notice = fmt(gettext("Sent: %(team)s now checks and confirms it."), { team: sideName(otherSide(item.side)) });
     } else {
       var d = res.data || {};
       st.notice = fmt(gettext("Not accepted: %(reason)s"), { reason: d.message || fmt(gettext("error %(status)s"), { status: res.status }) }) +
@@ -1400,7 +1428,7 @@
     // With a finished sheet of its own, this phone sends it: the two sheets then conflict and the
     // director settles it. Without one, the players enter their own sheet first.
     var box = document.querySelector("#claim-status [data-claim-detail]");
-    var mine = box ? otherSide(box.getAttribute("data-side")) : SIDE;
+    var mine = box && !MANY ? otherSide(box.getAttribute("data-side")) : SIDE;
     if (finished() && !st.submitted && mine) {
       enqueue({ kind: "submit", side: mine, url: cfg.urls.submit, ifMatch: claimVersion(mine),
                 body: { side: sideIndex(mine), sheet: buildSheet({ result: true }) } });
@@ -1511,7 +1539,8 @@
       case "time-called": st.timeCalled = !!el.checked; st.finalError = ""; save(); renderAll(); return "native";
       case "submit-final": {
         var values = cfg.entities.map(function (ent, e) { return (st.drafts["final-" + e] || "").trim(); });
-        var problem = values.some(function (x) { return x === ""; }) ? gettext("Enter both final scores.") : finalProblem(values);
+        var problem = values.some(function (x) { return x === ""; })
+          ? (MANY ? gettext("Enter every player's final score.") : gettext("Enter both final scores.")) : finalProblem(values);
         if (problem) {
           st.finalError = problem; save(); renderAll();
           var fe = document.getElementById("final-error");
@@ -1527,9 +1556,11 @@
         break;
       }
       case "confirm": {
+        var body = { side: sideIndex(el.getAttribute("data-side")) };
+        // At a table of many: whose claim is confirmed (its seat).
+        if (el.hasAttribute("data-of-side")) body.of_side = sideIndex(el.getAttribute("data-of-side"));
         enqueue({ kind: "confirm", side: el.getAttribute("data-side"), url: el.getAttribute("data-url"),
-                  ifMatch: el.getAttribute("data-version"),
-                  body: { side: sideIndex(el.getAttribute("data-side")) } });
+                  ifMatch: el.getAttribute("data-version"), body: body });
         el.disabled = true;
         el.textContent = gettext("Confirming…");
         break;
