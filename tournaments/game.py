@@ -37,9 +37,13 @@ SIDE_LETTERS = ("A", "B")
 """A match's two sides as people read them: side 0 (``entry_a``) is A, side 1 (``entry_b``) B."""
 
 
+SEAT_LETTERS = ("A", "B", "C", "D")
+"""The seats of a table of many as people read them: seat 0 is A (``entry_a``), 1 B, 2 C, 3 D."""
+
+
 def side_letter(side: int) -> str:
-    """ "A" for side 0, "B" for side 1."""
-    return SIDE_LETTERS[side]
+    """ "A" for side 0, "B" for side 1 (at a table of many, "C" and "D" for seats 2 and 3)."""
+    return SEAT_LETTERS[side]
 
 
 def side_from_letter(letter: str) -> int:
@@ -127,7 +131,8 @@ def expected_game(event: Event, match: Match | None = None) -> dict[str, Any]:
     ``rules``, ``players``, ``partnerships``, ``target`` and ``hand_size`` (raw).
 
     ``match``: the game at a table, whose own ``target`` (a play-off stage's, e.g. a final to
-    121) replaces the event's when set."""
+    121) replaces the event's when set; at a table of many (``Match.table_entries`` 3 or 4) its
+    players, each for themselves."""
     options = match_options(event)
     if match is not None and match.target is not None:
         options = options_for(
@@ -135,6 +140,15 @@ def expected_game(event: Event, match: Match | None = None) -> dict[str, Any]:
             entry_kind=event.entry_kind,
             target=match.target,
             hand_size=event.hand_size,
+        )
+    if match is not None and match.table_entries > 2:
+        # a table of many: its individual players, no partnerships (the rule set's defaults for
+        # that many players where the event leaves target and hand size)
+        options = ruleset(event).options(
+            match.table_entries,
+            target=match.target if match.target is not None else event.target,
+            hand_size=event.hand_size,
+            partnerships=False,
         )
     return {
         "rules": options.rules.name,
