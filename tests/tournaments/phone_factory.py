@@ -13,6 +13,7 @@ from django.db import connection, connections
 
 from tests import factories
 from tests.conftest import poll
+from tests.tournaments import tables_support
 from tournaments.models import (
     Entry,
     Event,
@@ -114,3 +115,18 @@ def audit_flush(transactional_db: None) -> Iterator[None]:
             f"CREATE TRIGGER {AUDIT}_no_delete BEFORE DELETE ON {AUDIT} "
             "BEGIN SELECT RAISE(ABORT, 'the audit log is append-only'); END;"
         )
+
+
+PLAYERS = ("Ana Ortiz", "Ben Cole", "Cruz Diaz", "Dee Ford")
+
+
+def make_table_setup(slug: str = "cutthroat", *, sizes: tuple[int, ...] = (3,), **fields: Any) -> Setup:
+    """An individual All Fives event to 100 (``tables_support.make_event``) with round 1 in play:
+    one table of many per size in ``sizes``, the first seated by ``PLAYERS`` in seat order."""
+    event = tables_support.make_event(slug, **{"name": f"{slug.title()} Night", **fields})
+    director = factories.make_director(event, f"dir-{slug}", password="pw-director-1")
+    names = [f"{name}" for name in PLAYERS] + [f"Player {n}" for n in range(5, 5 + 4 * len(sizes))]
+    entries = [factories.make_entry(event, name, players=(name,)) for name in names[: sum(sizes)]]
+    round_ = tables_support.make_round(event, sizes, entries=entries)
+    matches = list(Match.objects.filter(round=round_).order_by("table__number"))
+    return Setup(event, round_, matches, director)

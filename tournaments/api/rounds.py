@@ -217,18 +217,21 @@ class RoundLinksApi(DirectorEventApi):
         operation_id="round_links",
         summary="Director: each table's two side links (token and URL), as on the table cards",
         description="Each side's link claims only as that side and confirms only the other "
-        "side's claim. Revoke them with revoke-links/. Not for read-only staff or a read-only "
-        "API key: a link lets its holder enter results.",
+        "side's claim; a table of many (three or four individual players) has a link per seat "
+        "(side = the seat, 0 to 3). Revoke them with revoke-links/. Not for read-only staff or "
+        "a read-only API key: a link lets its holder enter results.",
         responses={200: TableLinksSerializer(many=True), **errors(401, 403, 404)},
         tags=TAGS,
     )
     def get(self, request: Request, slug: str, number: int) -> Response:
         rnd = self.get_round(request, slug, number)
         tables = []
-        for match in selectors.tabled_matches(rnd):
+        matches = selectors.tabled_matches(rnd)
+        holders = table_links.link_seats(matches)  # a table of many: a link per seat
+        for match in matches:
             assert match.table is not None and match.entry_b is not None
             sides = []
-            for side, entry in ((0, match.entry_a), (1, match.entry_b)):
+            for side, entry in holders.get(match.pk, []):
                 table = match.table
                 sides.append(
                     {

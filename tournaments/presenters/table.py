@@ -20,7 +20,7 @@ from scoring import geometry as engine_geometry
 from tournaments import game
 from tournaments.errors import ValidationFailed
 from tournaments.models import Event, Match, Round
-from tournaments.presenters import cards
+from tournaments.presenters import cards, table_many
 from tournaments.presenters.scores import raw_from_halves
 from tournaments.selectors import forfeits as forfeit_reads
 from tournaments.selectors.bracket import game_line
@@ -349,6 +349,8 @@ def status_context(match: Match, board: MatchBoard, *, side: int | None = None) 
     """The claim status fragment's context: each side's claim (scores in displayed points, its
     hands), the confirmed result, the versions the Confirm button sends. ``side``: the side the
     viewing link acts for (its own claim gets no Confirm button: only the other side's does)."""
+    if match.table_entries > 2:  # a table of many: every seat's claim and confirmation
+        return table_many.status_context(match, board, side=side)
     event = match.round.event
     my_side = None if side is None else game.side_letter(side)
     sides = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]

@@ -69,3 +69,10 @@ def compass_filter(seat: Any, event: Any) -> str:
     """``{{ seat.number|compass:event }}``: a seat as a compass point (North, East, South, West;
     North and South head to head), never "seat 0" (:func:`tournaments.game.compass_point`)."""
     return game.compass_point(int(seat), game.seats_per_table(event.entry_kind))
+
+
+@register.filter(name="compass_at")
+def compass_at_filter(seat: Any, seats: Any) -> str:
+    """``{{ seat.number|compass_at:3 }}``: a seat of a table of ``seats`` players as a compass
+    point (a table of many: North, East, South and West; :func:`tournaments.game.compass_point`)."""
+    return game.compass_point(int(seat), int(seats))

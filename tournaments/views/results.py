@@ -155,15 +155,17 @@ def _round(event: Event, number: int) -> Round:
 
 
 def _links(request: HttpRequest, round_: Round) -> dict[int, list[tuple[str, str, str]]]:
-    """Each table's two side links, ``(side letter, team, url)``, side A first, on the host the
-    director reached this page by (a phone on the venue Wi-Fi opens the same address); printed
-    cards use ``SPINNER_BASE_URL`` instead."""
+    """Each table's two side links, ``(side letter, team, url)``, side A first (at a table of
+    many a link per seat, named by its player), on the host the director reached this page by
+    (a phone on the venue Wi-Fi opens the same address); printed cards use
+    ``SPINNER_BASE_URL`` instead."""
     found: dict[int, list[tuple[str, str, str]]] = {}
-    matches = (
+    matches = list(
         Match.objects.filter(round=round_, table__isnull=False, entry_b__isnull=False)
         .select_related("table", "entry_a", "entry_b")
         .order_by("table__number")
     )
+    holders = table_links.link_seats(matches)
     for match in matches:
         assert match.table is not None and match.entry_b is not None
         found[match.table.number] = [
@@ -174,7 +176,7 @@ def _links(request: HttpRequest, round_: Round) -> dict[int, list[tuple[str, str
                     table_links.table_link_path(round_=round_, table=match.table, side=side)
                 ),
             )
-            for side, entry in ((0, match.entry_a), (1, match.entry_b))
+            for side, entry in holders.get(match.pk, [])
         ]
     return found
 
