@@ -108,6 +108,13 @@
   function seatShort(s) { return seatLabel(s); }
   /** The API numbers sides: 0 is side A (the match's first entry), 1 side B. */
   function sideIndex(letter) { return Math.max(0, LETTERS.indexOf(letter)); }
+  /** A submission's body as a side: ``{side: 0 | 1}`` plus ``extra``. At a table of many the
+   *  seat is the link's own (the API takes it from the link): no side is sent. */
+  function asSide(letter, extra) {
+    var body = MANY ? {} : { side: sideIndex(letter) };
+    Object.keys(extra || {}).forEach(function (k) { body[k] = extra[k]; });
+    return body;
+  }
   function otherSide(letter) { return letter === "A" ? "B" : "A"; }
   function sideName(letter) { return cfg.entities[sideIndex(letter)].label; }
   function entityLabel(e) { return cfg.entities[e].label; }
@@ -1431,7 +1438,7 @@
     var mine = box && !MANY ? otherSide(box.getAttribute("data-side")) : SIDE;
     if (finished() && !st.submitted && mine) {
       enqueue({ kind: "submit", side: mine, url: cfg.urls.submit, ifMatch: claimVersion(mine),
-                body: { side: sideIndex(mine), sheet: buildSheet({ result: true }) } });
+                body: asSide(mine, { sheet: buildSheet({ result: true }) }) });
       st.submitted = { side: mine, claim: null };
       save(); renderAll();
       return;
@@ -1521,7 +1528,7 @@
       case "submit": {
         var letter = el.getAttribute("data-side");
         enqueue({ kind: "submit", side: letter, url: cfg.urls.submit, ifMatch: claimVersion(letter),
-                  body: { side: sideIndex(letter), sheet: buildSheet({ result: true }) } });
+                  body: asSide(letter, { sheet: buildSheet({ result: true }) }) });
         st.submitted = { side: letter, claim: null };
         save(); renderAll();
         break;
@@ -1550,15 +1557,15 @@
         var scores = values.map(function (x) { return parseInt(x, 10) * cfg.divisor; });
         var side = el.getAttribute("data-side");
         enqueue({ kind: "submit", side: side, url: cfg.urls.submit, ifMatch: claimVersion(side),
-                  body: { side: sideIndex(side), final_score: { scores: scores } } });
+                  body: asSide(side, { final_score: { scores: scores } }) });
         st.finalError = "";
         st.submitted = { side: side, claim: null }; save(); renderAll();
         break;
       }
       case "confirm": {
-        var body = { side: sideIndex(el.getAttribute("data-side")) };
-        // At a table of many: whose claim is confirmed (its seat).
-        if (el.hasAttribute("data-of-side")) body.of_side = sideIndex(el.getAttribute("data-of-side"));
+        // At a table of many the link's own seat confirms the one sheet on the table (the
+        // fragment offers Confirm only then; the service finds it).
+        var body = asSide(el.getAttribute("data-side"));
         enqueue({ kind: "confirm", side: el.getAttribute("data-side"), url: el.getAttribute("data-url"),
                   ifMatch: el.getAttribute("data-version"), body: body });
         el.disabled = true;
