@@ -70,7 +70,10 @@ def enter_sheet(page: Any, sheet: dict[str, Any]) -> None:
         if "end" not in hand:  # the target ended the match during the hand
             continue
         finisher = hand.get("finisher")
-        tap(page, f"{label(finisher)} dominoed" if finisher is not None else "Blocked (nobody can play)")
+        tap(
+            page,
+            f"{label(finisher)} dominoed" if finisher is not None else "Blocked (nobody can play)",
+        )
         for seat, tiles in enumerate(hand["remaining"]):
             if seat != finisher:
                 page.get_by_label(label(seat), exact=True).fill(str(pips(tiles)))
@@ -78,8 +81,7 @@ def enter_sheet(page: Any, sheet: dict[str, Any]) -> None:
         if hand["end"] == "blocked" and i + 1 < len(hands):
             # the settlement, in halves, as the page shows every other score
             split = ", ".join(
-                f"{PLAYERS[s]} {'+' if v > 0 else ''}{shown(v)}"
-                for s, v in enumerate(hand["settlement"])
+                f"{PLAYERS[s]} +{shown(v)}" for s, v in enumerate(hand["settlement"]) if v
             )
             expect(page.locator("#settlement")).to_have_text(f"Settlement: {split}.")
             tap(page, label(hands[i + 1]["leader"]))  # the next leader, by lot
@@ -146,6 +148,9 @@ def test_three_players_enter_and_confirm_an_all_fives_match_split_in_halves(
             expect(rows.nth(k)).to_contain_text(f"{PLAYERS[seat]} {shown(scores[seat])}")
         expect(page_b.locator(".claim-hands li")).to_have_count(len(sheet["hands"]))
         expect(page_b.locator(".claim-hands")).to_contain_text("+2.5")  # the split, per hand
+        expect(page_b.locator(".claim-hands .after").last).to_have_text(
+            "After the hand: " + " · ".join(f"{PLAYERS[s]} {shown(scores[s])}" for s in range(3))
+        )
         page_b.screenshot(path=str(artifacts / "04-seat-b-sees-the-sheet.png"), full_page=True)
         tap(page_b, f"Confirm as {PLAYERS[1]}")
         expect(page_b.locator("#confirmations")).to_contain_text(

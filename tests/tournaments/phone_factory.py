@@ -120,7 +120,9 @@ def audit_flush(transactional_db: None) -> Iterator[None]:
 PLAYERS = ("Ana Ortiz", "Ben Cole", "Cruz Diaz", "Dee Ford")
 
 
-def make_table_setup(slug: str = "cutthroat", *, sizes: tuple[int, ...] = (3,), **fields: Any) -> Setup:
+def make_table_setup(
+    slug: str = "cutthroat", *, sizes: tuple[int, ...] = (3,), **fields: Any
+) -> Setup:
     """An individual All Fives event to 100 (``tables_support.make_event``) with round 1 in play:
     one table of many per size in ``sizes``, the first seated by ``PLAYERS`` in seat order."""
     event = tables_support.make_event(slug, **{"name": f"{slug.title()} Night", **fields})

@@ -13,7 +13,7 @@ import pytest
 from django.test import Client
 
 from tests.tournaments.phone_factory import PLAYERS, make_table_setup
-from tests.tournaments.tables_support import with_halves
+from tests.tournaments.tables_support import plain, with_halves
 from tournaments.services import claims
 from tournaments.services.table_links import (
     TableLinkInvalid,
@@ -61,7 +61,8 @@ def test_a_fourth_seat_at_a_table_of_three_is_refused_as_an_invalid_link() -> No
     assert "not valid" in response.content.decode()
     # the digit of a real link changed to another seat: the mac no longer fits
     real = table_token(round_=setup.round, table=table, side=1)
-    assert Client().get(f"/t/{real[: real.index('.1.')]}.2.{real.split('.')[-1]}/").status_code == 401
+    round_id, number, _, mac = real.split(".")
+    assert Client().get(f"/t/{round_id}.{number}.2.{mac}/").status_code == 401
 
 
 def test_a_link_of_another_table_cannot_act_on_this_one() -> None:
@@ -115,15 +116,14 @@ def test_the_status_fragment_through_the_confirmations() -> None:
     done = fragment(client, setup, 2)
     assert "Result confirmed" in done and 'id="placings"' in done
     winner = scores.index(max(scores))
-    assert f"You placed <strong>{['1st', '2nd', '3rd'][sorted(scores, reverse=True).index(scores[2])]}" in done
+    place = ["1st", "2nd", "3rd"][sorted(scores, reverse=True).index(scores[2])]
+    assert f"You placed <strong>{place}</strong>" in done
     assert done.index(PLAYERS[winner]) < done.index("You placed")
 
 
 def test_majority_needs_two_of_three_others_at_a_table_of_four() -> None:
     setup = make_table_setup("major4", sizes=(4,), table_confirmation="majority", table_size=4)
     match = setup.matches[0]
-    from tests.tournaments.tables_support import plain
-
     sheet, _ = plain(4)
     claims.submit_claim(match=match, side=3, sheet=sheet)
     text = fragment(Client(), setup, 0)

@@ -174,6 +174,13 @@
     });
     return sums;
   }
+  /** A settlement as people read it: "Team A −1, Team B −3"; at a table of many only the
+   *  players it changed ("Ana +2.5, Cruz +2.5"). */
+  function amounts(d) {
+    var parts = [];
+    cfg.entities.forEach(function (ent, e) { if (!MANY || d[e]) parts.push(ent.label + " " + signed(d[e])); });
+    return parts.length ? parts.join(", ") : gettext("nothing");
+  }
   /** Each settled hand's settlement: the engine's score after the hand, less the score before
    *  it and what the hand's plays scored. */
   function settlements(hands, running) {
@@ -536,7 +543,7 @@
     var how = prev.end === "domino" ? fmt(gettext("%(player)s went out"), { player: seatName(prev.finisher) }) : gettext("blocked");
     var d = st.settled[i];
     return "<p class=\"last-hand\" id=\"last-hand\">" + esc(fmt(gettext("Hand %(hand)s: %(how)s"), { hand: i + 1, how: how })) +
-      (d ? "; " + esc(fmt(gettext("settled %(amounts)s"), { amounts: cfg.entities.map(function (ent, e) { return ent.label + " " + signed(d[e]); }).join(", ") })) : "") +
+      (d ? "; " + esc(fmt(gettext("settled %(amounts)s"), { amounts: amounts(d) })) : "") +
       ".</p>";
   }
 
@@ -645,9 +652,7 @@
     var i = st.hands.length - 1;
     var html = "<h2>" + esc(fmt(gettext("Hand %(hand)s settled"), { hand: i + 1 })) + "</h2>" + timeNote();
     var d = st.settled[i];
-    html += "<p id=\"settlement\">" + (d ? esc(fmt(gettext("Settlement: %(amounts)s."), { amounts: cfg.entities.map(function (ent, e) {
-      return ent.label + " " + signed(d[e]);
-    }).join(", ") })) : "&nbsp;") + "</p>";
+    html += "<p id=\"settlement\">" + (d ? esc(fmt(gettext("Settlement: %(amounts)s."), { amounts: amounts(d) })) : "&nbsp;") + "</p>";
     if (st.verdict && !st.verdict.valid && !st.unchecked) {
       html += "<p>" + esc(gettext("Fix the mistake shown below: reopen the hand.")) + "</p>";
     } else if (h.end === "domino") {
@@ -686,10 +691,10 @@
   function finalScoresHtml(v) {
     var order = v.scores.map(function (x, e) { return e; });
     order.sort(function (a, b) { return v.scores[b] - v.scores[a] || a - b; });
-    return "<ol class=\"final-scores\" id=\"final-scores\">" + order.map(function (e) {
+    return "<ul class=\"final-scores\" id=\"final-scores\" aria-label=\"" + esc(gettext("Final scores")) + "\">" + order.map(function (e) {
       return "<li" + (e === v.winner ? " class=\"winner\"" : "") + "><span class=\"name\">" + esc(entityLabel(e)) +
         "</span> <strong>" + esc(plain(v.scores[e])) + "</strong></li>";
-    }).join("") + "</ol>";
+    }).join("") + "</ul>";
   }
 
   function renderFinished() {
@@ -814,11 +819,16 @@
       var d = setl[i];
       var score = running[i] ? cfg.entities.map(function (ent, e) { return plain(running[i][e]); }).join(" · ") : "?";
       var differs = diff && diff.hand === i;
+      // At a table of many a bare row of numbers names nobody: the score after the hand gets
+      // its own line, each player with theirs.
+      var after = MANY && running[i] ? "<div class=\"after\">" + esc(fmt(gettext("After the hand: %(scores)s"), {
+        scores: cfg.entities.map(function (ent, e) { return ent.label + " " + plain(running[i][e]); }).join(" · ") })) + "</div>" : "";
       return "<li" + (differs ? " class=\"differs\" id=\"first-difference\"" : "") + "><div class=\"hand-line\"><span>" +
-        esc(fmt(gettext("Hand %(hand)s · %(player)s led"), { hand: i + 1, player: seatName(h.leader) })) + "</span><strong class=\"running\">" + esc(score) + "</strong></div>" +
+        esc(fmt(gettext("Hand %(hand)s · %(player)s led"), { hand: i + 1, player: seatName(h.leader) })) + "</span>" +
+        (MANY ? "" : "<strong class=\"running\">" + esc(score) + "</strong>") + "</div>" +
         "<div class=\"muted\">" + esc(scorersOf(h)) + "; " + esc(how) +
         (sheet.time && sheet.time.called_in_hand === i ? "; " + esc(gettext("time was called in this hand")) : "") +
-        (d ? "; " + esc(fmt(gettext("settled %(amounts)s"), { amounts: cfg.entities.map(function (ent, e) { return ent.label + " " + signed(d[e]); }).join(", ") })) : "") + "</div>" +
+        (d ? "; " + esc(fmt(gettext("settled %(amounts)s"), { amounts: amounts(d) })) : "") + "</div>" + after +
         (differs ? "<div class=\"diff\">" + esc(fmt(gettext("First difference from your sheet: %(difference)s."), { difference: diff.text })) + "</div>" : "") + "</li>";
     }).join("") + "</ol>";
   }
@@ -1653,9 +1663,10 @@
     var idle = !st.hands.length && !st.finalOnly;
     entry.classList.toggle("hidden", claimShown && idle && !st.showEntry);
     var toggle = document.getElementById("show-entry");
-    if (claimShown && idle && !st.showEntry && !toggle && !statusEl.querySelector(".claim-actions")) {
+    var settledHere = MANY && !!statusEl.querySelector("#claim-confirmed, #waiting-for-other");
+    if (claimShown && idle && !st.showEntry && !toggle && !settledHere && !statusEl.querySelector(".claim-actions")) {
       statusEl.insertAdjacentHTML("beforeend", "<p id=\"show-entry\">" +
-        btn("show-entry", esc(gettext("Enter our own scoresheet instead")), { "class": "secondary" }) + "</p>");
+        btn("show-entry", esc(MANY ? gettext("Enter my own scoresheet instead") : gettext("Enter our own scoresheet instead")), { "class": "secondary" }) + "</p>");
     }
     // A side-bound phone confirms only the other side's claim.
     statusEl.querySelectorAll("[data-action=confirm]").forEach(function (b) {
