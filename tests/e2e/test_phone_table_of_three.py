@@ -1,7 +1,9 @@
-"""A table of three individual players in Debian's Chromium at 390x844 (issue 13): a whole All
-Fives match whose blocked hand splits the settlement in halves, entered as a tally on the phone of
-one seat's link, then confirmed by the other two players, each from their own seat's link in
-their own browser; the result then stands in the database with every seat's score and place.
+"""Tables of many in Debian's Chromium at 390x844 (issue 13). A table of three individual
+players: a whole All Fives match whose blocked hand splits the settlement in halves, entered as a
+tally on the phone of one seat's link, then confirmed by the other two players, each from their
+own seat's link in their own browser; the result then stands in the database with every seat's
+score and place. A table of four whose event takes most of the other players' confirmations:
+the last seat sends, two of the three others confirm, and the third sees the result.
 
 The match is the engine's own: a sheet the simulator played (``tables_support.with_halves``),
 typed in tap by tap as a scorekeeper would (each scoring play, how each hand ended, the pips
@@ -17,7 +19,7 @@ from playwright.sync_api import expect
 
 from scoring.tiles import Tile
 from tests.tournaments.phone_factory import PLAYERS, audit_flush, make_table_setup, orm  # noqa: F401
-from tests.tournaments.tables_support import with_halves
+from tests.tournaments.tables_support import plain, with_halves
 from tournaments.models import Claim, MatchResult
 from tournaments.results_math import table_placings, to_halves
 
@@ -27,7 +29,7 @@ pytestmark = [
     pytest.mark.usefixtures("audit_flush"),
 ]
 
-COMPASS = ("N", "E", "S")
+COMPASS = ("N", "E", "S", "W")
 TALLY_BUTTONS = range(5, 40, 5)  # the page's one-tap values (raw: All Fives counts points)
 
 
@@ -87,8 +89,12 @@ def enter_sheet(page: Any, sheet: dict[str, Any]) -> None:
             tap(page, label(hands[i + 1]["leader"]))  # the next leader, by lot
 
 
-def seat_page(browser: Any, live_server: Any, setup: Any, seat: int) -> tuple[Any, Any]:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+def seat_page(
+    browser: Any, live_server: Any, setup: Any, seat: int, **options: Any
+) -> tuple[Any, Any]:
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, device_scale_factor=1, **options
+    )
     page = context.new_page()
     page.set_default_timeout(15_000)
     page.goto(live_server.url + setup.path(0, side=seat))
@@ -188,3 +194,52 @@ def test_three_players_enter_and_confirm_an_all_fives_match_split_in_halves(
     assert result.placings == places
     assert result.winner_side == winner
     assert [result.score_a_halves, result.score_b_halves] == halves[:2]
+
+
+def test_a_table_of_four_agreed_by_most_of_the_other_players(
+    live_server: Any, phone: Any, browser: Any, artifacts: Path
+) -> None:
+    setup = orm(
+        make_table_setup, "fourway", sizes=(4,), table_size=4, table_confirmation="majority"
+    )
+    sheet, scores = plain(4)
+    halves = [to_halves(s) for s in scores]
+    places = table_placings(halves)
+
+    # Seat D (Dee, West) keeps the sheet and sends it.
+    phone.goto(live_server.url + setup.path(0, side=3))
+    expect(phone.locator("#board .row")).to_have_count(4)
+    enter_sheet(phone, sheet)
+    tap(phone, f"Submit as {PLAYERS[3]}")
+    expect(phone.locator("#claim-pending-D")).to_contain_text(f"{PLAYERS[3]} sent the result")
+    expect(phone.locator("#confirmations")).to_contain_text(
+        "2 more confirmations needed (most of the other players confirm: 2 of 3)"
+    )
+
+    # Seat A reads the sheet hand by hand (a seat past the match's two sides) and confirms.
+    ctx_a, page_a = orm(seat_page, browser, live_server, setup, 0)
+    try:
+        expect(page_a.locator(".claim-hands li")).to_have_count(len(sheet["hands"]))
+        page_a.screenshot(path=str(artifacts / "01-seat-a-sees-seat-d-sheet.png"), full_page=True)
+        tap(page_a, f"Confirm as {PLAYERS[0]}")
+        expect(page_a.locator("#confirmations")).to_contain_text("1 more confirmation needed")
+    finally:
+        ctx_a.close()
+    # Seat B confirms: two of three, the result stands; seat C only reads it.
+    ctx_b, page_b = orm(seat_page, browser, live_server, setup, 1)
+    try:
+        tap(page_b, f"Confirm as {PLAYERS[1]}")
+        expect(page_b.locator("#claim-confirmed")).to_be_visible()
+    finally:
+        ctx_b.close()
+    ctx_c, page_c = orm(seat_page, browser, live_server, setup, 2, locale="es-ES")
+    try:
+        expect(page_c.locator("#claim-confirmed")).to_contain_text("Resultado confirmado")
+        expect(page_c.locator('[data-action="confirm"]')).to_have_count(0)
+        expect(page_c.locator("#placings li")).to_have_count(4)
+        page_c.screenshot(path=str(artifacts / "02-seat-c-reads-the-result-es.png"), full_page=True)
+    finally:
+        ctx_c.close()
+    result = orm(lambda: MatchResult.objects.get(match=setup.matches[0], is_current=True))
+    assert (result.scores_halves, result.placings) == (halves, places)
+    assert orm(lambda: not Claim.objects.filter(match=setup.matches[0], side=2).exists())

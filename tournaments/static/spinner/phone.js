@@ -850,11 +850,15 @@
     }
     detailFor = { key: key, sheet: null, running: null };
     var side = sideIndex(box.getAttribute("data-side"));
-    fetch(cfg.urls.table, { headers: { "Accept": "application/json", "Authorization": "Table " + cfg.token },
-                            credentials: "same-origin" })
+    var id = parseInt(box.getAttribute("data-claim-detail"), 10);
+    // At a table of many the claim is read by its id from the match's claims (every seat's);
+    // else from the table's match (its two sides' current claims).
+    fetch(MANY ? cfg.urls.submit : cfg.urls.table, { headers: { "Accept": "application/json", "Authorization": "Table " + cfg.token },
+                                                     credentials: "same-origin" })
       .then(function (r) { if (!r.ok) throw new Error("table " + r.status); return r.json(); })
       .then(function (data) {
-        var claim = data.match && data.match.sides[side] ? data.match.sides[side].claim : null;
+        var claim = MANY ? (Array.isArray(data) ? data.filter(function (c) { return c.id === id; })[0] || null : null)
+          : data.match && data.match.sides[side] ? data.match.sides[side].claim : null;
         if (!claim || !claim.sheet || !claim.sheet.hands) throw new Error("no sheet");
         return callVerify(claim.sheet).then(function (answer) {
           if (!detailFor || detailFor.key !== key) return;
