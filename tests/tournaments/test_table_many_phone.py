@@ -14,6 +14,7 @@ from django.test import Client
 
 from tests.tournaments.phone_factory import PLAYERS, make_table_setup
 from tests.tournaments.tables_support import plain, with_halves
+from tournaments.models import MatchResult
 from tournaments.services import claims
 from tournaments.services.table_links import (
     TableLinkInvalid,
@@ -151,3 +152,53 @@ def test_cards_and_link_lists_have_a_link_per_seat(client: Client) -> None:
         (1, "B", PLAYERS[1]),
         (2, "C", PLAYERS[2]),
     ]
+
+
+def test_the_pairings_sheet_lists_every_seat_of_a_table_of_many_with_its_link(
+    client: Client,
+) -> None:
+    setup = make_table_setup("sheet4", sizes=(4, 3), table_size=4)
+    client.force_login(setup.director)
+    text = client.get(
+        f"/director/events/{setup.event.slug}/rounds/1/pairings-sheet/"
+    ).content.decode()
+    for match in setup.matches:
+        assert match.table is not None
+        for seat in range(match.table_entries):
+            assert table_link_path(round_=setup.round, table=match.table, side=seat) in text
+    assert "West: Dee Ford" in text and "South: Cruz Diaz" in text
+    bare = client.get(
+        f"/director/events/{setup.event.slug}/rounds/1/pairings-sheet/?links=0"
+    ).content.decode()
+    assert "/t/" not in bare and "Dee Ford" in bare
+
+
+def api_post(token: str, url: str, body: dict[str, Any], key: str) -> Any:
+    return Client().post(
+        url,
+        json.dumps(body),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Table {token}",
+        HTTP_IDEMPOTENCY_KEY=key,
+        HTTP_IF_MATCH="1",
+    )
+
+
+def test_a_seat_link_never_confirms_its_own_claim_nor_acts_as_another_seat() -> None:
+    setup = make_table_setup("own3")
+    match = setup.matches[0]
+    sheet, _ = with_halves(3)
+    claims.submit_claim(match=match, side=0, sheet=sheet)
+
+    def token(seat: int) -> str:
+        return setup.path(0, side=seat).strip("/").split("/")[-1]
+
+    confirm = f"/api/matches/{match.pk}/confirm/"
+    own = api_post(token(0), confirm, {}, "5e0d0c1e-0000-4000-8000-000000000001")
+    assert own.status_code == 400 and own.json()["code"] == "nothing_to_confirm"
+    other = api_post(token(0), confirm, {"side": 1}, "5e0d0c1e-0000-4000-8000-000000000002")
+    assert other.status_code == 403 and other.json()["code"] == "not_your_side"
+    assert "seat A's link" in other.json()["message"]
+    # the sender's own page offers no Confirm for its own claim
+    assert 'data-action="confirm"' not in fragment(Client(), setup, 0)
+    assert not MatchResult.objects.filter(match=match).exists()
