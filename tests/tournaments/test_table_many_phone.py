@@ -196,6 +196,8 @@ def test_a_seat_link_never_confirms_its_own_claim_nor_acts_as_another_seat() -> 
     confirm = f"/api/matches/{match.pk}/confirm/"
     own = api_post(token(0), confirm, {}, "5e0d0c1e-0000-4000-8000-000000000001")
     assert own.status_code == 400 and own.json()["code"] == "nothing_to_confirm"
+    named = api_post(token(0), confirm, {"of_side": 0}, "5e0d0c1e-0000-4000-8000-000000000003")
+    assert named.status_code == 400 and "not your own" in named.json()["message"]
     other = api_post(token(0), confirm, {"side": 1}, "5e0d0c1e-0000-4000-8000-000000000002")
     assert other.status_code == 403 and other.json()["code"] == "not_your_side"
     assert "seat A's link" in other.json()["message"]

@@ -108,10 +108,10 @@
   function seatShort(s) { return seatLabel(s); }
   /** The API numbers sides: 0 is side A (the match's first entry), 1 side B. */
   function sideIndex(letter) { return Math.max(0, LETTERS.indexOf(letter)); }
-  /** A submission's body as a side: ``{side: 0 | 1}`` plus ``extra``. At a table of many the
-   *  seat is the link's own (the API takes it from the link): no side is sent. */
+  /** A submission's body as a side: ``{side: 0 | 1}`` (at a table of many the seat, 0 to 3)
+   *  plus ``extra``. */
   function asSide(letter, extra) {
-    var body = MANY ? {} : { side: sideIndex(letter) };
+    var body = { side: sideIndex(letter) };
     Object.keys(extra || {}).forEach(function (k) { body[k] = extra[k]; });
     return body;
   }
@@ -1577,9 +1577,9 @@
         break;
       }
       case "confirm": {
-        // At a table of many the link's own seat confirms the one sheet on the table (the
-        // fragment offers Confirm only then; the service finds it).
+        // At a table of many: whose claim is confirmed (its seat), the one this phone shows.
         var body = asSide(el.getAttribute("data-side"));
+        if (el.hasAttribute("data-of-side")) body.of_side = sideIndex(el.getAttribute("data-of-side"));
         enqueue({ kind: "confirm", side: el.getAttribute("data-side"), url: el.getAttribute("data-url"),
                   ifMatch: el.getAttribute("data-version"), body: body });
         el.disabled = true;
