@@ -204,3 +204,17 @@ def test_a_seat_link_never_confirms_its_own_claim_nor_acts_as_another_seat() -> 
     # the sender's own page offers no Confirm for its own claim
     assert 'data-action="confirm"' not in fragment(Client(), setup, 0)
     assert not MatchResult.objects.filter(match=match).exists()
+
+
+def test_a_closed_rounds_seat_link_reads_the_places() -> None:
+    setup = make_table_setup("closed3")
+    match = setup.matches[0]
+    sheet, _ = with_halves(3)
+    claims.submit_claim(match=match, side=0, sheet=sheet)
+    claims.confirm_claim(match=match, side=1, expected_version=1, of_side=0)
+    claims.confirm_claim(match=match, side=2, expected_version=1, of_side=0)
+    setup.round.status = setup.round.Status.CLOSED
+    setup.round.save(update_fields=["status"])
+    text = Client().get(setup.path(0, side=2)).content.decode()
+    assert "Round 1 is closed" in text and 'id="placings"' in text
+    assert " · ".join(PLAYERS[:3]) in text and "You placed" in text

@@ -1458,7 +1458,8 @@
       return;
     }
     st.showEntry = true;
-    st.entryNotice = gettext("Enter your own sheet below and send it: the director then sees both sheets and settles it.");
+    st.entryNotice = MANY ? gettext("Enter your own sheet below and send it: the director then sees the sheets and settles it.")
+      : gettext("Enter your own sheet below and send it: the director then sees both sheets and settles it.");
     save(); entry.classList.remove("hidden");
     var t = document.getElementById("show-entry");
     if (t) t.remove();
