@@ -60,6 +60,8 @@ def test_a_fourth_seat_at_a_table_of_three_is_refused_as_an_invalid_link() -> No
     response = Client().get(f"/t/{forged}/")
     assert response.status_code == 401
     assert "not valid" in response.content.decode()
+    spanish = Client().get(f"/t/{forged}/", HTTP_ACCEPT_LANGUAGE="es")
+    assert "Este enlace de mesa no es válido" in spanish.content.decode()
     # the digit of a real link changed to another seat: the mac no longer fits
     real = table_token(round_=setup.round, table=table, side=1)
     round_id, number, _, mac = real.split(".")

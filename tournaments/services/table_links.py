@@ -170,6 +170,11 @@ def side_actor(match: Match, side: int) -> str:
     return f"{where}, side {game.side_letter(side)}{who}"
 
 
+def _invalid() -> str:
+    """The one refusal of a bad link (malformed, forged, revoked, a seat the table lacks)."""
+    return gettext("This table link is not valid; ask the director for a new one.")
+
+
 def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
     """Check a token and say what it grants (its round, table and side).
 
@@ -180,7 +185,7 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
     """
     parsed = _TOKEN.fullmatch(token) if isinstance(token, str) else None
     if parsed is None:
-        raise TableLinkInvalid("This table link is not valid; ask the director for a new one.")
+        raise TableLinkInvalid(_invalid())
     round_id, number, side_digit, mac = parsed.groups()
     side = int(side_digit)
     round_ = Round.objects.select_related("event").filter(pk=int(round_id)).first()
@@ -190,11 +195,11 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
         else None
     )
     if round_ is None or table is None or not constant_time_compare(_mac(round_, table, side), mac):
-        raise TableLinkInvalid("This table link is not valid; ask the director for a new one.")
+        raise TableLinkInvalid(_invalid())
     readable = closed_ok and round_.status == Round.Status.CLOSED
     if round_.status not in LINK_ACTIVE_STATUSES and not readable:
         raise TableLinkExpired(
-            "This round is not open for entry: table links work only while it is in play.",
+            gettext("This round is not open for entry: table links work only while it is in play."),
             details={"round_status": round_.status},
         )
     # a best-of match: the game being played, the highest at the table
@@ -206,7 +211,7 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
     )
     match_id, seats = found if found is not None else (None, 2)
     if side >= seats:  # seat 3 of a table of three (the mac was right for a seat it lacks)
-        raise TableLinkInvalid("This table link is not valid; ask the director for a new one.")
+        raise TableLinkInvalid(_invalid())
     return TableAccess(round=round_, table=table, side=side, match_id=match_id, seats=seats)
 
 
