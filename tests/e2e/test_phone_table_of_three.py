@@ -243,3 +243,26 @@ def test_a_table_of_four_agreed_by_most_of_the_other_players(
     result = orm(lambda: MatchResult.objects.get(match=setup.matches[0], is_current=True))
     assert (result.scores_halves, result.placings) == (halves, places)
     assert orm(lambda: not Claim.objects.filter(match=setup.matches[0], side=2).exists())
+
+
+def test_a_final_score_only_at_a_table_of_three_takes_a_half(live_server: Any, phone: Any) -> None:
+    setup = orm(make_table_setup, "finalonly", allow_final_score_only=True)
+    _, scores = with_halves(3)
+    phone.goto(live_server.url + setup.path(0, side=2))  # seat C's link
+    tap(phone, "Enter the final score only (unverified)")
+    typed = [shown(s).replace(".", ",") for s in scores]  # as a Spanish keyboard types them
+    typed_wrong = typed[:]
+    typed_wrong[0] = "62.7"
+    for seat, text in enumerate(typed_wrong):
+        phone.get_by_label(f"{PLAYERS[seat]} (points)").fill(text)
+    expect(phone.locator("#final-error")).to_have_text(
+        "Type each player's final score in points (a half as .5)."
+    )
+    phone.get_by_label(f"{PLAYERS[0]} (points)").fill(typed[0])  # the rest is kept as typed
+    expect(phone.get_by_label(f"{PLAYERS[1]} (points)")).to_have_value(typed[1])
+    expect(phone.locator("#final-error")).to_have_text("")
+    tap(phone, f"Submit as {PLAYERS[2]}")
+    expect(phone.locator("#claim-pending-C")).to_contain_text("final score only, unverified")
+    claim = orm(lambda: Claim.objects.get(match=setup.matches[0], side=2))
+    assert (claim.kind, claim.verified) == ("final_score", False)
+    assert claim.scores_halves == [to_halves(s) for s in scores]

@@ -453,9 +453,9 @@
     var value = st.drafts[id] !== undefined ? st.drafts[id] : (attrs.value || "");
     var extra = "";
     Object.keys(attrs).forEach(function (k) {
-      if (k !== "value" && attrs[k] !== null && attrs[k] !== undefined) extra += " " + k + "=\"" + esc(attrs[k]) + "\"";
+      if (k !== "value" && k !== "inputmode" && attrs[k] !== null && attrs[k] !== undefined) extra += " " + k + "=\"" + esc(attrs[k]) + "\"";
     });
-    return "<input id=\"" + id + "\" type=\"text\" inputmode=\"numeric\" autocomplete=\"off\" data-draft=\"1\" value=\"" +
+    return "<input id=\"" + id + "\" type=\"text\" inputmode=\"" + esc(attrs.inputmode || "numeric") + "\" autocomplete=\"off\" data-draft=\"1\" value=\"" +
       esc(value) + "\"" + extra + ">";
   }
 
@@ -718,14 +718,19 @@
     return html;
   }
 
+  /** A typed final score as a number ("62,5" too, as a Spanish keyboard types it). */
+  function finalNumber(x) { return parseFloat(String(x).replace(",", ".")); }
   /** Plausibility of a final score, from the server's config: whole points, and someone at or
    *  past the target unless time was called. Null when plausible. */
   function finalProblem(values) {
     var goal = cfg.target / cfg.divisor;
     for (var e = 0; e < values.length; e++) {
-      if (!/^-?\d+$/.test(values[e])) return MANY ? gettext("Type each player's final score in whole points.") : gettext("Type each team's final score in whole points.");
+      // At a table of many a score may end in a half (All Fives at three splits a blocked hand).
+      if (MANY ? !/^-?\d+([.,]5)?$/.test(values[e]) : !/^-?\d+$/.test(values[e])) {
+        return MANY ? gettext("Type each player's final score in points (a half as .5).") : gettext("Type each team's final score in whole points.");
+      }
     }
-    var nums = values.map(function (x) { return parseInt(x, 10); });
+    var nums = values.map(finalNumber);
     var top = Math.max.apply(null, nums);
     if (!st.timeCalled) {
       if (top < goal) return fmt(gettext("Nobody has reached %(target)s: the match is not over. If time was called, tick “Time was called”."), { target: goal });
@@ -741,7 +746,7 @@
     var html = "<h2>" + esc(gettext("Final score only")) + "</h2><p class=\"unverified\">" + esc(gettext("Marked unverified: the rules engine cannot check a final score.")) + "</p><div class=\"pips\">";
     cfg.entities.forEach(function (ent, e) {
       html += "<div class=\"pip-row\"><label for=\"final-" + e + "\">" + esc(fmt(gettext("%(team)s (points)"), { team: ent.label })) + "</label>" +
-        numberInput("final-" + e, { "data-final": e, enterkeyhint: e < cfg.entities.length - 1 ? "next" : "done" }) + "</div>";
+        numberInput("final-" + e, { "data-final": e, enterkeyhint: e < cfg.entities.length - 1 ? "next" : "done", inputmode: MANY ? "decimal" : null }) + "</div>";
     });
     html += "<label class=\"check\"><input type=\"checkbox\" id=\"time-called\" data-action=\"time-called\"" +
       (st.timeCalled ? " checked" : "") + "> " + esc(gettext("Time was called (the match ended before the target)")) + "</label>";
@@ -1569,7 +1574,7 @@
           if (fe) fe.scrollIntoView({ block: "center" });
           return;
         }
-        var scores = values.map(function (x) { return parseInt(x, 10) * cfg.divisor; });
+        var scores = values.map(function (x) { return finalNumber(x) * cfg.divisor; });
         var side = el.getAttribute("data-side");
         enqueue({ kind: "submit", side: side, url: cfg.urls.submit, ifMatch: claimVersion(side),
                   body: asSide(side, { final_score: { scores: scores } }) });
