@@ -6,10 +6,12 @@ seat's own step), and the cards and link lists with a link per seat."""
 
 from __future__ import annotations
 
+import io
 import json
 from typing import Any
 
 import pytest
+from django.core.management import CommandError, call_command
 from django.test import Client
 
 from tests.tournaments.phone_factory import PLAYERS, make_table_setup
@@ -220,3 +222,22 @@ def test_a_closed_rounds_seat_link_reads_the_places() -> None:
     text = Client().get(setup.path(0, side=2)).content.decode()
     assert "Round 1 is closed" in text and 'id="placings"' in text
     assert " · ".join(PLAYERS[:3]) in text and "You placed" in text
+
+
+def test_the_table_link_command_prints_every_seat_of_a_table_of_many() -> None:
+    setup = make_table_setup("cmd3")
+    out = io.StringIO()
+    call_command("table_link", "cmd3", "1", "1", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert [line.split(": ")[0] for line in lines] == [
+        f"Side {letter} ({name})" for letter, name in zip("ABC", PLAYERS, strict=False)
+    ]
+    table = setup.matches[0].table
+    assert table is not None
+    seat_c = io.StringIO()
+    call_command("table_link", "cmd3", "1", "1", "--side", "c", stdout=seat_c)
+    assert (
+        seat_c.getvalue().strip().endswith(table_link_path(round_=setup.round, table=table, side=2))
+    )
+    with pytest.raises(CommandError, match="3 sides"):
+        call_command("table_link", "cmd3", "1", "1", "--side", "D", stdout=io.StringIO())

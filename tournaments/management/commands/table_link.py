@@ -1,8 +1,10 @@
-"""``python manage.py table_link EVENT_SLUG ROUND TABLE [--side A|B]``: print a side's entry URL.
+"""``python manage.py table_link EVENT_SLUG ROUND TABLE [--side A|B|C|D]``: print a side's entry
+URL.
 
 Each side of a table has its own link (it claims only for that side and confirms only the other
-side's claim). With ``--side`` the command prints that side's link alone; without it, both,
-labelled with the side and its team. The same links every time until the round's links are
+side's claim); at a table of many (three or four individual players) each seat has its own, A to
+D. With ``--side`` the command prints that side's (seat's) link alone; without it, every one,
+labelled with the side and its team or player. The same links every time until the round's links are
 revoked (a director can text each partnership its own).
 """
 
@@ -15,13 +17,13 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from tournaments import game
 from tournaments.errors import SpinnerError
 from tournaments.models import Match, Round
-from tournaments.services.table_links import find_table, table_link_url
+from tournaments.services.table_links import find_table, link_seats, table_link_url
 
 
 class Command(BaseCommand):
     help = (
         "Print a table's entry URLs for a round (SPINNER_BASE_URL + /t/<token>/): one side's "
-        "with --side A|B, else both, labelled."
+        "(a table of many: one seat's) with --side A|B|C|D, else every one, labelled."
     )
 
     def add_arguments(self, parser: CommandParser) -> None:
@@ -30,8 +32,9 @@ class Command(BaseCommand):
         parser.add_argument("table", type=int, help="the table's number")
         parser.add_argument(
             "--side",
-            choices=["A", "B", "a", "b"],
-            help="print only this side's link (A: the match's first entry, B: its second)",
+            choices=["A", "B", "C", "D", "a", "b", "c", "d"],
+            help="print only this side's link (A: the match's first entry, B: its second; at a "
+            "table of many, the seat: A to D)",
         )
 
     def handle(self, *args: Any, **options: Any) -> None:
@@ -48,15 +51,22 @@ class Command(BaseCommand):
             raise CommandError(exc.message) from exc
         if round_.status == Round.Status.CLOSED:
             self.stderr.write("note: this round is closed; the links will not accept entries.")
-        if options["side"]:
-            side = game.side_from_letter(options["side"])
-            self.stdout.write(table_link_url(round_=round_, table=table, side=side))
-            return
         match = (
             Match.objects.filter(round=round_, table=table).select_related("entry_a", "entry_b")
         ).first()
-        for side in (0, 1):
-            entry = None if match is None else (match.entry_a if side == 0 else match.entry_b)
-            team = f" ({entry.name})" if entry is not None else ""
+        seats = match.table_entries if match is not None else 2
+        if options["side"]:
+            side = game.SEAT_LETTERS.index(options["side"].upper())
+            if side >= seats:
+                raise CommandError(
+                    f"Table {table.number} has {seats} sides (seats): "
+                    f"{', '.join(game.SEAT_LETTERS[:seats])}."
+                )
+            self.stdout.write(table_link_url(round_=round_, table=table, side=side))
+            return
+        holders = link_seats([match]).get(match.pk, []) if match is not None else []
+        names = {side: entry.name for side, entry in holders}
+        for side in range(seats):
+            team = f" ({names[side]})" if side in names else ""
             url = table_link_url(round_=round_, table=table, side=side)
             self.stdout.write(f"Side {game.side_letter(side)}{team}: {url}")
