@@ -20,7 +20,7 @@ from django.views.decorators.http import require_POST
 
 from tournaments import game
 from tournaments.errors import SpinnerError
-from tournaments.models import Event, Match, Round
+from tournaments.models import Event, Match, Round, RoundSeat
 from tournaments.permissions import can_direct, director_required
 from tournaments.selectors import desk
 from tournaments.selectors import forfeits as forfeit_reads
@@ -187,17 +187,28 @@ def _round(event: Event, number: int) -> Round:
 
 
 def _links(request: HttpRequest, round_: Round) -> dict[int, list[tuple[str, str, str]]]:
-    """Each table's two side links, ``(side letter, team, url)``, side A first, on the host the
+    """Each table's two side links (every seat's at a table of many), ``(side letter, team,
+    url)``, side A first, on the host the
     director reached this page by (a phone on the venue Wi-Fi opens the same address); printed
     cards use ``SPINNER_BASE_URL`` instead."""
     found: dict[int, list[tuple[str, str, str]]] = {}
-    matches = (
+    matches = list(
         Match.objects.filter(round=round_, table__isnull=False, entry_b__isnull=False)
         .select_related("table", "entry_a", "entry_b")
         .order_by("table__number")
     )
+    # tables of many: every seat's link (one query for the round's seats, only if it has one)
+    many: dict[int, list[tuple[int, Any]]] = {}
+    if any(m.table_entries > 2 for m in matches):
+        for seat in (
+            RoundSeat.objects.filter(round=round_, match__table_entries__gt=2)
+            .select_related("entry")
+            .order_by("match_id", "side")
+        ):
+            many.setdefault(seat.match_id, []).append((seat.side, seat.entry))
     for match in matches:
         assert match.table is not None and match.entry_b is not None
+        seated = many.get(match.pk) or [(0, match.entry_a), (1, match.entry_b)]
         found[match.table.number] = [
             (
                 game.side_letter(side),
@@ -206,7 +217,7 @@ def _links(request: HttpRequest, round_: Round) -> dict[int, list[tuple[str, str
                     table_links.table_link_path(round_=round_, table=match.table, side=side)
                 ),
             )
-            for side, entry in ((0, match.entry_a), (1, match.entry_b))
+            for side, entry in seated
         ]
     return found
 
