@@ -378,6 +378,8 @@ def _tables_fields() -> dict[str, forms.Field]:
                 (4, gettext_lazy("4 players")),
             ],
             coerce=int,
+            required=False,
+            empty_value=2,
             initial=2,
             label=gettext_lazy("Players at a table"),
             help_text=gettext_lazy(
@@ -394,8 +396,10 @@ def _tables_fields() -> dict[str, forms.Field]:
                 "of 2. Unticked: the players left over sit out with a bye."
             ),
         ),
-        "table_confirmation": forms.ChoiceField(
+        "table_confirmation": forms.TypedChoiceField(
             choices=Event.TableConfirmation.choices,
+            required=False,
+            empty_value=Event.TableConfirmation.ALL,
             initial=Event.TableConfirmation.ALL,
             label=gettext_lazy("At a table of 3 or 4, the result stands when"),
         ),
