@@ -275,6 +275,10 @@ class EventForm(forms.Form):
         typed = str(self.cleaned_data.get("time_zone") or "").strip()
         return time_zones.canonical(typed) or typed or time_zones.DEFAULT
 
+    def clean_table_size(self) -> int:
+        """Not sent (an older form): 2, head to head or two partnerships."""
+        return int(self.cleaned_data.get("table_size") or 2)
+
     def clean_placing_points(self) -> dict[str, Any]:
         """The points by place as typed ("4,2,1,0; 4,2,0" or "proportional 10"), as the event
         keeps them; what cannot be read is this field's error, saying what to fix."""
@@ -379,7 +383,7 @@ def _tables_fields() -> dict[str, forms.Field]:
             ],
             coerce=int,
             required=False,
-            empty_value=2,
+            empty_value=None,
             initial=2,
             label=gettext_lazy("Players at a table"),
             help_text=gettext_lazy(
