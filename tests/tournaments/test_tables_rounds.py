@@ -57,9 +57,9 @@ def seats(rnd: Round) -> list[tuple[int, ...]]:
     """Every table's entries in seat order, from the RoundSeat rows."""
     out: dict[int, list[int]] = {}
     for match_id, entry_id in (
-        RoundSeat.objects.filter(round=rnd).order_by("match_id", "side").values_list(
-            "match_id", "entry_id"
-        )
+        RoundSeat.objects.filter(round=rnd)
+        .order_by("match_id", "side")
+        .values_list("match_id", "entry_id")
     ):
         out.setdefault(match_id, []).append(entry_id)
     byes = set(Match.objects.filter(round=rnd, is_bye=True).values_list("pk", flat=True))
