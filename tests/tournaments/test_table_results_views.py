@@ -33,11 +33,15 @@ def test_the_director_resolves_a_table_of_three_by_a_players_claim() -> None:
     client.force_login(director)
     board = client.get(f"/director/events/{event.slug}/rounds/1/results/")
     assert board.status_code == 200
-    assert re.findall(r'data-state="(\w+)"', board.content.decode()) == ["conflict"]
+    listed = board.content.decode()
+    assert re.findall(r'data-state="(\w+)"', listed) == ["conflict"]
+    names = list(match.seats.order_by("side").values_list("entry__name", flat=True))
+    assert ", ".join(names) in listed and "#forfeit" not in listed
+    # every seat's own link, seats A to C
+    assert [f"(side {x})" in listed for x in "ABCD"] == [True, True, True, False]
     base = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/"
     page = client.get(base)
     html = page.content.decode()
-    names = list(match.seats.order_by("side").values_list("entry__name", flat=True))
     assert page.status_code == 200 and ", ".join(names) in html
     assert all(f'<option value="{seat}">' in html for seat in range(3))
     assert 'id="forfeit"' not in html  # a forfeit is a two-sided result
@@ -46,6 +50,8 @@ def test_the_director_resolves_a_table_of_three_by_a_players_claim() -> None:
     result = MatchResult.objects.get(match=match)
     assert result.claim is not None and result.claim.side == 2
     assert sorted(result.placings or []) == [1, 2, 2]
+    after = client.get(base).content.decode()
+    assert after.count("Place 2") == 2 and after.count("Place 1") == 1
 
 
 def test_the_director_enters_every_players_score() -> None:

@@ -87,7 +87,11 @@ def rated_rounds(round_ids: list[int]) -> list[RatedRound]:
     ``RatedGame`` records (players as survivors), in position order. Three queries."""
     rows = list(
         MatchResult.objects.filter(
-            match__round_id__in=round_ids, is_current=True, forfeit="", match__is_bye=False
+            match__round_id__in=round_ids,
+            is_current=True,
+            forfeit="",
+            match__is_bye=False,
+            match__table_entries=2,  # tables of many are not rated yet (two sides only)
         ).values_list(
             "match_id",
             "match__game_no",
@@ -273,7 +277,11 @@ def round_games_with(
         asked |= entries
         rows = (
             MatchResult.objects.filter(
-                match__round_id=round_id, is_current=True, forfeit="", match__is_bye=False
+                match__round_id=round_id,
+                is_current=True,
+                forfeit="",
+                match__is_bye=False,
+                match__table_entries=2,  # as rated_rounds: two sides only
             )
             .filter(Q(match__entry_a_id__in=ask) | Q(match__entry_b_id__in=ask))
             .exclude(match_id__in=sorted(found))

@@ -70,7 +70,18 @@ class MatchBoard:
             elif claim is not None and claim.score_a_halves is not None:
                 a = from_halves(claim.score_a_halves)
                 text = f"{a} – {from_halves(claim.score_b_halves)}"
-            out.append({"side": side, "name": names[side], "claim": claim, "score_text": text})
+            place = None
+            if self.result is not None and self.result.placings:  # a table of many's places
+                place = self.result.placings[side]
+            out.append(
+                {
+                    "side": side,
+                    "name": names[side],
+                    "claim": claim,
+                    "score_text": text,
+                    "place": place,
+                }
+            )
         return out
 
     @property
