@@ -17,7 +17,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext
 
-from tournaments import job_kinds
+from tournaments import game, job_kinds
 from tournaments.models import BackgroundJob, Entry, EntryPlayer, Event, Match, MatchResult, Round
 from tournaments.pairing.checker import check_round
 from tournaments.pairing.records import (
@@ -37,6 +37,7 @@ from tournaments.selectors.pairing_reasons import (
     rule_name,
     violation_message,
 )
+from tournaments.selectors.seats import table_seats
 from tournaments.stage_names import slot_name
 
 PUBLIC_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.CLOSED)
@@ -191,8 +192,24 @@ class EntryView:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat of a table of many (three or four individual players): the seat (0 to 3,
+    clockwise from North), the table's size and who sits there."""
+
+    seat: int
+    size: int
+    entry: EntryView
+
+    @property
+    def compass(self) -> str:
+        """Where the seat is, in the reader's language (North, East, South, West)."""
+        return game.compass_point(self.seat, self.size)
+
+
+@dataclass(frozen=True, slots=True)
 class MatchView:
-    """One match (or bye) of a round page, in seat order."""
+    """One match (or bye) of a round page, in seat order. At a table of many, ``seats`` holds
+    every seat (``entry_a`` and ``entry_b`` are seats 0 and 1); empty at a table of two."""
 
     match_id: int
     table: int | None
@@ -205,13 +222,21 @@ class MatchView:
     first_leader: str = ""
     stage: str = ""  # a play-off match's stage ("Final", "Semi-final", ...)
     series: str = ""  # a best-of match's score so far ("Best of 3 · 1–0")
+    seats: tuple[SeatView, ...] = ()
 
     @property
     def is_bye(self) -> bool:
         return self.entry_b is None
 
     @property
+    def many(self) -> bool:
+        """A table of three or four players (its seats in ``seats``)."""
+        return bool(self.seats)
+
+    @property
     def entries(self) -> tuple[EntryView, ...]:
+        if self.seats:
+            return tuple(s.entry for s in self.seats)
         return (self.entry_a,) if self.entry_b is None else (self.entry_a, self.entry_b)
 
 
@@ -305,7 +330,8 @@ def get_round(event: Event, number: int, *, public: bool = False) -> Round:
 
 
 def round_view(rnd: Round) -> RoundView:
-    """The round's matches by table and its byes, with each entry's players. Two queries."""
+    """The round's matches by table and its byes, with each entry's players. Two queries (three
+    when the round has tables of many: their seats)."""
     matches = list(
         Match.objects.filter(round=rnd)
         .select_related("table", "entry_a", "entry_b")
@@ -313,7 +339,9 @@ def round_view(rnd: Round) -> RoundView:
     )
     labels = bracket_labels(rnd, matches) if rnd.kind == Round.Kind.PLAYOFF else {}
     matches = [m for m in matches if m.game_no == 1]  # a best-of match shows once
+    seated = table_seats([m.pk for m in matches if m.table_entries > 2 and not m.is_bye])
     ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
+    ids |= {entry_id for seats in seated.values() for _, entry_id, _ in seats}
     players: dict[int, list[str]] = defaultdict(list)
     player_names: dict[int, str] = {}
     for entry_id, player_id, name in (
@@ -347,6 +375,14 @@ def round_view(rnd: Round) -> RoundView:
             first_leader=player_names.get((data.get("first_leader") or {}).get("player", 0), ""),
             stage=labels.get(m.bracket_slot, ("", ""))[0],
             series=labels.get(m.bracket_slot, ("", ""))[1],
+            seats=tuple(
+                SeatView(
+                    seat,
+                    m.table_entries,
+                    EntryView(entry_id, name, tuple(players.get(entry_id, ()))),
+                )
+                for seat, entry_id, name in seated.get(m.pk, ())
+            ),
         )
         (byes if m.is_bye else tables).append(item)
     tables.sort(key=lambda v: v.table or 0)

@@ -1,0 +1,104 @@
+"""Builders for tables of three or four individual players (issue 13), written with the ORM as
+the round and result services write them: a ``Match`` with ``table_entries`` 3 or 4 (seats 0
+and 1 also ``entry_a``/``entry_b``), a ``RoundSeat`` per seat (``side`` = the seat), and a
+confirmed ``MatchResult`` with every seat's score (``scores_halves``) and place (``placings``,
+from :func:`tournaments.standings.multiplayer.placings`)."""
+
+from __future__ import annotations
+
+import hashlib
+from fractions import Fraction
+from typing import Any
+
+from scoring.simulate import simulate
+from tests import factories
+from tournaments.models import Entry, Event, Match, MatchResult, Round, RoundSeat, Table
+from tournaments.standings.multiplayer import TableResult, placings
+
+NAMES = [
+    "Ana Ortiz", "Ben Shaw", "Cleo Diaz", "Dev Patel", "Eve Moreau", "Finn Walsh", "Gia Romano",
+    "Hugo Brandt", "Ines Costa", "Jon Berg", "Kay Osei", "Lea Novak", "Max Ito", "Nia Grant",
+]  # fmt: skip
+
+
+def make_individual_event(slug: str = "cutthroat", **fields: Any) -> Event:
+    """A running All Fives event of individual players at tables of four (or ``table_size``),
+    everything public."""
+    values: dict[str, Any] = {
+        "name": "Cutthroat Night",
+        "rules": Event.Rules.ALL_FIVES,
+        "entry_kind": Event.EntryKind.SINGLE,
+        "table_size": 4,
+        "salt": "salt-for-tests",
+        "public_listing": True,
+        "public_entries": True,
+        "public_pairings": True,
+        "public_results": True,
+        "public_standings": True,
+    }
+    values.update(fields)
+    return factories.make_event(slug, **values)
+
+
+def make_players(event: Event, count: int) -> list[Entry]:
+    """``count`` checked-in single entries named after their players (``NAMES``)."""
+    return [
+        factories.make_entry(
+            event, NAMES[i], players=(NAMES[i],), club="Club", status=Entry.Status.CHECKED_IN
+        )
+        for i in range(count)
+    ]
+
+
+def seat_table(rnd: Round, number: int, seated: list[Entry]) -> Match:
+    """A table of ``len(seated)`` players at table ``number``, seat 0 first (clockwise)."""
+    table, _ = Table.objects.get_or_create(event=rnd.event, number=number)
+    match = Match.objects.create(
+        round=rnd,
+        table=table,
+        entry_a=seated[0],
+        entry_b=seated[1],
+        table_entries=len(seated),
+    )
+    RoundSeat.objects.bulk_create(
+        RoundSeat(round=rnd, entry=entry, match=match, side=seat)
+        for seat, entry in enumerate(seated)
+    )
+    return match
+
+
+def table_sheet(rnd: Round, number: int, players: int) -> dict[str, Any]:
+    """A verified All Fives sheet of ``players`` individual players from the engine's
+    simulator, the same for the same round and table."""
+    key = f"{rnd.event.salt}:{rnd.number}:{number}".encode()
+    seed = int.from_bytes(hashlib.sha256(key).digest()[:4], "big")
+    return next(simulate(rules=rnd.event.rules, players=players, seed=seed, partnerships=False))
+
+
+def confirm_table(
+    match: Match, scores: list[Any] | None = None, *, sheet: dict[str, Any] | None = None
+) -> MatchResult:
+    """A confirmed result of a table of many: ``scores`` (raw, exact: ``Fraction`` or ``"12.5"``
+    for halves), or the scores of ``sheet`` (then it is a verified sheet)."""
+    if sheet is not None:
+        scores = list(sheet["result"]["scores"])
+    assert scores is not None
+    exact = [Fraction(str(s)) for s in scores]
+    halves = [int(s * 2) for s in exact]
+    seats = tuple(range(len(exact)))
+    places = placings(TableResult(match.pk, match.round.number, "swiss", seats, tuple(exact)))
+    top = max(exact)
+    winner = exact.index(top) if exact.count(top) == 1 else None
+    return MatchResult.objects.create(
+        match=match,
+        version=1,
+        source=MatchResult.Source.AGREED,
+        kind="sheet" if sheet is not None else "final_score",
+        sheet=sheet,
+        verified=sheet is not None,
+        score_a_halves=halves[0],
+        score_b_halves=halves[1],
+        winner_side=winner,
+        scores_halves=halves,
+        placings=[places[s] for s in seats],
+    )
