@@ -76,17 +76,22 @@ def table_sheet(rnd: Round, number: int, players: int) -> dict[str, Any]:
 
 
 def confirm_table(
-    match: Match, scores: list[Any] | None = None, *, sheet: dict[str, Any] | None = None
+    match: Match,
+    scores: list[Any] | None = None,
+    *,
+    sheet: dict[str, Any] | None = None,
+    places: list[int] | None = None,
 ) -> MatchResult:
     """A confirmed result of a table of many: ``scores`` (raw, exact: ``Fraction`` or ``"12.5"``
-    for halves), or the scores of ``sheet`` (then it is a verified sheet)."""
+    for halves), or the scores of ``sheet`` (then it is a verified sheet); ``places`` as the
+    rules rank the scores unless given (a director's decision may say otherwise)."""
     if sheet is not None:
         scores = list(sheet["result"]["scores"])
     assert scores is not None
     exact = [Fraction(str(s)) for s in scores]
     halves = [int(s * 2) for s in exact]
     seats = tuple(range(len(exact)))
-    places = placings(TableResult(match.pk, match.round.number, "swiss", seats, tuple(exact)))
+    ranked = placings(TableResult(match.pk, match.round.number, "swiss", seats, tuple(exact)))
     top = max(exact)
     winner = exact.index(top) if exact.count(top) == 1 else None
     return MatchResult.objects.create(
@@ -100,5 +105,5 @@ def confirm_table(
         score_b_halves=halves[1],
         winner_side=winner,
         scores_halves=halves,
-        placings=[places[s] for s in seats],
+        placings=places if places is not None else [ranked[s] for s in seats],
     )

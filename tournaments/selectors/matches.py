@@ -156,7 +156,8 @@ def _table_of_many(
 
 def match_detail(event: Event, match_id: int) -> dict[str, Any] | None:
     """A match of the event with its round, table, entries and current confirmed result (two
-    queries; three for a forfeit, marked ``forfeit``), and its hands summarised from the
+    queries; three for a forfeit, marked ``forfeit``; one more for a table of many, whose
+    ``seats`` are every seat's player, score and place), and its hands summarised from the
     result's scoresheet."""
     match = (
         Match.objects.filter(round__event_id=event.pk, pk=match_id)
@@ -169,6 +170,7 @@ def match_detail(event: Event, match_id: int) -> dict[str, Any] | None:
     result = MatchResult.objects.filter(match_id=match.pk, is_current=True).first()
     marks = marks_of(event.pk, [(result.pk, result.forfeit)] if result is not None else [])
     sheet = result.sheet if result is not None and isinstance(result.sheet, dict) else None
+    seats = many_seats(match, result) if match.table_entries > 2 and not match.is_bye else []
     return {
         "match": match,
         "result": result,
@@ -176,13 +178,38 @@ def match_detail(event: Event, match_id: int) -> dict[str, Any] | None:
         "score_b": _score_text(result.score_b_halves) if result else "",
         "winner": (
             None
-            if result is None or result.winner_side is None
+            if result is None or result.winner_side is None or seats
             else (match.entry_a if result.winner_side == 0 else match.entry_b)
         ),
+        # a table of many: every seat with its score and place (``many_seats``)
+        "seats": seats,
         "hands": hands_of(sheet) if sheet is not None else [],
         "sheet": sheet,
         "forfeit": marks.get(result.pk, "") if result is not None else "",
     }
+
+
+def many_seats(match: Match, result: MatchResult | None) -> list[dict[str, Any]]:
+    """A table of many's seats in seat order: ``seat``, ``size``, ``entry_id``, ``name`` and,
+    with a result, ``score`` (raw, exact text), ``place`` and ``shared`` as the result has them
+    (``seat_results``). One query (the seats)."""
+    results = {
+        r["seat"]: r
+        for r in (seat_results(result.scores_halves, result.placings) if result else [])
+    }
+    seated = table_seats([match.pk]).get(match.pk, [])
+    return [
+        {
+            "seat": seat,
+            "size": len(seated),
+            "entry_id": entry_id,
+            "name": name,
+            "score": results.get(seat, {}).get("score", ""),
+            "place": results.get(seat, {}).get("place"),
+            "shared": bool(results.get(seat, {}).get("shared")),
+        }
+        for seat, entry_id, name in seated
+    ]
 
 
 def hands_of(sheet: dict[str, Any]) -> list[dict[str, Any]]:
