@@ -1,6 +1,6 @@
 """A place at a table of many (three or four players) as people read it: "1st", "2nd", "3rd",
-"4th", and "=2nd" where the result gives two seats the same place (the standings' tie mark). The places are the
-result's own (``MatchResult.placings``): read, never recomputed here."""
+"4th", and "=2nd" where the result gives two seats the same place (the standings' tie mark).
+The places are the result's own (``MatchResult.placings``): read, never recomputed here."""
 
 from __future__ import annotations
 
