@@ -3,7 +3,7 @@ seat by compass point, each seat's score in displayed points and its place as th
 "find my table", the entry's and the player's pages (tablemates, seat, place), "my table" (seats
 2 and 3 found, tablemates named), the match page (seats, scores, places, hands by player's name)
 and the projector. The tables are written with the ORM as the round and result services write
-them (``tables_support``)."""
+them (``public_tables_support``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import translation
 
 from tests.tournaments.follow_support import follow, private_cache
-from tests.tournaments.tables_support import (
+from tests.tournaments.public_tables_support import (
     confirm_table,
     make_individual_event,
     make_players,
