@@ -17,6 +17,7 @@ This module imports the models for their choices only; it reads no rows and writ
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 from typing import Any
 
 from django.utils.translation import gettext
@@ -28,6 +29,7 @@ from scoring.tiles import TILES
 from tournaments.models import Event, Match
 from tournaments.pairing.best_of import BEST_OF
 from tournaments.pairing.stages import STAGES
+from tournaments.standings.multiplayer import DEFAULT_PLACES, PlacingPoints
 from tournaments.standings.serialise import format_number
 
 Number = int | Fraction
@@ -56,9 +58,69 @@ def ruleset(event_or_rules: Any) -> RuleSet:
     return scoring.find_ruleset(str(name))
 
 
-def seats_per_table(entry_kind: str) -> int:
-    """Players at one table: four in a partnership event (two partnerships), two head to head."""
-    return 4 if entry_kind == Event.EntryKind.PARTNERSHIP else 2
+def seats_per_table(entry_kind: str, entries: int | None = None) -> int:
+    """Players at one table: four in a partnership event (two partnerships); in an individual
+    event one per entry at the table, ``entries`` (a match's ``table_entries``; 2, head to head,
+    when not given)."""
+    if entry_kind == Event.EntryKind.PARTNERSHIP:
+        return 4
+    return entries if entries in (2, 3, 4) else 2
+
+
+def table_players(event: Event) -> int:
+    """Players at one of the event's usual tables: four in a partnership event, the event's
+    ``table_size`` (2, 3 or 4) in an individual event."""
+    return seats_per_table(event.entry_kind, event.table_size)
+
+
+def match_players(event: Event, match: Match | None) -> int:
+    """Players at ``match``'s table (its ``table_entries`` in an individual event, four in a
+    partnership event); the event's usual table (:func:`table_players`) without a match."""
+    if match is None:
+        return table_players(event)
+    return seats_per_table(event.entry_kind, match.table_entries)
+
+
+NEIGHBOUR_SIZE = {4: 3, 3: 2}
+"""The neighbouring table size an individual event mixes in (``Event.mixed_table_sizes``) when
+its field does not divide evenly: the next size down, so the chosen size stays the most common
+one (``pairing.plan_tables`` prefers the largest allowed size): tables of 4 take tables of 3
+(10 players: 4 + 3 + 3), tables of 3 take tables of 2, head to head (10 players: 3 + 3 + 2 + 2;
+never a table of 4 among threes). Head to head (2) has no neighbour: an odd field gets a bye."""
+
+
+def table_sizes(event: Event) -> tuple[int, ...]:
+    """The entries at a table a round of ``event`` may seat, the preferred size first.
+
+    Partnership events and head-to-head individual events: ``(2,)`` (two entries a table, byes
+    for the odd one out). Individual events at tables of 3 or 4: ``(table_size,)``, plus the
+    neighbouring size (:data:`NEIGHBOUR_SIZE`) when ``mixed_table_sizes`` is set and the engine
+    accepts the event's rule set, target and hand size at that size (a hand size of 9 fits three
+    players of All Fives, not four); without mixing, the players left over get byes."""
+    if event.entry_kind == Event.EntryKind.PARTNERSHIP or event.table_size not in (3, 4):
+        return (2,)
+    sizes = [int(event.table_size)]
+    neighbour = NEIGHBOUR_SIZE.get(sizes[0])
+    if event.mixed_table_sizes and neighbour is not None:
+        try:
+            options_for(
+                rules=event.rules,
+                entry_kind=event.entry_kind,
+                target=event.target,
+                hand_size=event.hand_size,
+                players=neighbour,
+            )
+        except OptionError:
+            pass
+        else:
+            sizes.append(neighbour)
+    return tuple(sizes)
+
+
+def seats_tables_of_many(event: Event) -> bool:
+    """Whether ``event``'s rounds seat individual players at tables of three or four (paired by
+    ``pairing.pair_tables``), rather than two entries a match."""
+    return event.entry_kind == Event.EntryKind.SINGLE and event.table_size in (3, 4)
 
 
 COMPASS = (_("North"), _("East"), _("South"), _("West"))
@@ -80,43 +142,70 @@ def plays_in_partnerships(entry_kind: str) -> bool:
 
 
 def options_for(
-    *, rules: str, entry_kind: str, target: int | None, hand_size: int | None
+    *,
+    rules: str,
+    entry_kind: str,
+    target: int | None,
+    hand_size: int | None,
+    players: int | None = None,
 ) -> MatchOptions:
-    """The engine's validated options for one table of these settings; raises the engine's
+    """The engine's validated options for one table of these settings (``players``: at the
+    table, :func:`seats_per_table`'s when not given); raises the engine's
     :class:`scoring.OptionError` (or :class:`scoring.UnknownRuleSet`) for what cannot apply."""
+    seats = players if players is not None else seats_per_table(entry_kind)
     return scoring.find_ruleset(rules).options(
-        seats_per_table(entry_kind),
+        seats,
         target=target,
         hand_size=hand_size,
         partnerships=plays_in_partnerships(entry_kind),
     )
 
 
-def match_options(event: Event) -> MatchOptions:
+def match_options(event: Event, match: Match | None = None) -> MatchOptions:
     """The engine's options for the event's tables (its target and hand size, or the rule set's
-    defaults where the event leaves them)."""
+    defaults where the event leaves them); ``match``: for that match's table (its number of
+    players, :func:`match_players`; its own target when set)."""
+    target = match.target if match is not None and match.target is not None else event.target
     return options_for(
         rules=event.rules,
         entry_kind=event.entry_kind,
-        target=event.target,
+        target=target,
         hand_size=event.hand_size,
+        players=match_players(event, match),
     )
 
 
-def option_problems(*, rules: str, entry_kind: str, target: Any, hand_size: Any) -> dict[str, str]:
-    """The engine's objections to these settings, by field (``target``, ``hand_size``, ``rules``):
-    empty when the engine accepts them. Messages are the engine's own :class:`OptionError` text."""
+def option_problems(
+    *, rules: str, entry_kind: str, target: Any, hand_size: Any, table_size: Any = None
+) -> dict[str, str]:
+    """The engine's objections to these settings, by field (``target``, ``hand_size``, ``rules``,
+    ``table_size``): empty when the engine accepts them. Messages are the engine's own
+    :class:`OptionError` text, except a table size an event cannot have (a partnership event
+    plays four at a table, as two entries of two)."""
     try:
         ruleset(rules)
     except scoring.UnknownRuleSet as exc:
         return {"rules": str(exc)}
     problems: dict[str, str] = {}
+    players: int | None = None
+    if table_size not in (None, "", 2):
+        if entry_kind == Event.EntryKind.PARTNERSHIP:
+            return {
+                "table_size": gettext(
+                    "A partnership event plays two partnerships at a table: choose individual "
+                    "players for tables of %(size)s, or two entries a table."
+                )
+                % {"size": table_size}
+            }
+        if table_size not in (3, 4):
+            return {"table_size": gettext("A table seats 2, 3 or 4 players.")}
+        players = int(table_size)
     for field, kwargs in (
         ("target", {"target": target, "hand_size": None}),
         ("hand_size", {"target": None, "hand_size": hand_size}),
     ):
         try:
-            options_for(rules=rules, entry_kind=entry_kind, **kwargs)
+            options_for(rules=rules, entry_kind=entry_kind, players=players, **kwargs)
         except OptionError as exc:
             problems[field] = str(exc)
     return problems
@@ -127,15 +216,9 @@ def expected_game(event: Event, match: Match | None = None) -> dict[str, Any]:
     ``rules``, ``players``, ``partnerships``, ``target`` and ``hand_size`` (raw).
 
     ``match``: the game at a table, whose own ``target`` (a play-off stage's, e.g. a final to
-    121) replaces the event's when set."""
-    options = match_options(event)
-    if match is not None and match.target is not None:
-        options = options_for(
-            rules=event.rules,
-            entry_kind=event.entry_kind,
-            target=match.target,
-            hand_size=event.hand_size,
-        )
+    121) replaces the event's when set, and whose ``table_entries`` say how many individual
+    players sit there (3 or 4 at a table of many, no partnerships)."""
+    options = match_options(event, match)
     return {
         "rules": options.rules.name,
         "players": options.players,
@@ -143,6 +226,119 @@ def expected_game(event: Event, match: Match | None = None) -> dict[str, Any]:
         "target": options.target,
         "hand_size": options.hand_size,
     }
+
+
+PROPORTIONAL = "proportional"
+"""The word of ``Event.placing_points`` (and of its form text) for points in proportion to
+score."""
+
+
+def _exact(value: Any) -> Fraction:
+    if isinstance(value, bool) or value is None:
+        raise ValueError(value)
+    return Fraction(str(value).strip())
+
+
+def _whole(value: Fraction) -> int | Fraction:
+    return int(value) if value.denominator == 1 else value
+
+
+def placing_points(event: Event) -> PlacingPoints:
+    """The event's match points at tables of many (``Event.placing_points``) as the standings'
+    :class:`~tournaments.standings.multiplayer.PlacingPoints`: the one reader of that field.
+
+    Stored as ``{"4": [4, 2, 1, 0], "3": [4, 2, 0]}`` (points of 1st, 2nd, ... place per table
+    size; numbers, or exact text such as ``"3/2"``), or ``{"proportional": T}``; a size not
+    given keeps the default (``standings.multiplayer.DEFAULT_PLACES``). What cannot be read (an
+    older or hand-edited value) falls back to the defaults, never fails a page."""
+    stored = event.placing_points if isinstance(event.placing_points, dict) else {}
+    try:
+        if PROPORTIONAL in stored:
+            return PlacingPoints(proportional=_whole(_exact(stored[PROPORTIONAL])))
+        places: dict[int, tuple[int | Fraction, ...]] = dict(DEFAULT_PLACES.items())
+        for size, points in stored.items():
+            places[int(size)] = tuple(_whole(_exact(p)) for p in points)
+        return PlacingPoints(places=tuple(sorted(places.items())))
+    except (TypeError, ValueError, ZeroDivisionError):
+        return PlacingPoints()
+
+
+def parse_placing_points(text: str) -> dict[str, Any]:
+    """A director's placing points as typed, as ``Event.placing_points`` stores them.
+
+    ``""``: the defaults (``{}``). ``"proportional 10"``: 10 points a table shared in proportion
+    to score. Otherwise lists of points of 1st, 2nd, ... place separated by ``;``, one per table
+    size, the size being the list's length: ``"4,2,1,0; 4,2,0"`` (tables of 4, then 3); halves
+    as ``1.5`` or ``3/2``. Raises ``ValueError`` with a message saying what to fix."""
+    text = (text or "").strip()
+    if not text:
+        return {}
+    words = text.lower().split()
+    if words[0] in (PROPORTIONAL, "proporcional"):
+        try:
+            total = _exact(words[1]) if len(words) == 2 else None
+        except (ValueError, ZeroDivisionError):
+            total = None
+        if total is None or total <= 0:
+            raise ValueError(
+                gettext(
+                    "Write the points shared at each table after the word, e.g. “proportional 10”."
+                )
+            )
+        return {PROPORTIONAL: _stored_number(total)}
+    out: dict[str, Any] = {}
+    for part in (p for p in text.split(";") if p.strip()):
+        try:
+            points = [_exact(p) for p in part.split(",")]
+        except (ValueError, ZeroDivisionError):
+            points = []
+        if not points or any(p < 0 for p in points):
+            raise ValueError(
+                gettext(
+                    "“%(part)s” is not a list of points: write the points of 1st, "
+                    "2nd, ... place separated by commas, e.g. 4,2,1,0."
+                )
+                % {"part": part.strip()}
+            )
+        size = len(points)
+        if size not in (2, 3, 4):
+            raise ValueError(
+                gettext(
+                    "“%(part)s” has %(count)s numbers: give one per place at a table "
+                    "of 2, 3 or 4 (e.g. 4,2,1,0 or 4,2,0)."
+                )
+                % {"part": part.strip(), "count": size}
+            )
+        if str(size) in out:
+            raise ValueError(
+                gettext("Tables of %(size)s are given twice: keep one list per table size.")
+                % {"size": size}
+            )
+        if any(later > earlier for earlier, later in pairwise(points)):
+            raise ValueError(
+                gettext(
+                    "“%(part)s” gives a lower place more points than a higher one: "
+                    "list the points from 1st place down."
+                )
+                % {"part": part.strip()}
+            )
+        out[str(size)] = [_stored_number(p) for p in points]
+    return out
+
+
+def _stored_number(value: Fraction) -> int | str:
+    return int(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def placing_points_text(stored: Any) -> str:
+    """``Event.placing_points`` as the director types it (:func:`parse_placing_points`'s input):
+    ``""`` for the defaults."""
+    if not isinstance(stored, dict) or not stored:
+        return ""
+    if PROPORTIONAL in stored:
+        return f"{PROPORTIONAL} {stored[PROPORTIONAL]}"
+    lists = sorted(stored.items(), key=lambda item: -int(item[0]) if str(item[0]).isdigit() else 0)
+    return "; ".join(",".join(str(p) for p in points) for _, points in lists)
 
 
 def playoff_format(event: Event, stage: str) -> tuple[int, int | None]:

@@ -418,7 +418,7 @@ def test_pairing_inputs_read_history_per_player_in_fixed_queries(
     boss = make_director(event)
     make_field(event, 6)
     play(round_generation.generate_round(event=event, actor=boss), boss)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         inputs = pairing_inputs.pairing_inputs(event, round_no=2)
     assert len(inputs.history) == 3 and len(inputs.active) == 6
     players = {p for e in inputs.entries for p in e.player_ids}
@@ -426,7 +426,7 @@ def test_pairing_inputs_read_history_per_player_in_fixed_queries(
         assert past.players_a <= players and len(past.players_a) == 2
     make_field(event, 6)
     play(round_generation.generate_round(event=event, actor=boss), boss)
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         pairing_inputs.pairing_inputs(event, round_no=3)
     assert Match.objects.filter(round__event=event).count() == 9
 

@@ -292,7 +292,7 @@ def test_the_checker_reads_a_round_in_fixed_queries(django_assert_num_queries: A
     second = Round.objects.select_related("event").get(
         pk=round_generation.generate_round(event=event, actor=boss).pk
     )
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         assert selectors.check_round_record(second) == []
 
 

@@ -37,7 +37,11 @@ from tournaments.selectors.pairing_reasons import (
     rule_name,
     violation_message,
 )
-from tournaments.selectors.seats import table_seats
+from tournaments.selectors.tables_rounds import (
+    check_tables_record,
+    is_tables_round,
+    seated_entries,
+)
 from tournaments.stage_names import slot_name
 
 PUBLIC_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY, Round.Status.CLOSED)
@@ -133,6 +137,8 @@ def check_round_record(rnd: Round) -> list[Violation]:
     pins. A match a director edited with a reason reports ``override``, not a violation.
     Six queries (the round's event already loaded).
     """
+    if is_tables_round(rnd):
+        return check_tables_record(rnd, active_ids=recorded_active(rnd))
     inputs = pairing_inputs(rnd.event, round_no=rnd.number, active_ids=recorded_active(rnd))
     record = round_pairing_record(rnd)
     return check_round(record, inputs.entries, inputs.history, kind=CHECK_KINDS[rnd.kind])
@@ -222,7 +228,8 @@ class MatchView:
     first_leader: str = ""
     stage: str = ""  # a play-off match's stage ("Final", "Semi-final", ...)
     series: str = ""  # a best-of match's score so far ("Best of 3 · 1–0")
-    seats: tuple[SeatView, ...] = ()
+    others: tuple[EntryView, ...] = ()  # a table of many: the entries of seats 2 and 3
+    seats: tuple[SeatView, ...] = ()  # a table of many: every seat, with its compass point
 
     @property
     def is_bye(self) -> bool:
@@ -230,14 +237,19 @@ class MatchView:
 
     @property
     def many(self) -> bool:
-        """A table of three or four players (its seats in ``seats``)."""
+        """A table of three or four players (every seat in ``seats``)."""
         return bool(self.seats)
 
     @property
     def entries(self) -> tuple[EntryView, ...]:
-        if self.seats:
-            return tuple(s.entry for s in self.seats)
-        return (self.entry_a,) if self.entry_b is None else (self.entry_a, self.entry_b)
+        """Every entry at the table in seat order (a bye: its one entry)."""
+        if self.entry_b is None:
+            return (self.entry_a,)
+        return (self.entry_a, self.entry_b, *self.others)
+
+    @property
+    def at_table_of_many(self) -> bool:
+        return bool(self.others)
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,8 +342,8 @@ def get_round(event: Event, number: int, *, public: bool = False) -> Round:
 
 
 def round_view(rnd: Round) -> RoundView:
-    """The round's matches by table and its byes, with each entry's players. Two queries (three
-    when the round has tables of many: their seats)."""
+    """The round's matches by table and its byes, with each entry's players (every seat of a
+    table of many). Two queries (three with tables of many)."""
     matches = list(
         Match.objects.filter(round=rnd)
         .select_related("table", "entry_a", "entry_b")
@@ -339,9 +351,9 @@ def round_view(rnd: Round) -> RoundView:
     )
     labels = bracket_labels(rnd, matches) if rnd.kind == Round.Kind.PLAYOFF else {}
     matches = [m for m in matches if m.game_no == 1]  # a best-of match shows once
-    seated = table_seats([m.pk for m in matches if m.table_entries > 2 and not m.is_bye])
+    seated = seated_entries(matches)
     ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
-    ids |= {entry_id for seats in seated.values() for _, entry_id, _ in seats}
+    ids |= {e.pk for entries in seated.values() for e in entries}
     players: dict[int, list[str]] = defaultdict(list)
     player_names: dict[int, str] = {}
     for entry_id, player_id, name in (
@@ -375,13 +387,10 @@ def round_view(rnd: Round) -> RoundView:
             first_leader=player_names.get((data.get("first_leader") or {}).get("player", 0), ""),
             stage=labels.get(m.bracket_slot, ("", ""))[0],
             series=labels.get(m.bracket_slot, ("", ""))[1],
+            others=tuple(view(e) for e in seated.get(m.pk, [])[2:]),
             seats=tuple(
-                SeatView(
-                    seat,
-                    m.table_entries,
-                    EntryView(entry_id, name, tuple(players.get(entry_id, ()))),
-                )
-                for seat, entry_id, name in seated.get(m.pk, ())
+                SeatView(seat, m.table_entries, view(e))
+                for seat, e in enumerate(seated.get(m.pk, []))
             ),
         )
         (byes if m.is_bye else tables).append(item)
@@ -442,6 +451,8 @@ def describe_violation(violation: Violation, names: dict[int, str]) -> str:
 def round_conflicts(rnd: Round, *, swap: tuple[int, int] | None = None) -> list[Violation]:
     """The checker's findings on a round, optionally as if entries ``swap`` were exchanged
     (a preview while editing: nothing is written)."""
+    if is_tables_round(rnd):
+        return check_tables_record(rnd, active_ids=recorded_active(rnd), swap=swap)
     inputs = pairing_inputs(rnd.event, round_no=rnd.number, active_ids=recorded_active(rnd))
     record = round_pairing_record(rnd)
     if swap is not None:

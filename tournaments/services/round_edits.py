@@ -88,9 +88,23 @@ def _note_override(
     match.explanation = {**match.explanation, "overrides": overrides}
 
 
-def _redraw_first_leader(match: Match, event: Event, round_no: int) -> None:
+def _redraw_first_leader(
+    match: Match, event: Event, round_no: int, seats: list[int] | None = None
+) -> None:
     """After an edit changes who sits at a match, draw its first leader again (same rule, new
-    candidates) so the recorded draw matches the table."""
+    candidates) so the recorded draw matches the table. ``seats``: a table of many's entries in
+    seat order (its draw is over all its players, as ``pairing.pair_tables`` draws it)."""
+    if seats is not None and len(seats) > 2:
+        members = EntryPlayer.objects.filter(entry_id__in=seats).values_list("player_id", flat=True)
+        chosen, record = draw.choose(
+            event.salt, draw.LEADER_PURPOSE, round_no, sorted(members), context=seats
+        )
+        match.explanation = {
+            **match.explanation,
+            "seats": list(seats),
+            "first_leader": {"player": chosen, "draw": pairing_json.draw_to_dict(record)},
+        }
+        return
     if match.entry_b_id is None:
         match.explanation = {k: v for k, v in match.explanation.items() if k != "first_leader"}
         return
@@ -138,12 +152,20 @@ def swap_entries(*, round: Round, entry_x: int, entry_y: int, reason: str, actor
         )
     sx, sy = _seats_of(rnd, entry_x, entry_y)
     mx, my = sx.match, sy.match
+    table_seats = _table_seats(mx, my, sx, sy)
     before = [_match_picture(mx)] + ([_match_picture(my)] if my.pk != mx.pk else [])
     names = dict(Entry.objects.filter(pk__in=[entry_x, entry_y]).values_list("pk", "name"))
     what = f"swapped {names[entry_x]} and {names[entry_y]}"
     RoundSeat.objects.filter(pk__in=[sx.pk, sy.pk]).delete()
     changed = _swap_places(
-        rnd, sx, sy, reason=reason, actor=actor, what=what, names=(names[entry_x], names[entry_y])
+        rnd,
+        sx,
+        sy,
+        reason=reason,
+        actor=actor,
+        what=what,
+        names=(names[entry_x], names[entry_y]),
+        table_seats=table_seats,
     )
     RoundSeat.objects.bulk_create(
         [
@@ -161,6 +183,23 @@ def swap_entries(*, round: Round, entry_x: int, entry_y: int, reason: str, actor
         reason=reason,
     )
     return rnd
+
+
+def _table_seats(mx: Match, my: Match, sx: RoundSeat, sy: RoundSeat) -> dict[int, list[int]]:
+    """The seats of the tables of many among ``mx`` and ``my`` (entries in seat order) as they
+    will be after ``sx``'s and ``sy``'s entries change places; empty for two-entry matches."""
+    many = [m.pk for m in {mx.pk: mx, my.pk: my}.values() if m.table_entries > 2]
+    if not many:
+        return {}
+    seats: dict[int, dict[int, int]] = {pk: {} for pk in many}
+    for match_id, side, entry_id in RoundSeat.objects.filter(match_id__in=many).values_list(
+        "match_id", "side", "entry_id"
+    ):
+        seats[match_id][side] = entry_id
+    for seat, other in ((sx, sy), (sy, sx)):
+        if seat.match_id in seats:
+            seats[seat.match_id][seat.side] = other.entry_id
+    return {pk: [by_side[s] for s in sorted(by_side)] for pk, by_side in seats.items()}
 
 
 def _seats_of(rnd: Round, entry_x: int, entry_y: int) -> tuple[RoundSeat, RoundSeat]:
@@ -192,10 +231,21 @@ def _swap_places(
     actor: Actor,
     what: str,
     names: tuple[str, str],
+    table_seats: dict[int, list[int]],
 ) -> list[Match]:
-    """Put each entry in the other's place (both in one match: swap their sides), note the
-    director's override and redraw the first leader of each changed match; returns them."""
+    """Put each entry in the other's place (both in one match: swap their sides or seats), note
+    the director's override and redraw the first leader of each changed match; returns them.
+    At a table of many seats 0 and 1 are the match's entries, the others only ``RoundSeat``."""
     mx, my = sx.match, sy.match
+    if mx.pk in table_seats and mx.pk == my.pk:
+        new = table_seats[mx.pk]
+        mx.entry_a_id, mx.entry_b_id = new[0], new[1]
+        _note_override(
+            mx, action="swap_entries", reason=reason, actor=actor, what=what, swapped=names
+        )
+        _redraw_first_leader(mx, rnd.event, rnd.number, new)
+        mx.save(update_fields=["entry_a", "entry_b", "explanation"])
+        return [mx]
     if mx.pk == my.pk:
         assert mx.entry_b_id is not None  # two entries in one match: not a bye
         mx.entry_a_id, mx.entry_b_id = mx.entry_b_id, mx.entry_a_id
@@ -208,12 +258,12 @@ def _swap_places(
     for match, seat, new_entry in ((mx, sx, sy.entry_id), (my, sy, sx.entry_id)):
         if seat.side == 0:
             match.entry_a_id = new_entry
-        else:
+        elif seat.side == 1:
             match.entry_b_id = new_entry
         _note_override(
             match, action="swap_entries", reason=reason, actor=actor, what=what, swapped=names
         )
-        _redraw_first_leader(match, rnd.event, rnd.number)
+        _redraw_first_leader(match, rnd.event, rnd.number, table_seats.get(match.pk))
     # Neither match holds an entry twice at any point: each loses one entry and gains
     # the other's.
     mx.save(update_fields=["entry_a", "entry_b", "explanation"])

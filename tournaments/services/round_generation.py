@@ -15,6 +15,20 @@ Errors (``code``):
     a seeded play-off is its next bracket round)
     generation_running      a generation job of the event is already pending or running
     standings_updating      the standings lag the latest results (wait a few seconds)
+    too_few_for_a_table     an event at tables of 3 or 4 with fewer checked-in players than
+                            its smallest table seats
+
+Tables of many: a Swiss round of an individual event at tables of 3 or 4
+(``game.seats_tables_of_many``) is seated by ``pairing.pair_tables`` at the event's sizes
+(``game.table_sizes``) from the history of shared tables, and written by
+``round_writer.write_tables_round``. Round 1 ranks by the salted lot (``first_round`` random), or
+by rating or seed (tables of adjacent ranks). A round robin seats two entries a table only (the
+event settings refuse it at tables of many).
+
+The director's constraints (``club``, ``avoid``: ``selectors.pairing_inputs``) are kept by
+``pair_swiss`` and ``pair_tables``; round 1 of a two-entry Swiss event with any constraint is
+paired by ``pair_swiss`` (no history; the first round's order as the rank key), since the
+first-round fold knows no constraints.
 """
 
 from __future__ import annotations
@@ -22,6 +36,8 @@ from __future__ import annotations
 import logging
 from dataclasses import replace
 from datetime import timedelta
+from fractions import Fraction
+from math import gcd
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -30,7 +46,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
 
-from tournaments import job_kinds
+from tournaments import game, job_kinds
 from tournaments.errors import Conflict
 from tournaments.models import (
     BackgroundJob,
@@ -40,15 +56,17 @@ from tournaments.models import (
     StandingsSnapshot,
 )
 from tournaments.pairing.first_round import pair_first_round
-from tournaments.pairing.records import Bye, Explanation, Pairing, RoundPairing
+from tournaments.pairing.records import Bye, EntryRecord, Explanation, Pairing, RoundPairing
 from tournaments.pairing.round_robin import pair_round_robin
 from tournaments.pairing.swiss import pair_swiss
+from tournaments.pairing.tables_of_many import TablesOptions, pair_tables
+from tournaments.pairing.tables_records import TablesRound
 from tournaments.selectors import pairing_inputs, standings
 from tournaments.services import audit, playoff_rounds
 from tournaments.services.audit import Actor
 from tournaments.services.jobs import start_job
 from tournaments.services.round_status import publish_round
-from tournaments.services.round_writer import write_round
+from tournaments.services.round_writer import write_round, write_tables_round
 
 logger = logging.getLogger(__name__)
 
@@ -220,6 +238,12 @@ def generate_round(*, event: Event, actor: Actor, job_id: int | None = None) -> 
     number = ensure_can_generate(event)
     kind = next_round_kind(event, number)
     inputs = pairing_inputs.pairing_inputs(event, round_no=number)
+    if kind == Round.Kind.SWISS and game.seats_tables_of_many(event):
+        seated = pair_tables_round(event=event, inputs=inputs)
+        rnd = write_tables_round(
+            event=event, number=number, kind=kind, result=seated, inputs=inputs
+        )
+        return _generated(event, rnd, actor, job_id)
     circle = round_robin_circle(event) if kind == Round.Kind.ROUND_ROBIN else None
     notes: list[str] = []
     if circle is not None:  # the schedule is fixed: later check-ins are not in it
@@ -239,6 +263,11 @@ def generate_round(*, event: Event, actor: Actor, job_id: int | None = None) -> 
     if notes:
         result = replace(result, notes=(*result.notes, *notes))
     rnd = write_round(event=event, number=number, kind=kind, result=result, inputs=inputs)
+    return _generated(event, rnd, actor, job_id)
+
+
+def _generated(event: Event, rnd: Round, actor: Actor, job_id: int | None) -> Round:
+    """Audit a generated round."""
     audit.record(
         event=event,
         actor=actor,
@@ -252,6 +281,53 @@ def generate_round(*, event: Event, actor: Actor, job_id: int | None = None) -> 
         },
     )
     return rnd
+
+
+def tables_options(event: Event, entries: tuple[EntryRecord, ...] = ()) -> TablesOptions:
+    """The seating's options for ``event``: its table sizes (``game.table_sizes``), and a match
+    point scale that makes every entry's match points whole (placing points may be halves)."""
+    scale = 1
+    for e in entries:
+        denominator = Fraction(e.match_points).denominator
+        scale = scale * denominator // gcd(scale, denominator)
+    return TablesOptions(table_sizes=game.table_sizes(event), mp_scale=scale)
+
+
+def pair_tables_round(*, event: Event, inputs: pairing_inputs.PairingInputs) -> TablesRound:
+    """Seat round ``inputs.round_no`` of an event at tables of many (no database writes).
+
+    Refused (``too_few_for_a_table``) when the checked-in players cannot fill one table."""
+    sizes = game.table_sizes(event)
+    active = len(inputs.active)
+    if active < min(sizes):
+        raise Conflict(
+            gettext(
+                "Only %(active)s players are checked in: a table seats at least %(size)s. Check "
+                "in more players first."
+            )
+            % {"active": active, "size": min(sizes)},
+            code="too_few_for_a_table",
+            details={"active": active, "sizes": list(sizes)},
+        )
+    key = pairing_key(event) if inputs.round_no > 1 else first_round_key(event)
+    return pair_tables(
+        list(inputs.entries),
+        inputs.every_table,
+        round_no=inputs.round_no,
+        salt=event.salt,
+        key=key,
+        options=tables_options(event, inputs.active),
+    )
+
+
+def first_round_key(event: Event) -> Any:
+    """Round 1's order as a rank key: None (the salted lot) for ``random``; highest rating, or
+    seed 1 first, for ``rating`` / ``seed`` (entries without one last; the lot breaks ties)."""
+    if event.first_round == "rating":
+        return lambda e: (e.rating is None, -(e.rating or 0))
+    if event.first_round == "seed":
+        return lambda e: (e.seed is None, e.seed or 0)
+    return None
 
 
 def round_robin_circle(event: Event) -> list[int] | None:
@@ -281,7 +357,8 @@ def pair_round(*, event: Event, kind: str, inputs: pairing_inputs.PairingInputs)
         full = pair_round_robin(scheduled, round_no=inputs.round_no, salt=event.salt, order=circle)
         active = {e.entry_id for e in inputs.active}
         return _drop_inactive(full, active)
-    if inputs.round_no == 1:
+    constrained = any(e.club is not None or e.avoid for e in inputs.active)
+    if inputs.round_no == 1 and not constrained:
         method = (
             event.first_round if event.first_round in ("random", "rating", "seed") else "random"
         )
@@ -296,7 +373,7 @@ def pair_round(*, event: Event, kind: str, inputs: pairing_inputs.PairingInputs)
         list(inputs.history),
         round_no=inputs.round_no,
         salt=event.salt,
-        key=pairing_key(event),
+        key=pairing_key(event) if inputs.round_no > 1 else first_round_key(event),
     )
 
 

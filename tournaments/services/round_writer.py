@@ -23,6 +23,7 @@ from tournaments.models import (
 from tournaments.pairing import draw
 from tournaments.pairing import export as pairing_json
 from tournaments.pairing.records import Explanation, RoundPairing
+from tournaments.pairing.tables_records import TablesRound
 from tournaments.selectors import pairing_inputs
 
 
@@ -46,6 +47,7 @@ class MatchRow:
     bracket_slot: str = ""
     best_of: int = 1
     target: int | None = None  # raw points; None: the event's
+    others: tuple[int, ...] = ()  # a table of many: the entries of seats 2 and 3
 
     @property
     def is_bye(self) -> bool:
@@ -62,7 +64,8 @@ def write_draft_round(
     time_limit_minutes: int | None = None,
 ) -> Round:
     """The one round writer: a draft round, its tables as needed, its matches, one seat per
-    entry (side 0 for ``entry_a``, 1 for ``entry_b``). Every kind of round is written here."""
+    entry (side 0 for ``entry_a``, 1 for ``entry_b``, 2 and 3 for a table of many's ``others``,
+    with ``table_entries`` the entries at the table). Every kind of round is written here."""
     fields: dict[str, Any] = (
         {} if time_limit_minutes is None else {"time_limit_minutes": time_limit_minutes}
     )
@@ -86,6 +89,7 @@ def write_draft_round(
             bracket_slot=r.bracket_slot,
             best_of=r.best_of,
             target=r.target,
+            table_entries=2 + len(r.others),
         )
         for r in rows
     ]
@@ -98,6 +102,11 @@ def write_draft_round(
             RoundSeat(round=rnd, entry_id=m.entry_b_id, match=m, side=1)
             for m in created
             if m.entry_b_id is not None
+        ]
+        + [
+            RoundSeat(round=rnd, entry_id=entry_id, match=m, side=2 + i)
+            for r, m in zip(rows, created, strict=True)
+            for i, entry_id in enumerate(r.others)
         ]
     )
     return rnd
@@ -207,3 +216,78 @@ def write_round(
         rows=_pairing_rows(result, inputs, bracket_slots or {}, formats or {}),
         time_limit_minutes=event.round_minutes,
     )
+
+
+def write_tables_round(
+    *,
+    event: Event,
+    number: int,
+    kind: str,
+    result: TablesRound,
+    inputs: pairing_inputs.PairingInputs,
+) -> Round:
+    """Write a round at tables of many (``pairing.pair_tables``) as a draft: one match per table
+    (seats 0 and 1 in ``entry_a`` / ``entry_b``, seats 2 and 3 in ``RoundSeat``; a table of two
+    is an ordinary two-entry match), a bye as today. The round's explanation is the pairing's
+    own (``export.tables_round_to_dict``) with the salt, the active entries and their standing;
+    each table's is its ``TableExplanation`` with its seats and the first leader's draw."""
+    known = {e.entry_id for e in inputs.entries}
+    leaders = {tuple(d.context): d for d in result.draws if d.purpose == draw.LEADER_PURPOSE}
+    rows: list[MatchRow] = []
+    for t in result.tables:
+        unknown = [e for e in t.entries if e not in known]
+        if unknown or len(t.entries) < 2:
+            raise ValueError(f"the seating returned unknown entries {unknown} or a lone seat")
+        data = {
+            **pairing_json.table_explanation_to_dict(t.explanation),
+            "seats": list(t.entries),
+            "overrides": _explanation_json(Explanation(method="", reason=""), t.override)[
+                "overrides"
+            ],
+        }
+        leader = leaders.get(t.entries)
+        if leader is not None and leader.outcome:
+            data["first_leader"] = {
+                "player": leader.outcome[0],
+                "draw": pairing_json.draw_to_dict(leader),
+            }
+        rows.append(
+            MatchRow(t.entries[0], t.entries[1], data, t.table, others=tuple(t.entries[2:]))
+        )
+    for b in result.byes:
+        data = {
+            **pairing_json.table_explanation_to_dict(b.explanation),
+            "overrides": _explanation_json(Explanation(method="", reason=""), b.override)[
+                "overrides"
+            ],
+            "bye": True,
+        }
+        rows.append(MatchRow(b.entry_id, None, data))
+    base = _round_explanation_common(event, inputs)
+    explanation = {**pairing_json.tables_round_to_dict(result), **base}
+    return write_draft_round(
+        event=event,
+        number=number,
+        kind=kind,
+        explanation=explanation,
+        rows=rows,
+        time_limit_minutes=event.round_minutes,
+    )
+
+
+def _round_explanation_common(event: Event, inputs: pairing_inputs.PairingInputs) -> dict[str, Any]:
+    """What every generated round's explanation records besides the pairing's own: the salt,
+    the active entries, each one's standing before the round and when it was made."""
+    return {
+        "salt": event.salt,
+        "active_entries": sorted(e.entry_id for e in inputs.active),
+        "standing": {
+            str(e.entry_id): {
+                "match_points": pairing_json.number(e.match_points),
+                "spread": pairing_json.number(e.spread),
+                "byes": e.byes_received,
+            }
+            for e in inputs.active
+        },
+        "generated_at": timezone.now().isoformat(),
+    }
