@@ -39,9 +39,13 @@ SIDE_LETTERS = ("A", "B")
 """A match's two sides as people read them: side 0 (``entry_a``) is A, side 1 (``entry_b``) B."""
 
 
+SEAT_LETTERS = ("A", "B", "C", "D")
+"""The seats of a table of many as people read them: seat 0 is A (``entry_a``), 1 B, 2 C, 3 D."""
+
+
 def side_letter(side: int) -> str:
-    """ "A" for side 0, "B" for side 1."""
-    return SIDE_LETTERS[side]
+    """ "A" for side 0, "B" for side 1 (at a table of many, "C" and "D" for seats 2 and 3)."""
+    return SEAT_LETTERS[side]
 
 
 def side_from_letter(letter: str) -> int:

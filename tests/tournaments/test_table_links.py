@@ -31,8 +31,8 @@ def test_a_token_has_256_secret_bits_and_prints_the_same_twice() -> None:
     assert table_links.table_token(round_=rnd, table=other, side=1) != token
     side_a = table_links.table_token(round_=rnd, table=table, side=0)
     assert side_a.split(".")[3] != mac  # each side has its own secret part
-    with pytest.raises(ValueError):
-        table_links.table_token(round_=rnd, table=table, side=2)
+    with pytest.raises(ValueError):  # seats 2 and 3 exist at tables of many, no more
+        table_links.table_token(round_=rnd, table=table, side=4)
 
 
 def test_the_token_is_stored_nowhere() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch
 
-from tournaments.models import Claim, Event, Match, MatchResult, Round
+from tournaments.models import Claim, Event, Match, MatchResult, Round, RoundSeat
 from tournaments.results_math import divergence, from_halves, state_of
 from tournaments.selectors import forfeits as forfeit_reads
 
@@ -32,8 +32,18 @@ class MatchBoard:
         return self.match.table.number if self.match.table_id and self.match.table else None
 
     @property
+    def seat_entries(self) -> list[Any]:
+        """At a table of many, its entries in seat order (empty for a match of two sides)."""
+        if self.match.table_entries <= 2:
+            return []
+        return [seat.entry for seat in getattr(self.match, "seat_rows", [])]
+
+    @property
     def side_names(self) -> list[str]:
-        """The two sides' names, side A first ("" for a bye's missing side)."""
+        """The two sides' names, side A first ("" for a bye's missing side); at a table of
+        many, every seat's player, seat order."""
+        if self.match.table_entries > 2:
+            return [entry.name for entry in self.seat_entries]
         a, b = self.match.entry_a, self.match.entry_b
         return [a.name, b.name if b is not None else ""]
 
@@ -42,6 +52,8 @@ class MatchBoard:
         """The confirmed score as people read it, side 0 first ("95 – 100"), or ""."""
         if self.result is None:
             return ""
+        if self.result.scores_halves is not None:  # a table of many: every seat's
+            return " – ".join(str(from_halves(h)) for h in self.result.scores_halves)
         a = from_halves(self.result.score_a_halves)
         b = from_halves(self.result.score_b_halves)
         return f"{a} – {b}"
@@ -49,20 +61,29 @@ class MatchBoard:
     @property
     def sides(self) -> list[dict[str, Any]]:
         """Per side: its number, entry name, current claim and that claim's score as text."""
-        names = [self.match.entry_a.name, self.match.entry_b.name if self.match.entry_b else ""]
+        names = self.side_names
         out = []
         for side, claim in enumerate(self.claims):
             text = ""
-            if claim is not None and claim.score_a_halves is not None:
+            if claim is not None and claim.scores_halves:  # a table of many: every seat's
+                text = " – ".join(str(from_halves(h)) for h in claim.scores_halves)
+            elif claim is not None and claim.score_a_halves is not None:
                 a = from_halves(claim.score_a_halves)
                 text = f"{a} – {from_halves(claim.score_b_halves)}"
             out.append({"side": side, "name": names[side], "claim": claim, "score_text": text})
         return out
 
     def divergence(self) -> dict[str, Any] | None:
-        """Where the two sides' sheets first differ (a conflict between two sheets), else None."""
-        a, b = self.claims
-        if self.state != "conflict" or a is None or b is None:
+        """Where the two sides' sheets first differ (a conflict between two sheets), else None.
+        At a table of many: the first two submitted claims that differ, in seat order."""
+        if self.state != "conflict":
+            return None
+        a, b = self.claims[0], self.claims[1]
+        if self.match.table_entries > 2:
+            sent = [c for c in self.claims if c is not None and c.status == Claim.Status.SUBMITTED]
+            a = sent[0] if sent else None
+            b = next((c for c in sent if a is not None and c.digest != a.digest), None)
+        if a is None or b is None:
             return None
         if a.kind != Claim.Kind.SHEET or b.kind != Claim.Kind.SHEET:
             return {"hand": None, "move": None, "note": "one side sent only a final score"}
@@ -88,9 +109,24 @@ def _matches(queryset: Any, *, history: bool) -> Any:
     )
 
 
+def _with_seats(matches: list[Match]) -> list[Match]:
+    """Every seat of the tables of many among ``matches`` as ``seat_rows`` (one query, and only
+    when there is one: a match of two sides reads ``entry_a`` and ``entry_b``)."""
+    many = [m for m in matches if m.table_entries > 2]
+    if not many:
+        return matches
+    by_match: dict[int, list[RoundSeat]] = {}
+    rows = RoundSeat.objects.filter(match__in=many).select_related("entry").order_by("side")
+    for seat in rows:
+        by_match.setdefault(seat.match_id, []).append(seat)
+    for m in many:
+        m.seat_rows = by_match.get(m.pk, [])  # type: ignore[attr-defined]
+    return matches
+
+
 def _board(match: Match) -> MatchBoard:
     history: list[Claim] = list(getattr(match, "all_claims", []))
-    claims: list[Claim | None] = [None, None]
+    claims: list[Claim | None] = [None] * max(2, match.table_entries)
     for claim in history:  # ordered by side, version: the last one per side wins
         claims[claim.side] = claim
     current: list[MatchResult] = list(getattr(match, "current", []))
@@ -105,7 +141,7 @@ def round_board(round_: Round) -> list[MatchBoard]:
     matches = _matches(Match.objects.filter(round=round_), history=False).order_by(
         "is_bye", "table__number", "game_no", "pk"
     )
-    return [_board(m) for m in matches]
+    return [_board(m) for m in _with_seats(list(matches))]
 
 
 def round_claims(round_: Round) -> list[Claim]:
@@ -119,9 +155,10 @@ def round_claims(round_: Round) -> list[Claim]:
 
 
 def match_board(match_id: int) -> MatchBoard | None:
-    """One match's board (None if there is no such match). Three queries."""
+    """One match's board (None if there is no such match). Three queries (four at a table of
+    many: its seats)."""
     match = _matches(Match.objects.filter(pk=match_id), history=True).first()
-    return _board(match) if match is not None else None
+    return _board(_with_seats([match])[0]) if match is not None else None
 
 
 URGENCY = ("conflict", "missing", "pending", "confirmed", "bye")
@@ -142,6 +179,17 @@ def count_states(boards: list[MatchBoard]) -> dict[str, int]:
     return counts
 
 
+def _table_of_many(result: MatchResult) -> dict[str, Any]:
+    """A table of many's result in the export: every seat's score and place (``scores`` then
+    lists every seat, seat order). Nothing for a match of two sides."""
+    if result.scores_halves is None:
+        return {}
+    return {
+        "seat_scores": [from_halves(h) for h in result.scores_halves],
+        "placings": result.placings,
+    }
+
+
 def results_for_export(event: Event) -> dict[int, dict[str, Any]]:
     """Each confirmed match of the event: its current result and scoresheet, by match id. One query.
 
@@ -157,6 +205,7 @@ def results_for_export(event: Event) -> dict[int, dict[str, Any]]:
     marks = forfeit_reads.marks_of(event.pk, [(r.pk, r.forfeit) for r in rows if r.forfeit])
     return {
         r.match_id: {
+            **_table_of_many(r),
             "version": r.version,
             "source": r.source,
             "kind": r.kind,

@@ -210,6 +210,9 @@ class Assessment:
     score_b_halves: int | None
     winner_side: int | None
     finished: bool
+    # At a table of many (three or four players, each for themselves): every seat's score in
+    # half-points, seat order (``score_a_halves``/``score_b_halves``: seats 0 and 1). None else.
+    scores_halves: tuple[int, ...] | None = None
 
 
 def assess_sheet(event: Event, sheet: Any, match: Match | None = None) -> Assessment:
@@ -225,8 +228,12 @@ def assess_sheet(event: Event, sheet: Any, match: Match | None = None) -> Assess
     verdict = engine_verify(sheet)
     scores = verdict.get("scores") or []
     halves: list[int | None] = [None, None]
+    many: tuple[int, ...] | None = None
     if len(scores) == 2:
         halves = [to_halves(s) for s in scores]
+    elif len(scores) > 2:  # a table of many: every seat's score
+        many = tuple(to_halves(s) for s in scores)
+        halves = [many[0], many[1]]
     complete = bool(verdict.get("valid")) and bool(verdict.get("finished"))
     return Assessment(
         kind=Claim.Kind.SHEET,
@@ -239,6 +246,7 @@ def assess_sheet(event: Event, sheet: Any, match: Match | None = None) -> Assess
         score_b_halves=halves[1],
         winner_side=verdict.get("winner"),
         finished=bool(verdict.get("finished")),
+        scores_halves=many,
     )
 
 
@@ -279,17 +287,22 @@ def assess_mismatch(sheet: dict[str, Any], refusal: SheetMismatch) -> Assessment
     )
 
 
-def assess_final_score(event: Event, final_score: Any, *, allow: bool | None = None) -> Assessment:
+def assess_final_score(
+    event: Event, final_score: Any, *, allow: bool | None = None, seats: int = 2
+) -> Assessment:
     """A final score only: ``{"scores": [side 0, side 1], "winner": 0 | 1 | null}`` (raw points).
 
     Allowed where the event allows it (``allow`` lets a director enter one anyway). The winner is
     the uniquely highest side (null: drawn); a ``winner`` given must agree. Marked unverified.
+    ``seats`` 3 or 4: a table of many, one score per seat (:func:`assess_table_final_score`).
     """
     if not (event.allow_final_score_only if allow is None else allow):
         raise NotAllowed(
             gettext("This event needs the scoresheet, not only the final score."),
             code="final_score_not_allowed",
         )
+    if seats > 2:
+        return assess_table_final_score(final_score, seats)
     if not isinstance(final_score, dict) or not isinstance(final_score.get("scores"), list):
         raise ValidationFailed(
             gettext('A final score is {"scores": [side 0, side 1]}.'), code="invalid_score"
@@ -321,6 +334,49 @@ def assess_final_score(event: Event, final_score: Any, *, allow: bool | None = N
     )
 
 
+def assess_table_final_score(final_score: Any, seats: int) -> Assessment:
+    """A table of many's final score: ``{"scores": [seat 0, seat 1, ...], "winner": seat | null}``
+    (raw points, one per seat). The winner is the uniquely highest seat (null: a shared top, as
+    time may leave it); a ``winner`` given must agree. Marked unverified."""
+    if not isinstance(final_score, dict) or not isinstance(final_score.get("scores"), list):
+        raise ValidationFailed(
+            gettext('A final score is {"scores": [seat 1, seat 2, ...]}, one per player.'),
+            code="invalid_score",
+        )
+    scores = final_score["scores"]
+    if len(scores) != seats:
+        raise ValidationFailed(
+            gettext(
+                "This table has %(seats)s players: give one score per player, %(seats)s in all."
+            )
+            % {"seats": seats},
+            code="invalid_score",
+            details={"seats": seats, "given": len(scores)},
+        )
+    halves = tuple(to_halves(s) for s in scores)
+    top = max(halves)
+    winner = halves.index(top) if halves.count(top) == 1 else None
+    if "winner" in final_score and final_score["winner"] != winner:
+        raise ValidationFailed(
+            gettext("The winner is the player with the highest score (null when two share it)."),
+            code="invalid_score",
+            details={"winner": final_score["winner"], "expected": winner},
+        )
+    return Assessment(
+        kind=Claim.Kind.FINAL_SCORE,
+        sheet=None,
+        digest=digest({"kind": "final_score", "halves": list(halves)}),
+        verdict=None,
+        verified=False,
+        complete=True,
+        score_a_halves=halves[0],
+        score_b_halves=halves[1],
+        winner_side=winner,
+        finished=True,
+        scores_halves=halves,
+    )
+
+
 def assess(
     event: Event,
     *,
@@ -339,4 +395,5 @@ def assess(
         )
     if sheet is not None:
         return assess_sheet(event, sheet, match)
-    return assess_final_score(event, final_score, allow=allow_final)
+    seats = match.table_entries if match is not None else 2
+    return assess_final_score(event, final_score, allow=allow_final, seats=seats)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext
 
 from tournaments.errors import Conflict, SpinnerError, ValidationFailed
 from tournaments.models import Claim, Match, MatchResult
-from tournaments.results_math import state_of
+from tournaments.results_math import state_of, table_agreement
 from tournaments.services import audit
 from tournaments.services.assessment import (
     Assessment,
@@ -174,6 +174,7 @@ def _store_claim(
                 score_a_halves=found.score_a_halves,
                 score_b_halves=found.score_b_halves,
                 winner_side=found.winner_side,
+                scores_halves=list(found.scores_halves) if found.scores_halves else None,
                 finished=found.finished,
                 confirms=confirms,
                 origin=Claim.Origin.TABLE,
@@ -207,6 +208,8 @@ def _audit_claim(match: Match, claim: Claim, action: str) -> None:
 def _confirm_if_agreed(
     match: Match, claims: list[Claim | None], acting_side: int
 ) -> MatchResult | None:
+    if match.table_entries > 2:  # a table of many: every other seat, or most, as the event says
+        return _confirm_table_if_agreed(match, claims, acting_side)
     a, b = claims
     if (
         a is None
@@ -228,12 +231,64 @@ def _confirm_if_agreed(
     )
 
 
+def _confirm_table_if_agreed(
+    match: Match, claims: list[Claim | None], acting_side: int
+) -> MatchResult | None:
+    """A table of many's result, once enough seats hold the same claim
+    (``results_math.table_agreement`` with the event's ``table_confirmation``): the latest of
+    them becomes the result."""
+    agreed = table_agreement(claims, match.round.event.table_confirmation)
+    if agreed is None:
+        return None
+    return write_result(
+        match,
+        source=MatchResult.Source.AGREED,
+        claim=max(agreed, key=lambda c: (c.created_at, c.pk)),
+        found=None,
+        reason="",
+        actor=None,
+        action="result.confirm",
+        actor_label=side_actor(match, acting_side),
+    )
+
+
+def _claim_to_confirm(
+    match: Match, claims: list[Claim | None], side: int, of_side: int | None
+) -> int:
+    """Whose claim ``side`` confirms: the other side's in a match of two; at a table of many
+    ``of_side`` (another seat), or, when not given, the one other seat's submitted claim when
+    every submitted claim of the others is the same sheet."""
+    if match.table_entries <= 2:
+        return 1 - side
+    if of_side is not None:
+        check_side(match, of_side)
+        if of_side == side:
+            raise ValidationFailed(
+                gettext("Confirm another player's claim, not your own."), code="invalid_side"
+            )
+        return of_side
+    others = [
+        c for c in claims if c is not None and c.side != side and c.status == Claim.Status.SUBMITTED
+    ]
+    if len({c.digest for c in others}) > 1:
+        raise ValidationFailed(
+            gettext("The other players sent different results: say whose you confirm."),
+            code="confirm_whose",
+            details={"sides": [c.side for c in others]},
+        )
+    # none submitted: the check below says so; several alike: the earliest stands for them all
+    return (
+        min(others, key=lambda c: (c.created_at, c.pk)).side if others else (side + 1) % len(claims)
+    )
+
+
 @transaction.atomic
 def confirm_claim(
     *,
     match: Match,
     side: int,
     expected_version: int,
+    of_side: int | None = None,
 ) -> ClaimOutcome:
     """The other side confirms side ``1 - side``'s current claim as it stands (a table's act,
     like ``submit_claim``).
@@ -242,12 +297,16 @@ def confirm_claim(
     shown): if it has changed since, ``stale_version`` and nothing is stored. Stores the same
     sheet (or final score) as a claim of ``side`` and so confirms the result. Confirming again
     what is already confirmed returns it.
+
+    At a table of many, ``of_side`` is the seat whose claim is confirmed (when not given: the
+    other seats' claim when they all sent the same, else ``confirm_whose``); the result is
+    confirmed once enough seats hold it (``Event.table_confirmation``).
     """
     check_side(match, side)
     locked = lock_match(match)
     check_open(locked.round)
     claims = current_claims(locked)
-    other, mine = claims[1 - side], claims[side]
+    other, mine = claims[_claim_to_confirm(locked, claims, side, of_side)], claims[side]
     result = current_result(locked)
     if other is None or other.status != Claim.Status.SUBMITTED:
         raise ValidationFailed(
@@ -277,6 +336,7 @@ def confirm_claim(
         score_b_halves=other.score_b_halves,
         winner_side=other.winner_side,
         finished=other.finished,
+        scores_halves=tuple(other.scores_halves) if other.scores_halves else None,
     )
     check_claim_room(locked, side, mine, draft=False)
     claim = _store_claim(locked, side, found, mine, confirms=other)

@@ -39,6 +39,7 @@ from tournaments.services.results import (
     check_not_draft,
     check_result_version,
     check_side,
+    check_two_sides,
     current_result,
     lock_match,
     require_reason,
@@ -110,6 +111,7 @@ def record_forfeit(
     Over a confirmed result it is a correction: ``expected_version`` is that result's version.
     """
     reason = require_reason(reason)
+    check_two_sides(match)
     check_side(match, side)
     locked = _locked_for_forfeit(match, expected_version)
     return _write(locked, forfeit=SIDE_FORFEITS[side], reason=reason, actor=actor)
@@ -125,6 +127,7 @@ def record_double_forfeit(
     """
     reason = require_reason(reason)
     check_not_bye(match)
+    check_two_sides(match)
     if match.bracket_slot or match.round.kind == Round.Kind.PLAYOFF:
         raise ValidationFailed(
             gettext(
@@ -146,6 +149,7 @@ def record_no_show(
     rounds (already withdrawn: left so). Audited as ``result.forfeit``, ``entry.withdraw`` and
     ``entry.no_show`` (which marks the result as a no-show on every page)."""
     reason = require_reason(reason)
+    check_two_sides(match)
     check_side(match, side)
     locked = _locked_for_forfeit(match, expected_version)
     result = _write(locked, forfeit=SIDE_FORFEITS[side], reason=reason, actor=actor)

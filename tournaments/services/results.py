@@ -3,7 +3,8 @@ checks shared by claims and decisions, and the standings' dirty mark.
 
 Vocabulary:
     claim     one side's account of a match, versioned per side; never overwritten
-    side      0 is the match's ``entry_a``, 1 ``entry_b``
+    side      0 is the match's ``entry_a``, 1 ``entry_b``; at a table of many (``table_entries``
+              3 or 4) the seat, 0 to 3, whose scores and placings the result keeps per seat
     result    the confirmed outcome of a match (``MatchResult``), versioned; one current per match
     state     ``missing``, ``pending``, ``conflict``, ``confirmed`` or ``bye``
               (``tournaments.results_math.state_of``)
@@ -35,9 +36,9 @@ from django.utils.translation import gettext
 
 from tournaments import follow_versions, metrics
 from tournaments.errors import Conflict, NotAllowed, ValidationFailed
-from tournaments.models import Claim, Event, Match, MatchResult, Round, StandingsState
+from tournaments.models import Claim, Event, Match, MatchResult, Round, RoundSeat, StandingsState
 from tournaments.queueing import enqueue_after_commit
-from tournaments.results_math import from_halves
+from tournaments.results_math import from_halves, table_placings
 from tournaments.services import audit, ratings, series, webhooks
 from tournaments.services.assessment import SIDES, Assessment
 from tournaments.services.audit import Actor
@@ -59,8 +60,9 @@ class AlreadyConfirmed(Conflict):
 
 
 def current_claims(match: Match) -> list[Claim | None]:
-    """Each side's latest claim (None where that side has none)."""
-    found: list[Claim | None] = [None, None]
+    """Each side's latest claim (None where that side has none); at a table of many, each
+    seat's (``match.table_entries`` of them)."""
+    found: list[Claim | None] = [None] * max(2, match.table_entries)
     for claim in Claim.objects.filter(match=match).order_by("side", "-version"):
         if found[claim.side] is None:
             found[claim.side] = claim
@@ -90,11 +92,37 @@ def lock_match(match: Match) -> Match:
 
 
 def check_side(match: Match, side: int) -> None:
+    """A side of the match: 0 or 1, or at a table of many a seat, 0 to ``table_entries - 1``
+    (``invalid_side`` otherwise)."""
+    if match.table_entries > 2:
+        if isinstance(side, bool) or side not in range(match.table_entries):
+            raise ValidationFailed(
+                gettext("This table has %(seats)s players: the seat is 0 to %(last)s.")
+                % {"seats": match.table_entries, "last": match.table_entries - 1},
+                code="invalid_side",
+                details={"side": side, "seats": match.table_entries},
+            )
+        check_not_bye(match)
+        return
     if side not in SIDES:
         raise ValidationFailed(
             gettext("The side is 0 (first entry) or 1 (second)."), code="invalid_side"
         )
     check_not_bye(match)
+
+
+def check_two_sides(match: Match) -> None:
+    """Refuse what only a match of two sides has (a forfeit by side "a" or "b") at a table of
+    many (``not_at_table_of_many``)."""
+    if match.table_entries > 2:
+        raise ValidationFailed(
+            gettext(
+                "This is a table of %(seats)s players: enter its result with every player's "
+                "score instead."
+            )
+            % {"seats": match.table_entries},
+            code="not_at_table_of_many",
+        )
 
 
 def check_not_bye(match: Match) -> None:
@@ -211,6 +239,7 @@ def write_result(
     else:  # pragma: no cover - callers give one of them
         raise ValueError("a result needs a claim or an assessment")
     assert origin.score_a_halves is not None and origin.score_b_halves is not None
+    many = table_scores(match, origin)
     try:
         with transaction.atomic():
             result = MatchResult.objects.create(
@@ -226,6 +255,8 @@ def write_result(
                 score_a_halves=origin.score_a_halves,
                 score_b_halves=origin.score_b_halves,
                 winner_side=origin.winner_side,
+                scores_halves=many,
+                placings=table_placings(many) if many is not None else None,
                 forfeit=forfeit,
                 reason=reason,
                 actor=actor if isinstance(actor, User) else None,
@@ -245,7 +276,8 @@ def write_result(
     note_results_changed(event_id=match.round.event_id)
     metrics.count_result_after_commit(result.source)
     webhooks.result_confirmed(match, result)  # each version once, sent after commit
-    follow_versions.bump_entries([match.entry_a_id, match.entry_b_id])  # their "my table" pages
+    # their "my table" pages
+    follow_versions.bump_entries(seat_entry_ids(match) or [match.entry_a_id, match.entry_b_id])
     # a rated event's players are re-rated from this round on (coalesced, after commit)
     ratings.note_result_changed(
         event=match.round.event, round_number=match.round.number, match_id=match.pk
@@ -254,6 +286,32 @@ def write_result(
         # a decided play-off match may let the bracket advance (the worker's job, idempotent)
         enqueue_after_commit(ADVANCE_PLAYOFF_TASK, match.round.event_id)
     return result
+
+
+def table_scores(match: Match, origin: Claim | Assessment) -> list[int] | None:
+    """At a table of many, every seat's score (half-points) of a claim or assessment: one per
+    seat, or ``invalid_score`` (a result of a table of many needs them all). None for a match
+    of two sides."""
+    if match.table_entries <= 2:
+        return None
+    many = list(origin.scores_halves or [])
+    if len(many) != match.table_entries:
+        raise ValidationFailed(
+            gettext("This table has %(seats)s players: its result needs every player's score.")
+            % {"seats": match.table_entries},
+            code="invalid_score",
+            details={"seats": match.table_entries, "given": len(many)},
+        )
+    return many
+
+
+def seat_entry_ids(match: Match) -> list[int]:
+    """The entries at a table of many, seat order (empty for a match of two sides)."""
+    if match.table_entries <= 2:
+        return []
+    return list(
+        RoundSeat.objects.filter(match=match).order_by("side").values_list("entry_id", flat=True)
+    )
 
 
 ADVANCE_PLAYOFF_TASK = "tournaments.advance_playoff"
@@ -273,6 +331,9 @@ def result_summary(result: MatchResult) -> dict[str, Any]:
         "verified": result.verified,
         "claim": result.claim_id,
     }
+    if result.scores_halves is not None:  # a table of many: every seat's score and place
+        summary["scores"] = [from_halves(h) for h in result.scores_halves]
+        summary["placings"] = result.placings
     if result.forfeit:
         summary["forfeit"] = result.forfeit
     return summary

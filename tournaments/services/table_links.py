@@ -41,15 +41,15 @@ from django.utils.translation import gettext
 
 from tournaments import game
 from tournaments.errors import NotAllowed, NotFound, ValidationFailed
-from tournaments.models import Match, Round, Table, new_salt
+from tournaments.models import Match, Round, RoundSeat, Table, new_salt
 from tournaments.services import audit
 
 LINK_ACTIVE_STATUSES = (Round.Status.PUBLISHED, Round.Status.IN_PLAY)
 # "<round id>.<table number>.<side>.<mac>": ASCII digits only (``str.isdigit`` also takes "²", which
 # ``int`` refuses, and an unbounded run of digits trips Python's int-from-string limit), and the
 # mac is exactly what ``_mac`` makes: 32 bytes in unpadded base64url, 43 characters.
-_TOKEN = re.compile(r"([0-9]{1,12})\.([0-9]{1,6})\.([01])\.([A-Za-z0-9_-]{43})")
-SIDES = (0, 1)
+_TOKEN = re.compile(r"([0-9]{1,12})\.([0-9]{1,6})\.([0-3])\.([A-Za-z0-9_-]{43})")
+SIDES = (0, 1, 2, 3)  # a side, or a seat at a table of many (``Match.table_entries`` 3 or 4)
 
 
 class TableLinkInvalid(NotAllowed):
@@ -129,7 +129,7 @@ def table_token(*, round_: Round, table: Table, side: int) -> str:
     if table.event_id != round_.event_id:
         raise ValueError("the table and the round belong to different events")
     if side not in SIDES:
-        raise ValueError(f"a side is 0 or 1, not {side!r}")
+        raise ValueError(f"a side is 0 or 1 (a seat 0 to 3), not {side!r}")
     return f"{round_.pk}.{table.number}.{side}.{_mac(round_, table, side)}"
 
 
@@ -146,8 +146,12 @@ def table_link_url(*, round_: Round, table: Table, side: int) -> str:
 
 
 def side_actor(match: Match, side: int) -> str:
-    """How the audit log names a side that acted through its link: "table 7, side A (Team)"."""
+    """How the audit log names a side that acted through its link: "table 7, side A (Team)"
+    (at a table of many, the seat's letter: A to D)."""
     entry = match.entry_a if side == 0 else match.entry_b
+    if side > 1:
+        seat = RoundSeat.objects.filter(match=match, side=side).select_related("entry").first()
+        entry = seat.entry if seat is not None else None
     where = f"table {match.table.number}" if match.table is not None else "no table"
     who = f" ({entry.name})" if entry is not None else ""
     return f"{where}, side {game.side_letter(side)}{who}"

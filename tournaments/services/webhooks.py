@@ -42,7 +42,15 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.errors import Conflict, NotAllowed, ValidationFailed
-from tournaments.models import Event, Match, MatchResult, Round, WebhookDelivery, WebhookEndpoint
+from tournaments.models import (
+    Event,
+    Match,
+    MatchResult,
+    Round,
+    RoundSeat,
+    WebhookDelivery,
+    WebhookEndpoint,
+)
 from tournaments.permissions import can_direct
 from tournaments.queueing import enqueue_after_commit
 from tournaments.results_math import from_halves
@@ -371,7 +379,7 @@ def result_confirmed(match: Match, result: MatchResult) -> None:
     event = match.round.event
 
     def payload() -> dict[str, Any]:
-        return {
+        body: dict[str, Any] = {
             "event": event.slug,
             "round": match.round.number,
             "match": {"id": match.pk, "entries": [match.entry_a_id, match.entry_b_id]},
@@ -388,6 +396,12 @@ def result_confirmed(match: Match, result: MatchResult) -> None:
                 "page": _link("public:match", event.slug, match.pk),
             },
         }
+        if result.scores_halves is not None:  # a table of many: every seat, its score and place
+            seats = RoundSeat.objects.filter(match=match).order_by("side")
+            body["match"]["entries"] = list(seats.values_list("entry_id", flat=True))
+            body["result"]["scores"] = [from_halves(h) for h in result.scores_halves]
+            body["result"]["placings"] = result.placings
+        return body
 
     notify(
         event_id=event.pk,
