@@ -266,3 +266,17 @@ def test_a_table_of_two_in_the_same_event_is_shown_as_before(client: Client) -> 
     body = text(client.get("/events/mixed/rounds/3/"))
     assert "table-seats" not in body and 'class="vs"' in body
     assert isinstance(night.players[0], Entry)
+
+
+def test_the_event_page_says_how_tables_of_many_seat_and_score(client: Client) -> None:
+    Night()
+    body = text(client.get("/events/cutthroat/"))
+    assert "individual players, four at each table (three at some tables" in body
+    assert "at a table of four, 4, 2, 1, 0 by place; at a table of three, 4, 2, 0 by place" in body
+    assert "head to head" not in body
+    Event.objects.filter(slug="cutthroat").update(
+        placing_points={"proportional": 10}, mixed_table_sizes=False
+    )
+    body = text(client.get("/events/cutthroat/", headers={"accept-language": "es"}))
+    assert "jugadores individuales, cuatro en cada mesa (descansa quien quede sin mesa)" in body
+    assert "10 por mesa, repartidos en proporción al tanteo" in body
