@@ -107,3 +107,28 @@ def confirm_table(
         scores_halves=halves,
         placings=places if places is not None else [ranked[s] for s in seats],
     )
+
+
+class Night:
+    """Fourteen players at 4 + 4 + 3 + 3 in round 1 (closed, every result in), round 2 in play
+    with one result in (a tie at the top: a game ended by time)."""
+
+    def __init__(self, slug: str = "cutthroat", **fields: Any) -> None:
+        self.event = make_individual_event(slug, **fields)
+        self.players = make_players(self.event, 14)
+        p = self.players
+        self.r1 = Round.objects.create(event=self.event, number=1, status=Round.Status.CLOSED)
+        seats = [p[0:4], p[4:8], p[8:11], p[11:14]]
+        self.t1 = [seat_table(self.r1, i + 1, s) for i, s in enumerate(seats)]
+        self.sheet = table_sheet(self.r1, 1, 4)
+        confirm_table(self.t1[0], sheet=self.sheet)
+        confirm_table(self.t1[1], [120, 95, 95, 40])  # two share 2nd: the last is 4th
+        confirm_table(self.t1[2], ["192.5", "87.5", "65"])  # All Fives at three: halves
+        confirm_table(self.t1[3], [105, 200, 190])
+        self.r2 = Round.objects.create(event=self.event, number=2, status=Round.Status.IN_PLAY)
+        order = [0, 4, 8, 11, 1, 5, 9, 12, 2, 6, 10, 3, 7, 13]
+        q = [p[i] for i in order]
+        self.t2 = [
+            seat_table(self.r2, i + 1, s) for i, s in enumerate([q[0:4], q[4:8], q[8:11], q[11:14]])
+        ]
+        confirm_table(self.t2[0], [200, 150, 200, 75])  # time: two share 1st
