@@ -210,6 +210,16 @@ class ErrorCode(StrEnum):
     CHECK_IN_CODE_WRONG = "check_in_code_wrong"
     CHECK_IN_CODE_REQUIRED = "check_in_code_required"
     INVALID_DAY_CODE = "invalid_day_code"
+    # Individual events at tables of 2 to 4, and the director's pairing constraints (issue 13).
+    INVALID_TABLE_SIZE = "invalid_table_size"
+    TABLE_SIZE_NEEDS_INDIVIDUALS = "table_size_needs_individuals"
+    TABLE_SIZE_NEEDS_SWISS = "table_size_needs_swiss"
+    INVALID_PLACING_POINTS = "invalid_placing_points"
+    TOO_FEW_FOR_A_TABLE = "too_few_for_a_table"
+    AVOIDANCE_SAME_ENTRY = "avoidance_same_entry"
+    AVOIDANCE_OTHER_EVENT = "avoidance_other_event"
+    AVOIDANCE_EXISTS = "avoidance_exists"
+    AVOIDANCE_NOT_FOUND = "avoidance_not_found"
 
 
 class SpinnerError(Exception):

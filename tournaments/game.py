@@ -330,6 +330,31 @@ def parse_placing_points(text: str) -> dict[str, Any]:
     return out
 
 
+def placing_points_problem(stored: Any) -> str | None:
+    """What is wrong with a value for ``Event.placing_points`` (as the API sends it), in words
+    that say what to fix; None when it is fine. The same rules as :func:`parse_placing_points`,
+    and each list's key must be its table size."""
+    if not isinstance(stored, dict):
+        return gettext(
+            'Give the placing points as {"4": [4, 2, 1, 0], "3": [4, 2, 0]} or '
+            '{"proportional": 10}, or {} for the defaults.'
+        )
+    for key, points in stored.items():
+        if key == PROPORTIONAL:
+            if len(stored) > 1:
+                return gettext("Proportional points stand alone: leave out the lists by place.")
+            continue
+        if not isinstance(points, list) or str(key) != str(len(points)):
+            return gettext(
+                "The list for tables of %(size)s needs %(size)s numbers, one per place."
+            ) % {"size": key}
+    try:
+        parse_placing_points(placing_points_text(stored))
+    except (ValueError, TypeError) as exc:
+        return str(exc)
+    return None
+
+
 def _stored_number(value: Fraction) -> int | str:
     return int(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
 

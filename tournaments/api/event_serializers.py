@@ -85,6 +85,34 @@ class EventSettingsSerializer(StrictInput):
         required=False,
         help_text="Fixed once entries exist (409 entries_exist).",
     )
+    table_size = serializers.ChoiceField(
+        choices=[2, 3, 4],
+        required=False,
+        help_text="Players at a table in an individual event (entry_kind single): 2 head to "
+        "head, 3 or 4 seated by the Swiss at tables of many. A partnership event: 2 (two "
+        "partnerships). Fixed once a round exists.",
+    )
+    mixed_table_sizes = serializers.BooleanField(
+        required=False,
+        help_text="A field that does not divide evenly also gets the next smaller table (4: "
+        "4s and 3s; 3: 3s and 2s); false: byes.",
+    )
+    placing_points = serializers.JSONField(
+        required=False,
+        help_text='Match points by place at tables of 3 or 4: {"4": [4, 2, 1, 0], "3": [4, 2, '
+        '0]} (a list per table size, 1st place first; halves as "3/2"), or {"proportional": 10} '
+        "(points a table shared in proportion to score); {}: those defaults.",
+    )
+    table_confirmation = serializers.ChoiceField(
+        choices=Event.TableConfirmation.choices,
+        required=False,
+        help_text="At a table of 3 or 4: every other player confirms the result, or a majority.",
+    )
+    avoid_same_club = serializers.BooleanField(
+        required=False,
+        help_text="Keep entries of one club apart while possible (a partnership is of a club "
+        "when both partners are); named pairs: the entries' avoidances.",
+    )
     time_policy = serializers.ChoiceField(choices=Event.TimePolicy.choices, required=False)
     round_minutes = _int(1, 1440, "How long a round lasts.", required=False)
     allow_final_score_only = serializers.BooleanField(required=False)

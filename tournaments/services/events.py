@@ -46,6 +46,11 @@ SETTINGS_FIELDS: tuple[str, ...] = (
     "target",
     "hand_size",
     "entry_kind",
+    "table_size",
+    "mixed_table_sizes",
+    "placing_points",
+    "table_confirmation",
+    "avoid_same_club",
     "time_policy",
     "round_minutes",
     "allow_final_score_only",
@@ -81,7 +86,7 @@ SETTINGS_FIELDS: tuple[str, ...] = (
 RATING_FIELDS = frozenset({"rated", "start_date", "status"})
 
 #: Fields that decide how games are played and checked: fixed once the first round exists.
-RULE_FIELDS: tuple[str, ...] = ("rules", "target", "hand_size", "entry_kind")
+RULE_FIELDS: tuple[str, ...] = ("rules", "target", "hand_size", "entry_kind", "table_size")
 
 _CHOICES: dict[str, list[str]] = {
     "status": list(Event.Status.values),
@@ -92,6 +97,7 @@ _CHOICES: dict[str, list[str]] = {
     "playoff": list(Event.Playoff.values),
     "playoff_consolation": list(Event.Consolation.values),
     "first_round": ["random", "rating", "seed"],
+    "table_confirmation": list(Event.TableConfirmation.values),
 }
 
 
@@ -105,9 +111,29 @@ def _game_problems(values: dict[str, Any], bad: Any) -> None:
         or values["entry_kind"] not in _CHOICES["entry_kind"]
     ):
         return  # reported as invalid_choice
+    if values["table_size"] not in (2, 3, 4) or isinstance(values["table_size"], bool):
+        bad("table_size", "invalid_table_size", gettext("A table seats 2, 3 or 4 players."))
+        return
     found = game.option_problems(
-        rules=values["rules"], entry_kind=values["entry_kind"], target=target, hand_size=hand
+        rules=values["rules"],
+        entry_kind=values["entry_kind"],
+        target=target,
+        hand_size=hand,
+        table_size=values["table_size"],
     )
+    if "table_size" in found:
+        bad("table_size", "table_size_needs_individuals", found["table_size"])
+        return
+    if values["table_size"] > 2 and values["format"] == Event.Format.ROUND_ROBIN:
+        bad(
+            "table_size",
+            "table_size_needs_swiss",
+            gettext(
+                "A round robin seats two players a table: choose Swiss rounds for tables of "
+                "%(size)s, or tables of 2."
+            )
+            % {"size": values["table_size"]},
+        )
     if target is not None and "target" in found:
         bad("target", "invalid_target", found["target"])
     if hand is not None and "hand_size" in found:
@@ -119,6 +145,17 @@ def _game_problems(values: dict[str, Any], bad: Any) -> None:
         )
         code = "invalid_hand_size" if "hand_size" in head_to_head else "hand_size_too_large"
         bad("hand_size", code, found["hand_size"])
+
+
+def _tables_problems(values: dict[str, Any], bad: Any) -> None:
+    """The settings of tables of many: placing points (``game.placing_points_problem``) and
+    yes/no answers."""
+    problem = game.placing_points_problem(values["placing_points"])
+    if problem is not None:
+        bad("placing_points", "invalid_placing_points", problem)
+    for field in ("mixed_table_sizes", "avoid_same_club"):
+        if not isinstance(values[field], bool):
+            bad(field, "invalid_choice", gettext("Say yes or no."))
 
 
 def _playoff_problems(values: dict[str, Any], bad: Any) -> None:
@@ -276,6 +313,7 @@ def validate_event_settings(values: dict[str, Any]) -> None:
     if not time_zones.is_valid(values["time_zone"]):
         _zone_problem(str(values["time_zone"]), bad)
     _game_problems(values, bad)
+    _tables_problems(values, bad)
     _playoff_problems(values, bad)
     _number_problems(values, bad, problems)
     _forfeit_problems(values, bad)

@@ -43,6 +43,9 @@ FIELDSETS: list[tuple[str | Promise, list[str]]] = [
         [
             "rules",
             "entry_kind",
+            "table_size",
+            "mixed_table_sizes",
+            "table_confirmation",
             "target",
             "hand_size",
             "time_policy",
@@ -56,6 +59,7 @@ FIELDSETS: list[tuple[str | Promise, list[str]]] = [
             "format",
             "swiss_rounds",
             "first_round",
+            "avoid_same_club",
             "rated",
             "playoff",
             "playoff_qualifiers",
@@ -76,6 +80,7 @@ FIELDSETS: list[tuple[str | Promise, list[str]]] = [
             "points_bye",
             "margin_bonus_points",
             "margin_bonus_at",
+            "placing_points",
         ],
     ),
     (
@@ -136,7 +141,20 @@ LABELS = {
 """The settings' labels as a director reads them (the model's field names, in the reader's
 language); the fields the form makes itself carry their own."""
 
-_OWN_LABELS = frozenset({"target", "margin_bonus_at", "forfeit_score", "rated", "forfeit_spread"})
+_OWN_LABELS = frozenset(
+    {
+        "target",
+        "margin_bonus_at",
+        "forfeit_score",
+        "rated",
+        "forfeit_spread",
+        "table_size",
+        "mixed_table_sizes",
+        "placing_points",
+        "table_confirmation",
+        "avoid_same_club",
+    }
+)
 """The fields whose label the form sets itself (a unit or a sentence)."""
 
 SCORE_FIELDS = ("target", "margin_bonus_at", "forfeit_score")
@@ -225,6 +243,7 @@ class EventForm(forms.Form):
         self.fields["forfeit_spread"].help_text = gettext_lazy(
             "Unticked: a forfeit adds nothing to points for, against or spread (like a bye)."
         )
+        self.fields.update(_tables_fields())
         self.fields["time_zone"] = _time_zone_field()
         self.fields["hand_size"].help_text = gettext_lazy(
             "Tiles per player. Empty: the rule set's deal."
@@ -255,6 +274,14 @@ class EventForm(forms.Form):
         empty is UTC."""
         typed = str(self.cleaned_data.get("time_zone") or "").strip()
         return time_zones.canonical(typed) or typed or time_zones.DEFAULT
+
+    def clean_placing_points(self) -> dict[str, Any]:
+        """The points by place as typed ("4,2,1,0; 4,2,0" or "proportional 10"), as the event
+        keeps them; what cannot be read is this field's error, saying what to fix."""
+        try:
+            return game.parse_placing_points(str(self.cleaned_data.get("placing_points") or ""))
+        except ValueError as exc:
+            raise forms.ValidationError(str(exc)) from exc
 
     def clean_tiebreaks(self) -> list[str]:
         raw = self.cleaned_data.get("tiebreaks") or ""
@@ -309,6 +336,7 @@ class EventForm(forms.Form):
         """The form's values for an event: scores in displayed points."""
         initial = {f: getattr(event, f) for _, fs in FIELDSETS for f in fs if f in MODEL_FIELDS}
         initial["tiebreaks"] = ", ".join(event.tiebreaks)
+        initial["placing_points"] = game.placing_points_text(event.placing_points)
         for stage in STAGES:
             best_of, target = game.playoff_format(event, stage)
             initial[game.playoff_format_field(stage, "best_of")] = str(best_of)
@@ -335,6 +363,61 @@ def _between_steps(rules: str, points: Any) -> str:
         "rules": Event.Rules(rules).label,
         "step": game.format_displayed(1, rules),
         "points": points,
+    }
+
+
+def _tables_fields() -> dict[str, forms.Field]:
+    """Individual events at tables of 2, 3 or 4 (``Event.table_size`` and its neighbours),
+    their match points by place, how a table's result is confirmed, and the director's "keep
+    clubs apart"."""
+    return {
+        "table_size": forms.TypedChoiceField(
+            choices=[
+                (2, gettext_lazy("2 (head to head)")),
+                (3, gettext_lazy("3 players")),
+                (4, gettext_lazy("4 players")),
+            ],
+            coerce=int,
+            initial=2,
+            label=gettext_lazy("Players at a table"),
+            help_text=gettext_lazy(
+                "Individual players only: a partnership event always plays two partnerships "
+                "at a table (choose 2)."
+            ),
+        ),
+        "mixed_table_sizes": forms.BooleanField(
+            required=False,
+            initial=True,
+            label=gettext_lazy("Mix in the next smaller table when the field does not divide"),
+            help_text=gettext_lazy(
+                "Tables of 4 take tables of 3 (10 players: 4 + 3 + 3); tables of 3 take tables "
+                "of 2. Unticked: the players left over sit out with a bye."
+            ),
+        ),
+        "table_confirmation": forms.ChoiceField(
+            choices=Event.TableConfirmation.choices,
+            initial=Event.TableConfirmation.ALL,
+            label=gettext_lazy("At a table of 3 or 4, the result stands when"),
+        ),
+        "placing_points": forms.CharField(
+            required=False,
+            max_length=200,
+            label=gettext_lazy("Match points by place at tables of 3 or 4"),
+            help_text=gettext_lazy(
+                "Points of 1st, 2nd, ... place, one list per table size, e.g. “4,2,1,0; 4,2,0”; "
+                "or “proportional 10” to share 10 points a table in proportion to score. Empty: "
+                "4,2,1,0 at four, 4,2,0 at three."
+            ),
+        ),
+        "avoid_same_club": forms.BooleanField(
+            required=False,
+            label=gettext_lazy("Keep players of one club apart while possible"),
+            help_text=gettext_lazy(
+                "Pairing avoids putting two entries of the same club together (a partnership "
+                "counts when both partners are of that club). Name other pairs to keep apart on "
+                "the entries page."
+            ),
+        ),
     }
 
 
