@@ -381,7 +381,8 @@ def test_malformed_json_and_fields_are_400_with_details() -> None:
         table, claims_url(match.pk), {"side": 0, "sheet": {}, "final_score": {"scores": [1, 2]}}
     )
     assert "sheet" in assert_error(both, 400, "invalid")["details"]
-    side = post(table, claims_url(match.pk), {"side": 2, "sheet": sheet("tally")})
+    # seats 0-3 exist (tables of many): 4 is no side of any table
+    side = post(table, claims_url(match.pk), {"side": 4, "sheet": sheet("tally")})
     assert "side" in assert_error(side, 400, "invalid")["details"]
     nul = post(table, claims_url(match.pk), {"side": 0, "sheet": {"format": "a\x00b"}})
     assert_error(nul, 400, "invalid")

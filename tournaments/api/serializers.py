@@ -129,18 +129,20 @@ class FinalScoreSerializer(StrictInput):
     scores = serializers.ListField(
         child=serializers.FloatField(min_value=-100_000, max_value=100_000),
         min_length=2,
-        max_length=2,
+        max_length=4,
         help_text=(
             "RAW points of side 0 (entry_a) and side 1 (entry_b), not displayed points: "
-            "five-up's 61-40 is [305, 200]."
+            "five-up's 61-40 is [305, 200]. At a table of three or four players: one per seat, "
+            "seat order."
         ),
     )
     winner = serializers.IntegerField(
         min_value=0,
-        max_value=1,
+        max_value=3,
         allow_null=True,
         required=False,
-        help_text="Optional: must be the higher side (null: drawn).",
+        help_text="Optional: must be the higher side, or at a table of many the seat with the "
+        "highest score (null: drawn, or the top shared).",
     )
 
 
@@ -168,13 +170,17 @@ class VerdictSerializer(serializers.Serializer[Any]):
 
 
 def _scores(obj: Claim | MatchResult) -> list[int | float] | None:
+    if obj.scores_halves:  # a table of many: every seat's, seat order
+        return [from_halves(h) or 0 for h in obj.scores_halves]
     if obj.score_a_halves is None or obj.score_b_halves is None:
         return None
     return [from_halves(obj.score_a_halves) or 0, from_halves(obj.score_b_halves) or 0]
 
 
 class ClaimOutputSerializer(serializers.ModelSerializer[Claim]):
-    scores = serializers.SerializerMethodField(help_text="Raw points per side (halves as .5).")
+    scores = serializers.SerializerMethodField(
+        help_text="Raw points per side (halves as .5); at a table of many, per seat."
+    )
     verdict = VerdictSerializer(allow_null=True)
     sheet = SheetField(allow_null=True)
 
@@ -204,7 +210,16 @@ class ClaimOutputSerializer(serializers.ModelSerializer[Claim]):
 
 
 class ResultOutputSerializer(serializers.ModelSerializer[MatchResult]):
-    scores = serializers.SerializerMethodField(help_text="Raw points per side (halves as .5).")
+    scores = serializers.SerializerMethodField(
+        help_text="Raw points per side (halves as .5); at a table of many, per seat."
+    )
+    placings = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        read_only=True,
+        help_text="At a table of many: each seat's place (1 = first; equal scores share a "
+        "place: 1, 2, 2, 4). Null for a match of two sides.",
+    )
     verdict = VerdictSerializer(allow_null=True)
     sheet = SheetField(allow_null=True)
 
@@ -222,6 +237,7 @@ class ResultOutputSerializer(serializers.ModelSerializer[MatchResult]):
             "verified",
             "scores",
             "winner_side",
+            "placings",
             "forfeit",
             "reason",
             "created_at",
@@ -239,7 +255,9 @@ class ResultOutputSerializer(serializers.ModelSerializer[MatchResult]):
 
 
 class SideEntrySerializer(serializers.Serializer[Any]):
-    side = serializers.IntegerField(help_text="0: entry_a (seats 0 and 2), 1: entry_b.")
+    side = serializers.IntegerField(
+        help_text="0: entry_a (seats 0 and 2), 1: entry_b; at a table of many, the seat (0-3)."
+    )
     entry = serializers.IntegerField()
     name = serializers.CharField()
     claim = ClaimOutputSerializer(
@@ -274,7 +292,12 @@ def match_state(board: selectors.MatchBoard) -> dict[str, Any]:
         return ClaimOutputSerializer(found).data if found is not None else None
 
     sides = [{"side": 0, "entry": match.entry_a_id, "name": match.entry_a.name, "claim": claim(0)}]
-    if match.entry_b is not None:
+    if match.table_entries > 2:  # a table of many: every seat
+        sides = [
+            {"side": seat, "entry": entry.pk, "name": entry.name, "claim": claim(seat)}
+            for seat, entry in enumerate(board.seat_entries)
+        ]
+    elif match.entry_b is not None:
         sides.append(
             {"side": 1, "entry": match.entry_b.pk, "name": match.entry_b.name, "claim": claim(1)}
         )
@@ -365,10 +388,10 @@ class SheetVerifyOutputSerializer(serializers.Serializer[Any]):
 class ClaimSubmitInputSerializer(StrictInput):
     side = serializers.IntegerField(
         min_value=0,
-        max_value=1,
+        max_value=3,
         required=False,
-        help_text="0: entry_a (side A), 1: entry_b (side B). Defaults to the link's own side; "
-        "the other side is refused (403 not_your_side).",
+        help_text="0: entry_a (side A), 1: entry_b (side B); at a table of many, the seat (0-3). "
+        "Defaults to the link's own side; another is refused (403 not_your_side).",
     )
     sheet = SheetField(required=False)
     final_score = FinalScoreSerializer(required=False)
@@ -386,10 +409,17 @@ def final_score_of(value: dict[str, Any] | None) -> dict[str, Any] | None:
 class ClaimConfirmInputSerializer(StrictInput):
     side = serializers.IntegerField(
         min_value=0,
-        max_value=1,
+        max_value=3,
         required=False,
         help_text="The confirming side (it confirms the other side's claim). Defaults to the "
         "link's own side; the other side is refused (403 not_your_side).",
+    )
+    of_side = serializers.IntegerField(
+        min_value=0,
+        max_value=3,
+        required=False,
+        help_text="At a table of many: the seat whose claim is confirmed (when omitted: the "
+        "other players' claim when they all sent the same, else 400 confirm_whose).",
     )
 
 
@@ -439,7 +469,9 @@ def reason_field(help_text: str = "Why (goes in the audit log).") -> serializers
 
 
 class ResultResolveInputSerializer(StrictInput):
-    side = serializers.IntegerField(min_value=0, max_value=1, help_text="Whose claim stands.")
+    side = serializers.IntegerField(
+        min_value=0, max_value=3, help_text="Whose claim stands (a seat 0-3 at a table of many)."
+    )
     reason = reason_field()
 
 

@@ -223,7 +223,9 @@ class ClaimConfirmApi(ResultsApi):
         operation_id="claim_confirm",
         summary="The other side confirms the first claim as it stands",
         description="Table link only. If-Match: the version of the other side's claim being "
-        "confirmed.",
+        "confirmed. At a table of three or four players, a seat confirms another seat's claim "
+        "(of_side); the result is confirmed once every other player holds it, or most of them, "
+        "as the event says (table_confirmation).",
         request=ClaimConfirmInputSerializer,
         parameters=[IDEMPOTENCY_REQUIRED, if_match("the other side's claim", required=True)],
         responses={
@@ -249,6 +251,7 @@ class ClaimConfirmApi(ResultsApi):
                 match=match,
                 side=side,
                 expected_version=expected,
+                of_side=data.validated_data.get("of_side"),
             )
             return Response(
                 {

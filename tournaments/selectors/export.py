@@ -16,6 +16,7 @@ from tournaments.models import (
     Event,
     Match,
     Round,
+    RoundSeat,
     StandingsSnapshot,
     Table,
 )
@@ -70,9 +71,21 @@ def standings_for_export(event: Event) -> dict[str, Any] | None:
                 "matches": r["match_ids"],
                 "tiebreak_matches": r["settlement_match_ids"],
                 "withdrawn": bool(extra.get(str(r["entry_id"]), {}).get("withdrawn")),
+                # tables of many: [[round, place, players], ...]
+                **(
+                    {"placings": extra.get(str(r["entry_id"]), {}).get("placings", [])}
+                    if "tables" in document
+                    else {}
+                ),
             }
             for r in standings["rows"]
         ],
+        # tables of many: the placing points and each table's seats, scores, places and points
+        **(
+            {"placing_points": document["placing_points"], "tables": document["tables"]}
+            if "tables" in document
+            else {}
+        ),
     }
 
 
@@ -137,16 +150,20 @@ def _event_json(event: Event) -> dict[str, Any]:
     }
 
 
-def _match_json(m: Match, result: dict[str, Any] | None = None) -> dict[str, Any]:
+def _match_json(
+    m: Match, result: dict[str, Any] | None = None, seats: list[int] | None = None
+) -> dict[str, Any]:
     """One match of the export. ``result`` is the extension point of issue 6 (the confirmed
-    result and its scoresheet); it is null until results exist."""
+    result and its scoresheet); it is null until results exist. ``seats``: a table of many's
+    entries in seat order (its ``entries``)."""
     data = m.explanation if isinstance(m.explanation, dict) else {}
     why = {k: v for k, v in data.items() if k not in ("overrides", "bye")}
+    entries = [m.entry_a_id] if m.entry_b_id is None else [m.entry_a_id, m.entry_b_id]
     return {
         "id": m.pk,
         "table": m.table.number if m.table is not None else None,
         "bye": m.is_bye,
-        "entries": [m.entry_a_id] if m.entry_b_id is None else [m.entry_a_id, m.entry_b_id],
+        "entries": seats if seats else entries,
         "bracket_slot": m.bracket_slot or None,
         "game_no": m.game_no,
         "best_of": m.best_of,
@@ -201,6 +218,7 @@ def export_event(event: Event) -> dict[str, Any]:
         .order_by("round_id", "is_bye", "table__number", "game_no", "pk")
     ):
         matches[match.round_id].append(match)
+    seats = _seats_of_tables_of_many([m for ms in matches.values() for m in ms])
     return {
         "format": EXPORT_FORMAT,
         "exported_at": timezone.now().isoformat(),
@@ -220,7 +238,10 @@ def export_event(event: Event) -> dict[str, Any]:
                 "published_at": _iso(r.published_at),
                 "closed_at": _iso(r.closed_at),
                 "explanation": r.explanation,
-                "matches": [_match_json(m, results.get(m.pk)) for m in matches.get(r.pk, [])],
+                "matches": [
+                    _match_json(m, results.get(m.pk), seats.get(m.pk))
+                    for m in matches.get(r.pk, [])
+                ],
             }
             for r in rounds
         ],
@@ -233,6 +254,21 @@ def export_event(event: Event) -> dict[str, Any]:
             bracket_for_export(event) if any(r.kind == Round.Kind.PLAYOFF for r in rounds) else None
         ),
     }
+
+
+def _seats_of_tables_of_many(matches: list[Match]) -> dict[int, list[int]]:
+    """The entries of each table of many (``table_entries`` 3 or 4) in seat order, by match id:
+    one query, only when the event has such a table."""
+    many = [m.pk for m in matches if m.table_entries > 2]
+    seats: dict[int, list[int]] = defaultdict(list)
+    if many:
+        for match_id, entry_id in (
+            RoundSeat.objects.filter(match_id__in=many)
+            .order_by("match_id", "side")
+            .values_list("match_id", "entry_id")
+        ):
+            seats[match_id].append(entry_id)
+    return seats
 
 
 def placings_for_export(event: Event) -> list[dict[str, Any]] | None:

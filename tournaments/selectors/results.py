@@ -180,12 +180,12 @@ def count_states(boards: list[MatchBoard]) -> dict[str, int]:
 
 
 def _table_of_many(result: MatchResult) -> dict[str, Any]:
-    """A table of many's result in the export: every seat's score and place (``scores`` then
-    lists every seat, seat order). Nothing for a match of two sides."""
+    """A table of many's result in the export: every seat's score (``scores``, seat order) and
+    place (``placings``). Nothing more for a match of two sides."""
     if result.scores_halves is None:
         return {}
     return {
-        "seat_scores": [from_halves(h) for h in result.scores_halves],
+        "scores": [from_halves(h) for h in result.scores_halves],
         "placings": result.placings,
     }
 
@@ -205,7 +205,6 @@ def results_for_export(event: Event) -> dict[int, dict[str, Any]]:
     marks = forfeit_reads.marks_of(event.pk, [(r.pk, r.forfeit) for r in rows if r.forfeit])
     return {
         r.match_id: {
-            **_table_of_many(r),
             "version": r.version,
             "source": r.source,
             "kind": r.kind,
@@ -217,6 +216,7 @@ def results_for_export(event: Event) -> dict[int, dict[str, Any]]:
             "forfeit": {"by": r.forfeit, "no_show": marks[r.pk] == "no-show", "mark": marks[r.pk]}
             if r.forfeit
             else None,
+            **_table_of_many(r),
         }
         for r in rows
     }

@@ -129,9 +129,16 @@ class LiveStandings:
                     "settlement_match_ids": r.get("settlement_match_ids", []),
                     "progress": more.get("progress", []),
                     "withdrawn": bool(more.get("withdrawn")),
+                    # tables of many: [[round, place, players], ...] (empty elsewhere)
+                    "placings": more.get("placings", []),
                 }
             )
         return rows
+
+    @property
+    def has_tables(self) -> bool:
+        """True for an individual event with tables of three or four (rows carry placings)."""
+        return bool(self.document.get("tables"))
 
     @property
     def unbroken_ties(self) -> list[list[int]]:
@@ -241,12 +248,20 @@ def csv_header(standings: LiveStandings) -> list[str]:
         "tiebreak_rounds",
         "tied",
         "withdrawn",
+        *(["placings"] if standings.has_tables else []),
     ]
+
+
+def placings_text(placings: list[list[int]]) -> str:
+    """An entry's places at tables of many for the CSV: ``"1:2/4 2:1/3"`` (round: place / players
+    at the table), round order."""
+    return " ".join(f"{rnd}:{place}/{size}" for rnd, place, size in placings)
 
 
 def csv_rows(standings: LiveStandings) -> list[list[str]]:
     """The CSV's rows, best first; every value exact as the snapshot holds it (``2.5``, ``1/3``)."""
     out = []
+    tables = standings.has_tables
     for row in standings.rows:
         out.append(
             [
@@ -258,6 +273,7 @@ def csv_rows(standings: LiveStandings) -> list[list[str]]:
                 row["settlement"],
                 "yes" if row["tied"] else "",
                 "yes" if row["withdrawn"] else "",
+                *([placings_text(row["placings"])] if tables else []),
             ]
         )
     return out

@@ -11,7 +11,7 @@ import hashlib
 import threading
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 from fractions import Fraction
 from itertools import accumulate
@@ -21,12 +21,14 @@ from typing import Any
 from django.db import connections, router
 from django.db.models import Max
 
+from tournaments import game
 from tournaments.models import (
     Entry,
     Event,
     Match,
     MatchResult,
     Round,
+    RoundSeat,
     StandingsRecompute,
 )
 from tournaments.standings import Entry as StandingsEntry
@@ -40,6 +42,13 @@ from tournaments.standings import (
 )
 from tournaments.standings import Result as StandingsResult
 from tournaments.standings.incremental import Computation, compute
+from tournaments.standings.multiplayer import (
+    PlacingPoints,
+    TableResult,
+    TableTally,
+    placings,
+    table_points,
+)
 from tournaments.standings.records import normalise
 from tournaments.standings.serialise import canonical_json, encode_number
 
@@ -87,12 +96,15 @@ def places_that_matter(event: Event) -> list[int]:
 
 @dataclass(frozen=True)
 class StandingsInput:
-    """Everything a recompute reads, as plain records."""
+    """Everything a recompute reads, as plain records: ``tables`` are the tables of many of an
+    individual event (three or four players), scored by ``placing``; none elsewhere."""
 
     event: Event
     entries: list[StandingsEntry]
     withdrawn: frozenset[int]
     results: list[StandingsResult]
+    tables: list[TableResult] = field(default_factory=list)
+    placing: PlacingPoints | None = None
 
 
 def _exact(halves: int | None) -> Number:
@@ -192,9 +204,58 @@ def load_standings_input(*, event_id: int) -> StandingsInput:
         )
         for pk, number, kind, a, b, score_a, score_b, winner_side, forfeit in rows
     ]
+    tables: list[TableResult] = []
+    if event.entry_kind == Event.EntryKind.SINGLE:  # tables of many: individual events only
+        tables = load_tables_of_many(event_id)
+        if tables:
+            at_tables = {t.match_id for t in tables}
+            results = [r for r in results if r.match_id not in at_tables]
     return StandingsInput(
-        event=event, entries=entries, withdrawn=frozenset(withdrawn), results=results
+        event=event,
+        entries=entries,
+        withdrawn=frozenset(withdrawn),
+        results=results,
+        tables=tables,
+        placing=game.placing_points(event) if tables else None,
     )
+
+
+TABLE_KINDS = ("swiss", "round_robin")
+"""Round kinds whose tables of many the standings count (the standings package settles tiebreak
+rounds between two entries only)."""
+
+
+def load_tables_of_many(event_id: int) -> list[TableResult]:
+    """Each confirmed table of many of the event (``Match.table_entries`` 3 or 4) as the
+    standings package's :class:`TableResult`: its entries in seat order and every seat's final
+    score, exact from the stored half-points. One query, and a second only when there is one."""
+    rows = list(
+        MatchResult.objects.filter(
+            is_current=True,
+            match__round__event_id=event_id,
+            match__table_entries__gt=2,
+            match__round__kind__in=TABLE_KINDS,
+        ).values_list("match_id", "match__round__number", "match__round__kind", "scores_halves")
+    )
+    if not rows:
+        return []
+    seats: dict[int, list[int]] = {}
+    for match_id, entry_id in (
+        RoundSeat.objects.filter(match_id__in=[r[0] for r in rows])
+        .order_by("match_id", "side")
+        .values_list("match_id", "entry_id")
+    ):
+        seats.setdefault(match_id, []).append(entry_id)
+    return [
+        TableResult(
+            match_id,
+            number,
+            ROUND_KINDS[kind],
+            tuple(seats[match_id]),
+            tuple(_exact(h) for h in halves or ()),
+        )
+        for match_id, number, kind, halves in rows
+    ]
 
 
 def _progress(record: EntryTally, whole: bool) -> list[list[Any]]:
@@ -225,6 +286,8 @@ def compute_standings_of(data: StandingsInput, previous: Computation | None = No
         points=points_config(event),
         tiebreaks=tiebreak_list(event),
         previous=previous,
+        tables=data.tables,
+        placing=data.placing,
     )
 
 
@@ -248,7 +311,7 @@ def build_document(
     if extras is None:
         extras = row_extras(computation, data.withdrawn)
     rounds: set[int] = set().union(*(record.rounds for record in counted.entries.values()))
-    document = {
+    document: dict[str, Any] = {
         "format": SNAPSHOT_FORMAT,
         "event": event.slug,
         "standings": standings.to_json(),
@@ -258,7 +321,50 @@ def build_document(
         "rounds": sorted(rounds),
         "tiebreak_rounds": sorted({r.round_number for r in counted.tiebreak_results}),
     }
+    if data.tables:  # an individual event at tables of many: each table, its seats and places
+        document.update(tables_document(data.tables, data.placing or PlacingPoints()))
+        at_tables = entry_placings(data.tables)
+        document["extra"] = {
+            key: {**extra, "placings": at_tables.get(key, [])}
+            for key, extra in document["extra"].items()
+        }
     return document, standings
+
+
+def entry_placings(tables: Sequence[TableResult]) -> dict[str, list[list[int]]]:
+    """Each entry's places at its tables of many, ``[[round, place, players], ...]`` in round
+    order, by entry id as text (the document's key)."""
+    out: dict[str, list[list[int]]] = {}
+    for t in sorted(tables, key=lambda t: (t.round_number, t.match_id)):
+        place = placings(t)
+        for e in t.seats:
+            out.setdefault(str(e), []).append([t.round_number, place[e], len(t.seats)])
+    return out
+
+
+def tables_document(tables: Sequence[TableResult], placing: PlacingPoints) -> dict[str, Any]:
+    """The snapshot's account of the tables of many: the placing points setting and, by match id,
+    each table's round, entries in seat order, scores (raw, exact), placings and match points
+    (:func:`~tournaments.standings.multiplayer.placings` and ``table_points``). Only in the
+    document of an event that has such tables."""
+    enc = encode_number
+    out: dict[str, Any] = {}
+    for t in sorted(tables, key=lambda t: (t.round_number, t.match_id)):
+        place = placings(t)
+        gained = table_points(t, placing)
+        out[str(t.match_id)] = {
+            "round": t.round_number,
+            "seats": list(t.seats),
+            "scores": [s if type(s) is int else enc(s) for s in t.scores],
+            "placings": [place[e] for e in t.seats],
+            "points": [gained[e] if type(gained[e]) is int else enc(gained[e]) for e in t.seats],
+        }
+    setting: dict[str, Any] = (
+        {"proportional": enc(placing.proportional)}
+        if placing.proportional is not None
+        else {str(size): [enc(p) for p in points] for size, points in placing.places}
+    )
+    return {"placing_points": setting, "tables": out}
 
 
 RowExtras = dict[str, tuple[EntryTally, bool, dict[str, Any]]]
@@ -273,7 +379,8 @@ def row_extras(
     progress, withdrawn. Those in ``known`` made from the same record (the very same object:
     a recompute keeps the records its changes cannot move) and mark are kept as they are."""
     records, enc = computation.tally.entries, encode_number
-    whole = computation.tally.points.whole
+    # every award an int: not so at tables of many (shared places, points in proportion)
+    whole = computation.tally.points.whole and not isinstance(computation.tally, TableTally)
     extras: RowExtras = {}
     for row in computation.standings.rows:
         record = records[row.entry_id]
@@ -362,6 +469,10 @@ def input_fingerprint(
     digest.update(canonical_bytes(settings))
     digest.update(entry_lines if entry_lines is not None else _entry_lines(data.entries))
     digest.update("".join((lines or result_lines(data)).ordered).encode())
+    if data.tables:  # tables of many: their records and the placing points setting
+        digest.update(
+            canonical_bytes(tables_document(data.tables, data.placing or PlacingPoints()))
+        )
     return digest.hexdigest()
 
 

@@ -14,8 +14,12 @@ and most tiebreak values are what they were. :func:`compute` takes the previous
   always in full, since they depend on which entries are tied.
 
 Anything else is computed from scratch: no previous computation, other entries (or the same in
-another order), another points setting or tiebreak list, or a tiebreak reaching further than the
-opponents. Either way the result equals :func:`~tournaments.standings.compute.compute_standings`
+another order), another points setting or tiebreak list, a tiebreak reaching further than the
+opponents, or tables of many (:class:`~tournaments.standings.multiplayer.TableResult`: an
+individual event at tables of three or four is tallied in full by
+:func:`~tournaments.standings.multiplayer.table_tally` every time; its computation is never
+reused, and an event without such tables takes the two-entry path unchanged). Either way the
+result equals :func:`~tournaments.standings.compute.compute_standings`
 for the same records, whatever ``previous`` is (tests/tournaments/standings/test_incremental.py
 checks it over random events and random series of corrections). Records are checked in full
 every time.
@@ -43,6 +47,7 @@ from tournaments.standings.compute import (
     entry_columns,
     resolve_tiebreaks,
 )
+from tournaments.standings.multiplayer import PlacingPoints, TableResult, table_tally
 from tournaments.standings.records import Entry, EntryId, MatchId, PointsConfig, Result
 from tournaments.standings.tallying import (
     Tally,
@@ -77,12 +82,27 @@ def compute(
     points: PointsConfig,
     tiebreaks: Sequence[str],
     previous: Computation | None = None,
+    tables: Iterable[TableResult] = (),
+    placing: PlacingPoints | None = None,
 ) -> Computation:
-    """The standings of ``entries`` from two-entry ``results`` (tables of many:
-    :func:`~tournaments.standings.compute.compute_standings`), reusing ``previous`` where the
+    """The standings of ``entries`` from two-entry ``results``, reusing ``previous`` where the
     results did not change (see the module docstring). Raises :class:`ValueError` as
-    ``compute_standings`` does."""
+    ``compute_standings`` does.
+
+    ``tables``: the event's tables of many, scored by ``placing`` (the defaults when None): with
+    any, everything is computed from scratch (``changed`` None), exactly as
+    :func:`~tournaments.standings.compute.compute_standings` does."""
     specs = resolve_tiebreaks(tiebreaks)
+    table_list = list(tables)
+    if table_list:
+        entry_list = list(entries)
+        t: Tally = table_tally(
+            entry_list, [*results, *table_list], points, placing or PlacingPoints()
+        )
+        columns = entry_columns(t, specs)
+        standings = _standings(t, dict(entry_list), specs, columns)
+        names = tuple(spec.name for spec in specs)
+        return Computation(tuple(entry_list), names, t, tuple(columns), standings)
     entry_list, result_list, by_id = check_records(entries, results)
     names = tuple(spec.name for spec in specs)
     if (
