@@ -1,7 +1,8 @@
 """The demo's All Fives night (issue 13): ``/events/demo-allfives/``, fourteen individual players
 at tables of 4 + 4 + 3 + 3, three rounds played from verified simulated sheets submitted by one
 seat and confirmed by the others; its standings are what a fresh compute of its results gives,
-``check_pairings`` and ``export_event`` cover it, and running the demo again changes nothing."""
+``check_pairings`` and ``export_event`` cover it, it is finished after its three rounds, and
+running the demo again changes nothing."""
 
 from __future__ import annotations
 
@@ -48,6 +49,7 @@ def test_the_all_fives_night_is_played_at_tables_of_four_and_three_and_is_idempo
     event = Event.objects.get(slug=demo_allfives.SLUG)
     assert event.rules == Event.Rules.ALL_FIVES and event.entry_kind == Event.EntryKind.SINGLE
     assert event.entries.count() == demo_allfives.PLAYER_COUNT == 14
+    assert event.status == Event.Status.FINISHED and len(event.placings) == 14
     rounds = list(event.rounds.order_by("number"))
     assert [(r.number, r.status) for r in rounds] == [(n, "closed") for n in (1, 2, 3)]
 
@@ -96,16 +98,25 @@ def test_the_all_fives_night_is_played_at_tables_of_four_and_three_and_is_idempo
     call_command("export_event", demo_allfives.SLUG, stdout=exported)
     document = json.loads(exported.getvalue())
     assert document["event"]["slug"] == demo_allfives.SLUG
-    assert "placings" in exported.getvalue() and "scores_halves" not in document["event"]
+    exported_tables = [m for r in document["rounds"] for m in r["matches"]]
+    assert len(exported_tables) == 12
+    for item in exported_tables:
+        stored = MatchResult.objects.get(match_id=item["id"], is_current=True)
+        # every seat of the table, its score and its place, as the result has them
+        assert len(item["entries"]) == len(item["result"]["scores"]) == stored.match.table_entries
+        assert item["result"]["placings"] == stored.placings
 
     client = Client()
     page = client.get(f"/events/{demo_allfives.SLUG}/rounds/3/").content.decode()
     assert page.count("data-seat=") == 14 and page.count("badge placing") == 14
     standings = client.get(f"/events/{demo_allfives.SLUG}/standings/").content.decode()
     assert ">Player<" in standings
+    podium = client.get(f"/events/{demo_allfives.SLUG}/").content.decode()
+    assert event.placings[0]["name"] in podium and "Final placings" in podium
+    assert "four at each table (three at some tables" in podium
 
     before = _rows()
     again = StringIO()
     call_command("demo", stdout=again)
     assert _rows() == before
-    assert again.getvalue().count("closed already") >= 3
+    assert "/events/demo-allfives/: finished already" in again.getvalue()

@@ -7,10 +7,12 @@ sheets: each table's sheet comes from the engine's simulator (``scoring.simulate
 the event expects at that table (``game.expected_game``: the players at the table, the target),
 is submitted from the table by its North seat and confirmed by every other seat (the event's
 ``table_confirmation``), as a real table's phones would. Each round is then closed and the
-standings recomputed, so the standings are those the results give.
+standings recomputed, so the standings are those the results give; after the third round the
+event is finished (``services.finish``: its final placings, the podium on its page).
 
 Idempotent like every demo step: the event, each player and each round are looked up before
-they are written; a table with a claim is left as it is, a closed round is not played again.
+they are written; a table with a claim is left as it is, a closed round is not played again,
+a finished event is left as it is.
 """
 
 from __future__ import annotations
@@ -25,7 +27,14 @@ from scoring.simulate import simulate
 from tournaments import game
 from tournaments.management.demo_league import PLAYERS
 from tournaments.models import Claim, Entry, Event, Match, Round
-from tournaments.services import claims, entries, round_generation, round_status, standings
+from tournaments.services import (
+    claims,
+    entries,
+    finish,
+    round_generation,
+    round_status,
+    standings,
+)
 from tournaments.services import events as event_services
 from tournaments.services.entries import PlayerSpec
 
@@ -139,10 +148,15 @@ def play_round(director: User, event: Event, number: int) -> str:
 def build_allfives(director: User) -> str:
     """The whole All Fives night; a line saying what was done."""
     event = build_event(director)
+    if event.status == Event.Status.FINISHED:
+        return f"/events/{SLUG}/: finished already"
     added = register_players(director, event)
     lines = [f"{added} players registered"]
     for number in range(1, ROUNDS + 1):
         lines.append(play_round(director, event, number))
     outcome = standings.recompute_standings(event_id=event.pk)
     lines.append(f"standings {outcome.status} (update {outcome.generation})")
+    finished = finish.finish_event(event=event, actor=director)
+    winner = (finished.placings or [{}])[0].get("name", "?")
+    lines.append(f"finished: {winner} first")
     return f"/events/{SLUG}/: " + "; ".join(lines)
