@@ -7,6 +7,7 @@ them (``public_tables_support``)."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -20,6 +21,9 @@ from tournaments.presenters.placings import place_label
 from tournaments.selectors import follow as follow_reads
 from tournaments.selectors import matches as match_reads
 from tournaments.selectors import rounds as round_reads
+from tournaments.services.standings import recompute_standings
+from tournaments.standings.serialise import format_number
+from tournaments.templatetags.tables import near_filter, points_near_filter
 
 pytestmark = pytest.mark.django_db
 
@@ -249,3 +253,30 @@ def test_the_event_page_says_how_tables_of_many_seat_and_score(client: Client) -
     body = text(client.get("/events/cutthroat/", headers={"accept-language": "es"}))
     assert "jugadores individuales, cuatro en cada mesa (descansa quien quede sin mesa)" in body
     assert "10 por mesa, repartidos en proporción al tanteo" in body
+
+
+def test_the_standings_and_the_entry_page_at_tables_of_many(client: Client) -> None:
+    night = Night()
+    recompute_standings(event_id=night.event.pk)
+    body = text(client.get("/events/cutthroat/standings/"))
+    assert ">Player<" in body and ">Team<" not in body
+    for entry in night.players:
+        assert f">{entry.name}</a>" in body
+    live = text(client.get("/events/cutthroat/standings/live/"))
+    assert ">Player<" in live
+    # Ines Costa: 1st at a table of three (192.5 of 345), then =1st at round 2's table 1.
+    ines = night.players[8]
+    page = text(client.get(f"/events/cutthroat/teams/{ines.pk}/"))
+    places = page[page.index("Places, round by round") :]
+    assert ">1st</span> · <span" in places[:400] and ">=1st<" not in places[:400]
+    # Points against: the tablemates' mean, (87.5 + 65) / 2 = 76.25, then (200 + 150 + 75) / 3.
+    against = Fraction(305, 4) + Fraction(425, 3)
+    assert f'title="{format_number(against)}">{float(against):.1f}<' in page
+
+
+def test_numbers_that_do_not_terminate_are_rounded_with_the_exact_value_kept() -> None:
+    event = Event(rules=Event.Rules.FIVE_UP)
+    assert points_near_filter("1175/3", event) == ('<span class="approx" title="235/3">78.3</span>')
+    assert points_near_filter("305", event) == "61" and near_filter("2.5") == "2.5"
+    assert near_filter("500/107") == '<span class="approx" title="500/107">4.67</span>'
+    assert near_filter("3") == "3" and near_filter(None) == ""

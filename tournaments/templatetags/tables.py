@@ -7,9 +7,11 @@ table of ``size`` as a compass point (:func:`tournaments.game.compass_point`), n
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from django import template
+from django.utils.html import format_html
 
 from tournaments import game
 from tournaments.presenters.placings import place_label
@@ -48,3 +50,32 @@ def seat_result_filter(result: Any, seat: Any) -> Any:
 def join_names_filter(tablemates: Any) -> str:
     """``{{ item.tablemates|join_names }}``: the tablemates' names, joined by commas."""
     return ", ".join(str(t.get("name", "")) for t in tablemates or () if isinstance(t, dict))
+
+
+def _near(exact: str, digits: int) -> str:
+    """An exact text as people read it: itself when it terminates ("2.5"), else rounded to
+    ``digits`` decimals in a span whose title keeps the exact value ("1175/3" -> 391.7)."""
+    if "/" not in exact:
+        return exact
+    try:
+        value = Fraction(exact)
+    except (ValueError, ZeroDivisionError):
+        return exact
+    return format_html(
+        '<span class="approx" title="{}">{}</span>', exact, f"{float(value):.{digits}f}"
+    )
+
+
+@register.filter(name="points_near")
+def points_near_filter(raw: Any, event_or_rules: Any) -> str:
+    """``{{ row.points_against|points_near:event }}``: a score in displayed points
+    (:func:`tournaments.game.format_displayed`), a repeating fraction (the tablemates' mean at a
+    table of three) to one decimal, the exact value in its title."""
+    return _near(game.format_displayed(raw, event_or_rules), 1)
+
+
+@register.filter(name="near")
+def near_filter(value: Any) -> str:
+    """``{{ cell.value|near }}``: an exact number that is not a score (match points in
+    proportion to score, a Buchholz of them) to two decimals when it does not terminate."""
+    return _near("" if value is None else str(value), 2)
