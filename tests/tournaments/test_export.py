@@ -51,6 +51,7 @@ def test_the_command_prints_the_documented_document() -> None:
         "players",
         "entries",
         "tables",
+        "avoidances",
         "rounds",
         "standings",
         "placings",
@@ -89,10 +90,10 @@ def test_the_command_refuses_an_unknown_event() -> None:
 
 def test_the_export_reads_in_fixed_queries(django_assert_num_queries: Any) -> None:
     event, _ = event_with_rounds()
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         export.export_event(event)
     make_field(event, 4)
-    with django_assert_num_queries(7):
+    with django_assert_num_queries(8):
         export.export_event(event)
 
 

@@ -9,10 +9,13 @@ Later rounds need confirmed results of tables of many; until the results service
 
 from __future__ import annotations
 
+import io
+import json
 from itertools import combinations
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
 
 from tests import factories
 from tests.tournaments.rounds_factory import make_director, make_event
@@ -57,9 +60,9 @@ def seats(rnd: Round) -> list[tuple[int, ...]]:
     """Every table's entries in seat order, from the RoundSeat rows."""
     out: dict[int, list[int]] = {}
     for match_id, entry_id in (
-        RoundSeat.objects.filter(round=rnd).order_by("match_id", "side").values_list(
-            "match_id", "entry_id"
-        )
+        RoundSeat.objects.filter(round=rnd)
+        .order_by("match_id", "side")
+        .values_list("match_id", "entry_id")
     ):
         out.setdefault(match_id, []).append(entry_id)
     byes = set(Match.objects.filter(round=rnd, is_bye=True).values_list("pk", flat=True))
@@ -243,3 +246,26 @@ def test_two_entry_swiss_keeps_club_mates_and_named_pairs_apart_from_round_one()
         assert not {m.entry_a_id, m.entry_b_id} <= north
         assert {m.entry_a_id, m.entry_b_id} != {entries[4].pk, entries[5].pk}
     assert selectors.check_round_record(rnd) == []
+
+
+def test_check_pairings_and_the_export_cover_rounds_at_tables_of_many() -> None:
+    event = tables_event("export-night")
+    boss = make_director(event)
+    field = players(event, 11)
+    EntryAvoidance.objects.create(event=event, entry_a=field[0], entry_b=field[1], note="twins")
+    _first, second = play_rounds(event, boss, 2)
+    out, err = io.StringIO(), io.StringIO()
+    call_command("check_pairings", event.slug, stdout=out, stderr=err)
+    assert "2 rounds checked: 0 violations" in err.getvalue()
+    out = io.StringIO()
+    call_command("export_event", event.slug, stdout=out)
+    doc = json.loads(out.getvalue())
+    assert doc["avoidances"] == [{"entries": [field[0].pk, field[1].pk], "note": "twins"}]
+    assert doc["event"]["settings"]["table_sizes"] == [4, 3]
+    exported = doc["rounds"][1]
+    assert exported["explanation"]["kind"] == "swiss_tables"
+    stored = {tuple(t) for t in seats(second)}
+    tables = [m for m in exported["matches"] if not m["bye"]]
+    assert {tuple(m["entries"]) for m in tables} == stored
+    assert sorted(m["table_entries"] for m in tables) == [3, 4, 4]
+    assert all(len(m["entries"]) == m["table_entries"] for m in tables)

@@ -336,6 +336,21 @@ def _day_code(entry: AuditEntry, event: Event, names: AuditNames) -> str:
     return _("%(who)s set a new check-in code for the day") % {"who": _who(entry)}
 
 
+def _apart(template: Any) -> Presenter:
+    """``"Dana kept Ann and Bea apart (sisters)"``: a named pair to keep apart, added or
+    removed, with the names recorded then."""
+
+    def sentence(entry: AuditEntry, event: Event, names: AuditNames) -> str:
+        data = entry.after if isinstance(entry.after, dict) and entry.after else entry.before
+        data = data if isinstance(data, dict) else {}
+        pair = [str(n) for n in data.get("names") or ()] + ["?", "?"]
+        text = str(template) % {"who": _who(entry), "a": pair[0], "b": pair[1]}
+        note = str(data.get("note") or "")
+        return f"{text} ({note})" if note else text
+
+    return sentence
+
+
 PRESENTERS: dict[str, Presenter] = {
     "result.confirm": _result(gettext_lazy("%(who)s confirmed %(where)s")),
     "result.override": _result(gettext_lazy("%(who)s overrode %(where)s")),
@@ -356,6 +371,8 @@ PRESENTERS: dict[str, Presenter] = {
     "entry.set_seed": _seed,
     "entry.pin_table": _pin,
     "entry.rename": _rename,
+    "entry.avoid_add": _apart(gettext_lazy("%(who)s asked to keep %(a)s and %(b)s apart")),
+    "entry.avoid_remove": _apart(gettext_lazy("%(who)s no longer keeps %(a)s and %(b)s apart")),
     "entries.import": _import,
     "event.create": _fixed(gettext_lazy("%(who)s created the event")),
     "event.update": _update,

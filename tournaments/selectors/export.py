@@ -10,18 +10,20 @@ from typing import Any
 
 from django.utils import timezone
 
+from tournaments import game
 from tournaments.models import (
     Entry,
+    EntryAvoidance,
     EntryPlayer,
     Event,
     Match,
     Round,
-    RoundSeat,
     StandingsSnapshot,
     Table,
 )
 from tournaments.selectors.bracket import bracket_for_export
 from tournaments.selectors.results import results_for_export
+from tournaments.selectors.tables_rounds import seats_by_match
 
 
 def standings_for_export(event: Event) -> dict[str, Any] | None:
@@ -112,6 +114,12 @@ def _event_json(event: Event) -> dict[str, Any]:
             "target": event.target,
             "hand_size": event.hand_size,
             "entry_kind": event.entry_kind,
+            "table_size": event.table_size,
+            "mixed_table_sizes": event.mixed_table_sizes,
+            "table_sizes": list(game.table_sizes(event)),
+            "placing_points": event.placing_points or {},
+            "table_confirmation": event.table_confirmation,
+            "avoid_same_club": event.avoid_same_club,
             "time_policy": event.time_policy,
             "round_minutes": event.round_minutes,
             "allow_final_score_only": event.allow_final_score_only,
@@ -151,19 +159,25 @@ def _event_json(event: Event) -> dict[str, Any]:
 
 
 def _match_json(
-    m: Match, result: dict[str, Any] | None = None, seats: list[int] | None = None
+    m: Match, result: dict[str, Any] | None = None, seats: tuple[int, ...] = ()
 ) -> dict[str, Any]:
     """One match of the export. ``result`` is the extension point of issue 6 (the confirmed
-    result and its scoresheet); it is null until results exist. ``seats``: a table of many's
-    entries in seat order (its ``entries``)."""
+    result and its scoresheet); it is null until results exist. ``entries`` are in seat order:
+    every seat of a table of many (``seats``, with ``table_entries``)."""
     data = m.explanation if isinstance(m.explanation, dict) else {}
     why = {k: v for k, v in data.items() if k not in ("overrides", "bye")}
-    entries = [m.entry_a_id] if m.entry_b_id is None else [m.entry_a_id, m.entry_b_id]
     return {
         "id": m.pk,
         "table": m.table.number if m.table is not None else None,
         "bye": m.is_bye,
-        "entries": seats if seats else entries,
+        "entries": (
+            list(seats)
+            if seats
+            else [m.entry_a_id]
+            if m.entry_b_id is None
+            else [m.entry_a_id, m.entry_b_id]
+        ),
+        "table_entries": m.table_entries,
         "bracket_slot": m.bracket_slot or None,
         "game_no": m.game_no,
         "best_of": m.best_of,
@@ -196,8 +210,8 @@ def export_event(event: Event) -> dict[str, Any]:
     Extension points: each match's ``result`` (issue 6) is null until it exists; the top-level
     ``standings`` (issue 8) is the latest standings snapshot, null before the first; the
     top-level ``placings`` (issue 12) a finished event's final placings, null before;
-    ``bracket`` (a seeded play-off's every match, resolved) is null before seeding. Seven
-    queries (three more once a play-off is seeded).
+    ``bracket`` (a seeded play-off's every match, resolved) is null before seeding. Eight
+    queries (three more once a play-off is seeded, one more with tables of many).
     """
 
     members = list(
@@ -212,13 +226,14 @@ def export_event(event: Event) -> dict[str, Any]:
     rounds = list(Round.objects.filter(event=event).order_by("number"))
     results = results_for_export(event)
     matches: dict[int, list[Match]] = defaultdict(list)
-    for match in (
+    every = list(
         Match.objects.filter(round__event=event)
         .select_related("table")
         .order_by("round_id", "is_bye", "table__number", "game_no", "pk")
-    ):
+    )
+    for match in every:
         matches[match.round_id].append(match)
-    seats = _seats_of_tables_of_many([m for ms in matches.values() for m in ms])
+    seats = seats_by_match(every)  # tables of many: every seat (a query only when there are)
     return {
         "format": EXPORT_FORMAT,
         "exported_at": timezone.now().isoformat(),
@@ -229,6 +244,13 @@ def export_event(event: Event) -> dict[str, Any]:
         ],
         "entries": [_entry_json(e, by_entry.get(e.pk, [])) for e in entries],
         "tables": [{"number": t.number, "location": t.location} for t in tables],
+        # The director's named pairs kept apart (a pairing constraint), lower entry id first.
+        "avoidances": [
+            {"entries": [a, b], "note": note}
+            for a, b, note in EntryAvoidance.objects.filter(event=event)
+            .order_by("entry_a_id", "entry_b_id")
+            .values_list("entry_a_id", "entry_b_id", "note")
+        ],
         "rounds": [
             {
                 "number": r.number,
@@ -239,7 +261,7 @@ def export_event(event: Event) -> dict[str, Any]:
                 "closed_at": _iso(r.closed_at),
                 "explanation": r.explanation,
                 "matches": [
-                    _match_json(m, results.get(m.pk), seats.get(m.pk))
+                    _match_json(m, results.get(m.pk), tuple(seats.get(m.pk, ())))
                     for m in matches.get(r.pk, [])
                 ],
             }
@@ -254,21 +276,6 @@ def export_event(event: Event) -> dict[str, Any]:
             bracket_for_export(event) if any(r.kind == Round.Kind.PLAYOFF for r in rounds) else None
         ),
     }
-
-
-def _seats_of_tables_of_many(matches: list[Match]) -> dict[int, list[int]]:
-    """The entries of each table of many (``table_entries`` 3 or 4) in seat order, by match id:
-    one query, only when the event has such a table."""
-    many = [m.pk for m in matches if m.table_entries > 2]
-    seats: dict[int, list[int]] = defaultdict(list)
-    if many:
-        for match_id, entry_id in (
-            RoundSeat.objects.filter(match_id__in=many)
-            .order_by("match_id", "side")
-            .values_list("match_id", "entry_id")
-        ):
-            seats[match_id].append(entry_id)
-    return seats
 
 
 def placings_for_export(event: Event) -> list[dict[str, Any]] | None:

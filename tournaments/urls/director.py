@@ -38,6 +38,12 @@ urlpatterns = [
     path(EVENT + "entries/", entries.entries, name="entries"),
     path(EVENT + "entries/add/", entries.entry_add, name="entry-add"),
     path(EVENT + "entries/late/", entries.entry_add, {"late": True}, name="entry-late"),
+    path(EVENT + "entries/apart/", entries.avoidance_add, name="avoidance-add"),
+    path(
+        EVENT + "entries/apart/<int:avoidance_id>/remove/",
+        entries.avoidance_remove,
+        name="avoidance-remove",
+    ),
     path(EVENT + "entries/<int:entry_id>/", entries.entry_detail, name="entry"),
     path(
         EVENT + "entries/<int:entry_id>/<str:action>/",

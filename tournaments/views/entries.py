@@ -21,7 +21,9 @@ from django.views.decorators.http import require_POST
 from tournaments.errors import SpinnerError
 from tournaments.models import Entry, Event
 from tournaments.permissions import director_required
+from tournaments.selectors import avoidances as avoidance_reads
 from tournaments.selectors import registration as selectors
+from tournaments.services import avoidances as avoidance_services
 from tournaments.services import entries as entry_services
 from tournaments.services.entries import PlayerSpec
 from tournaments.views.confirm import confirm_page, confirmed
@@ -123,14 +125,14 @@ def _is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-@director_required
-def entries(request: HttpRequest, event: Event) -> HttpResponse:
-    """/director/events/<slug>/entries/: search (as you type with htmx) and one-tap check-in."""
+def entries_context(request: HttpRequest, event: Event) -> dict[str, Any]:
+    """The entries page's context: the list as searched, the counts, and the pairs kept apart
+    (with the form to name another pair)."""
     query = request.GET.get("q", "")
     status = request.GET.get("status", "")
     if status not in Entry.Status.values:
         status = ""
-    context = {
+    return {
         "event": event,
         "entries": selectors.list_entries(event=event, query=query, status=status),
         "q": query,
@@ -138,7 +140,18 @@ def entries(request: HttpRequest, event: Event) -> HttpResponse:
         "statuses": Entry.Status.choices,
         "counts": selectors.count_entries(event),
         "back": request.get_full_path(),
+        "avoidances": avoidance_reads.list_avoidances(event),
+        "apart_choices": avoidance_reads.entry_choices(event),
+        "apart": {},
     }
+
+
+@director_required
+def entries(request: HttpRequest, event: Event) -> HttpResponse:
+    """/director/events/<slug>/entries/: search (as you type with htmx) and one-tap check-in;
+    below, the pairs the director keeps apart."""
+    context = entries_context(request, event)
+    query, status = context["q"], context["status"]
     if _is_htmx(request) and request.headers.get("HX-Target") == "entry-rows":
         params = urlencode({k: v for k, v in (("q", query), ("status", status)) if v})
         context["back"] = reverse("director:entries", args=[event.slug]) + (
@@ -311,3 +324,52 @@ def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
             "withdraw_form": WithdrawForm(),
         },
     )
+
+
+def _int_or_none(value: str | None) -> int | None:
+    try:
+        return int(value or "")
+    except ValueError:
+        return None
+
+
+@require_POST
+@director_required
+def avoidance_add(request: HttpRequest, event: Event) -> HttpResponse:
+    """POST two entries (and a note) to keep apart while possible. Refused: the entries page
+    again with the choices and note as typed, and the error by the form."""
+    data = request.POST
+    x, y = _int_or_none(data.get("entry_x")), _int_or_none(data.get("entry_y"))
+    note = data.get("note", "")
+    try:
+        if x is None or y is None:
+            raise SpinnerError(
+                gettext("Choose the two entries to keep apart."), code="avoidance_same_entry"
+            )
+        pair = avoidance_services.add_avoidance(
+            actor=user_of(request), event=event, entry_x=x, entry_y=y, note=note
+        )
+    except SpinnerError as exc:
+        context = entries_context(request, event)
+        context["apart"] = {"entry_x": x, "entry_y": y, "note": note, "error": exc.message}
+        return render(request, "tournaments/registration/entries.html", context, status=400)
+    messages.success(
+        request,
+        gettext("%(a)s and %(b)s are kept apart from the next round.")
+        % {"a": pair.entry_a.name, "b": pair.entry_b.name},
+    )
+    return HttpResponseRedirect(reverse("director:entries", args=[event.slug]) + "#apart")
+
+
+@require_POST
+@director_required
+def avoidance_remove(request: HttpRequest, event: Event, avoidance_id: int) -> HttpResponse:
+    """POST: stop keeping a pair apart."""
+    try:
+        avoidance_services.remove_avoidance(
+            actor=user_of(request), event=event, avoidance_id=avoidance_id
+        )
+        messages.success(request, gettext("The pair is no longer kept apart."))
+    except SpinnerError as exc:
+        show_error(request, exc)
+    return HttpResponseRedirect(reverse("director:entries", args=[event.slug]) + "#apart")

@@ -275,6 +275,10 @@ class EventForm(forms.Form):
         typed = str(self.cleaned_data.get("time_zone") or "").strip()
         return time_zones.canonical(typed) or typed or time_zones.DEFAULT
 
+    def clean_table_size(self) -> int:
+        """Not sent (an older form): 2, head to head or two partnerships."""
+        return int(self.cleaned_data.get("table_size") or 2)
+
     def clean_placing_points(self) -> dict[str, Any]:
         """The points by place as typed ("4,2,1,0; 4,2,0" or "proportional 10"), as the event
         keeps them; what cannot be read is this field's error, saying what to fix."""
@@ -378,6 +382,8 @@ def _tables_fields() -> dict[str, forms.Field]:
                 (4, gettext_lazy("4 players")),
             ],
             coerce=int,
+            required=False,
+            empty_value=None,
             initial=2,
             label=gettext_lazy("Players at a table"),
             help_text=gettext_lazy(
@@ -394,8 +400,10 @@ def _tables_fields() -> dict[str, forms.Field]:
                 "of 2. Unticked: the players left over sit out with a bye."
             ),
         ),
-        "table_confirmation": forms.ChoiceField(
+        "table_confirmation": forms.TypedChoiceField(
             choices=Event.TableConfirmation.choices,
+            required=False,
+            empty_value=Event.TableConfirmation.ALL,
             initial=Event.TableConfirmation.ALL,
             label=gettext_lazy("At a table of 3 or 4, the result stands when"),
         ),

@@ -7,6 +7,8 @@ pages live under ``/director/events/<slug>/rounds/``; the public page is
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404, redirect, render
@@ -132,10 +134,43 @@ def generate_job(request: HttpRequest, job_id: int, *, event: Event) -> HttpResp
     return render(request, f"tournaments/rounds/{page}", {"event": event, "job": job})
 
 
+def _pair_names(pair: Any, names: dict[int, str]) -> str:
+    """Two entries of a stored pair (``[a, b]`` or ``"a-b"``) by name."""
+    ids = str(pair).split("-") if isinstance(pair, str) else list(pair)
+    return " & ".join(names.get(int(i), str(i)) for i in ids if str(i).strip().isdigit())
+
+
+def table_details(view: selectors.RoundView, names: dict[int, str]) -> dict[int, list[str]]:
+    """Per match id of a round at tables of many: its repeat meetings and the director's
+    constraints it could not keep, by name, in the reader's language."""
+    out: dict[int, list[str]] = {}
+    for m in (*view.matches, *view.byes):
+        lines = [
+            gettext("Repeat meeting (the search found no seating without): %(pair)s")
+            % {"pair": _pair_names(pair, names)}
+            for pair in m.explanation.get("repeats") or ()
+        ]
+        for constraint in m.explanation.get("constraints") or ():
+            why, _, pair = str(constraint).rpartition(" ")
+            kind = (
+                gettext("same club (%(club)s)") % {"club": why.partition(":")[2]}
+                if why.startswith("club:")
+                else gettext("named pair")
+            )
+            lines.append(
+                gettext("Kept together despite the director's constraint, %(kind)s: %(pair)s")
+                % {"kind": kind, "pair": _pair_names(pair, names)}
+            )
+        if lines:
+            out[m.match_id] = lines
+    return out
+
+
 def _review_context(event: Event, rnd: Round) -> dict[str, object]:
     view = selectors.round_view(rnd)
     names = {e.entry_id: e.name for e in view.entries}
     findings = selectors.round_conflicts(rnd)
+    details = table_details(view, names)
     return {
         "event": event,
         "round": rnd,
@@ -152,6 +187,8 @@ def _review_context(event: Event, rnd: Round) -> dict[str, object]:
         "notes": round_notes(rnd.explanation),
         "draw_purposes": draw_purposes(rnd.explanation),
         "draft": rnd.status == Round.Status.DRAFT,
+        "tables": [(m, details.get(m.match_id, [])) for m in view.matches],
+        "tables_round": rnd.explanation.get("kind") == "swiss_tables",
         **_clock_context(event, rnd),
     }
 
