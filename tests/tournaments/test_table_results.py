@@ -5,6 +5,7 @@ placings and per-seat scores on the result (issue 13)."""
 from __future__ import annotations
 
 import pytest
+from django.db import DatabaseError, connection, transaction
 
 from tests import factories
 from tests.tournaments.tables_support import (
@@ -157,3 +158,29 @@ def test_the_director_enters_and_corrects_a_table_with_every_players_score() -> 
     audit = AuditEntry.objects.filter(action="result.correct").get()
     assert audit.after is not None and len(audit.after["scores"]) == 3
     assert audit.after["placings"] == corrected.placings
+
+
+def test_a_tables_scores_and_placings_are_append_only_in_the_database() -> None:
+    """The per-seat columns of claims and results are as immutable as the rest (migration 0010
+    remade SQLite's triggers; PostgreSQL's apply to every column)."""
+    match = table_at(make_round(make_event()), 1)
+    sheet, _ = plain(3)
+    claims.submit_claim(match=match, side=0, sheet=sheet)
+    claims.confirm_claim(match=match, side=1, expected_version=1)
+    out = claims.confirm_claim(match=match, side=2, expected_version=1)
+    assert out.result is not None
+    for model, pk, column, value in (
+        (MatchResult, out.result.pk, "scores_halves", "[1, 2, 3]"),
+        (MatchResult, out.result.pk, "placings", "[3, 2, 1]"),
+        (Claim, out.claim.pk, "scores_halves", "[1, 2, 3]"),
+    ):
+        with (
+            pytest.raises(DatabaseError, match="append-only"),
+            transaction.atomic(),
+            connection.cursor() as cursor,
+        ):
+            cursor.execute(
+                f"UPDATE {model._meta.db_table} SET {column} = %s WHERE id = %s", [value, pk]
+            )
+    out.result.refresh_from_db()
+    assert out.result.placings is not None and len(out.result.placings) == 3

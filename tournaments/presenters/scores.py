@@ -19,9 +19,14 @@ def raw_from_halves(halves: int | None) -> Fraction | None:
 
 def score_pair(result: Any, event_or_rules: Any, separator: str = " – ") -> str:
     """``"61 – 40"``: a result's or a claim's two scores (side 0 first) in displayed points, or
-    ``""`` when it has none."""
+    ``""`` when it has none; at a table of many, every seat's (``"62.5 – 100 – 12.5"``)."""
     if result is None:
         return ""
+    many = getattr(result, "scores_halves", None)
+    if many:  # a table of many: every seat's score, seat order
+        return separator.join(
+            game.format_displayed(raw_from_halves(h), event_or_rules) for h in many
+        )
     a = getattr(result, "score_a_halves", None)
     b = getattr(result, "score_b_halves", None)
     if a is None or b is None:

@@ -73,6 +73,12 @@ class MatchBoard:
             out.append({"side": side, "name": names[side], "claim": claim, "score_text": text})
         return out
 
+    @property
+    def named_history(self) -> list[tuple[str, Claim]]:
+        """Every claim version with the name of the side (or seat) that sent it."""
+        names = self.side_names
+        return [(names[c.side] if c.side < len(names) else "", c) for c in self.history]
+
     def divergence(self) -> dict[str, Any] | None:
         """Where the two sides' sheets first differ (a conflict between two sheets), else None.
         At a table of many: the first two submitted claims that differ, in seat order."""

@@ -52,6 +52,8 @@ class ResolveForm(ReasonForm):
         super().__init__(*args, **kwargs)
         if match is not None:  # the teams by name, never "side 0/1"
             names = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]
+            if match.table_entries > 2:  # a table of many: every seat's player
+                names = seat_names(match)
             side = self.fields["side"]
             assert isinstance(side, forms.TypedChoiceField)
             side.choices = [
@@ -60,13 +62,19 @@ class ResolveForm(ReasonForm):
 
 
 class ResultEntryForm(ReasonForm):
-    """A final score (two numbers) or a whole sheet (JSON)."""
+    """A final score (two numbers; at a table of many, one per seat) or a whole sheet (JSON)."""
 
     score_a = forms.DecimalField(
         required=False, decimal_places=1, label=gettext_lazy("Score of the first side")
     )
     score_b = forms.DecimalField(
         required=False, decimal_places=1, label=gettext_lazy("Score of the second side")
+    )
+    score_c = forms.DecimalField(
+        required=False, decimal_places=1, label=gettext_lazy("Score of the third player")
+    )
+    score_d = forms.DecimalField(
+        required=False, decimal_places=1, label=gettext_lazy("Score of the fourth player")
     )
     # The scores are typed in the event's displayed points (what the paper acta says: 61-40 in
     # five-up); ``final_score`` converts them to the raw score the results service keeps.
@@ -77,10 +85,24 @@ class ResultEntryForm(ReasonForm):
     )
     version = forms.IntegerField(required=False, widget=forms.HiddenInput)
 
+    def __init__(self, *args: Any, seats: int = 2, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats  # scores to type: 2, or the players at a table of many
+
+    @property
+    def score_names(self) -> list[str]:
+        """The score fields this match takes, seat order."""
+        return list(SCORE_FIELDS[: self.seats])
+
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         text = (data.get("sheet") or "").strip()
-        has_score = data.get("score_a") is not None and data.get("score_b") is not None
+        has_score = all(data.get(name) is not None for name in self.score_names)
+        if bool(text) == has_score and self.seats > 2:
+            raise forms.ValidationError(
+                gettext("Enter either every player's score (%(seats)s in all) or a scoresheet.")
+                % {"seats": self.seats}
+            )
         if bool(text) == has_score:
             raise forms.ValidationError(gettext("Enter either both scores or a scoresheet."))
         if text:
@@ -101,8 +123,18 @@ class ResultEntryForm(ReasonForm):
         data = self.cleaned_data
         if "sheet_obj" in data:
             return None
-        raw = [game.raw_from_displayed(data[f], event) for f in ("score_a", "score_b")]
+        raw = [game.raw_from_displayed(data[f], event) for f in self.score_names]
         return {"scores": [int(r) if r.denominator == 1 else float(r) for r in raw]}
+
+
+SCORE_FIELDS = ("score_a", "score_b", "score_c", "score_d")
+"""The entry form's score fields, seat order."""
+
+
+def seat_names(match: Match) -> list[str]:
+    """A table of many's players, seat order."""
+    seats = match.seats.order_by("side").select_related("entry")
+    return [seat.entry.name for seat in seats]
 
 
 class ForfeitForm(ReasonForm):
@@ -254,6 +286,8 @@ def _match_page(
     if board is None:  # pragma: no cover - _match found it
         raise Http404
     version = board.result.version if board.result else None
+    seats = max(2, match.table_entries)
+    entry_form = entry_form or ResultEntryForm(initial={"version": version}, seats=seats)
     return render(
         request,
         "tournaments/results/match.html",
@@ -263,7 +297,11 @@ def _match_page(
             "board": board,
             "divergence": board.divergence(),
             "resolve_form": resolve_form or ResolveForm(match=match),
-            "entry_form": entry_form or ResultEntryForm(initial={"version": version}),
+            "entry_form": entry_form,
+            # each score to type, with whose it is (seat order)
+            "score_fields": list(
+                zip(board.side_names, (entry_form[n] for n in entry_form.score_names), strict=False)
+            ),
             "forfeit_form": forfeit_form or ForfeitForm(match=match, initial={"version": version}),
             "forfeit_mark": forfeit_reads.board_marks([board.result], event.pk).get(match.pk, ""),
             "forfeit_score": game.format_displayed(
@@ -321,7 +359,7 @@ def enter_result(request: HttpRequest, number: int, match_id: int, *, event: Eve
     """
     round_ = _round(event, number)
     match = _match(round_, match_id)
-    form = ResultEntryForm(request.POST)
+    form = ResultEntryForm(request.POST, seats=max(2, match.table_entries))
     if form.is_valid():
         data = form.cleaned_data
         final = form.final_score(event)
