@@ -96,7 +96,8 @@ def table_sheet(match: Match) -> dict[str, Any]:
     (its players, target and hand size), seeded by the event's salt, the round and the table."""
     event = match.round.event
     expected = game.expected_game(event, match)
-    key = f"{event.salt}:demo-allfives:{match.round.number}:{match.table.number}".encode()
+    table = match.table.number if match.table is not None else 0
+    key = f"{event.salt}:demo-allfives:{match.round.number}:{table}".encode()
     seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "big")
     return next(
         simulate(
