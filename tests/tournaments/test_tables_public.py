@@ -280,3 +280,12 @@ def test_numbers_that_do_not_terminate_are_rounded_with_the_exact_value_kept() -
     assert points_near_filter("305", event) == "61" and near_filter("2.5") == "2.5"
     assert near_filter("500/107") == '<span class="approx" title="500/107">4.67</span>'
     assert near_filter("3") == "3" and near_filter(None) == ""
+
+
+def test_my_table_search_for_an_individual_player(client: Client) -> None:
+    Night()
+    found = text(client.get("/events/cutthroat/me/", {"q": "nia grant"}))
+    assert "Nia Grant" in found and 'class="muted players"' not in found
+    none = text(client.get("/events/cutthroat/me/", {"q": "zz top"}))
+    assert "No player matches “zz top”. Check the spelling, or ask the director." in none
+    assert "partner" not in none
