@@ -246,7 +246,8 @@ def test_the_event_page_says_how_tables_of_many_seat_and_score(client: Client) -
     body = text(client.get("/events/cutthroat/"))
     assert "individual players, four at each table (three at some tables" in body
     assert "at a table of four, 4, 2, 1, 0 by place; at a table of three, 4, 2, 0 by place" in body
-    assert "head to head" not in body
+    assert "head to head" not in body and "Forfeits:" not in body
+    assert "deals every player 5 tiles at a table of four, 7 tiles at a table of three" in body
     Event.objects.filter(slug="cutthroat").update(
         placing_points={"proportional": 10}, mixed_table_sizes=False
     )

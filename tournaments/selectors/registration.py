@@ -295,6 +295,36 @@ def placing_points_text(event: Event) -> str:
     return "; ".join(parts)
 
 
+def hands_at_tables_text(event: Event, target: str) -> str:
+    """The deal at tables of many, per table size where the engine deals differently (All Fives:
+    5 tiles each at four, 7 at three), and the target (``target``, in words)."""
+    deals = [
+        (
+            size,
+            game.options_for(
+                rules=event.rules,
+                entry_kind=event.entry_kind,
+                target=event.target,
+                hand_size=event.hand_size,
+                players=size,
+            ).hand_size,
+        )
+        for size in game.table_sizes(event)
+    ]
+    if len({hand for _, hand in deals}) == 1:
+        return gettext(
+            "Each hand deals %(hand)s tiles to every player; a game is played to %(target)s."
+        ) % {"hand": deals[0][1], "target": target}
+    per_size = ", ".join(
+        gettext("%(hand)s tiles at a table of %(size)s") % {"hand": hand, "size": SIZE_WORDS[size]}
+        for size, hand in deals
+    )
+    return gettext("Each hand deals every player %(deals)s; a game is played to %(target)s.") % {
+        "deals": per_size,
+        "target": target,
+    }
+
+
 def describe_rules(event: Event) -> RulesSummary:
     """The event's rules in words, with the rule set's defaults filled in (from the engine:
     ``tournaments.game``).
@@ -346,8 +376,14 @@ def describe_rules(event: Event) -> RulesSummary:
     }
     lines = [
         gettext("%(rules)s: %(table)s.") % {"rules": event.get_rules_display(), "table": table},
-        gettext("Each hand deals %(hand)s tiles to every player; a game is played to %(target)s.")
-        % {"hand": hand, "target": target_display},
+        (
+            hands_at_tables_text(event, target_display)
+            if many
+            else gettext(
+                "Each hand deals %(hand)s tiles to every player; a game is played to %(target)s."
+            )
+            % {"hand": hand, "target": target_display}
+        ),
         gettext("Format: %(format)s; rounds last %(minutes)s minutes.")
         % {"format": fmt, "minutes": event.round_minutes},
         gettext("When time is called: %(policy)s.")
@@ -362,7 +398,8 @@ def describe_rules(event: Event) -> RulesSummary:
             )
             % {"margin": event.margin_bonus_at, "bonus": event.margin_bonus_points}
         )
-    lines.append(forfeit_rules(event))
+    if not many or 2 in game.table_sizes(event):  # no forfeits at a table of three or four
+        lines.append(forfeit_rules(event))
     if event.tiebreaks:
         names = ", ".join(_in_a_sentence(gettext(tiebreak_label(t))) for t in event.tiebreaks)
         lines.append(gettext("Ties are broken by: %(tiebreaks)s.") % {"tiebreaks": names})
