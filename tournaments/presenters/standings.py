@@ -106,6 +106,12 @@ def seat_names(seats: Any, seats_per_table: int) -> dict[int, str]:
     return names
 
 
+def many_seat_names(seats: list[dict[str, Any]]) -> dict[int, str]:
+    """A table of many's seats (``selectors.matches.many_seats``) as people say them: the
+    player's name and the compass point ("Ann Lee (East)")."""
+    return {s["seat"]: f"{s['name']} ({game.compass_point(s['seat'], s['size'])})" for s in seats}
+
+
 #: How a hand ended (the sheet's ``end``; ``in play`` before it ended), in words.
 HAND_ENDS = {
     "domino": gettext_lazy("domino"),

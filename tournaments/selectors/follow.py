@@ -14,7 +14,7 @@ from typing import Any
 
 from django.db.models import Q
 
-from tournaments.models import Entry, Event, Match, Round
+from tournaments.models import Entry, Event, Match, Round, RoundSeat
 from tournaments.search_keys import name_key
 from tournaments.selectors.matches import team_history
 from tournaments.selectors.rounds import PUBLIC_STATUSES
@@ -140,7 +140,12 @@ def followed_view(event: Event, entry: Entry, *, show_results: bool) -> Followed
     if rnd is not None and rnd.status in OPEN_STATUSES:
         match = (
             Match.objects.filter(round=rnd, game_no=1)
-            .filter(Q(entry_a_id=entry.pk) | Q(entry_b_id=entry.pk))
+            .filter(
+                Q(entry_a_id=entry.pk)
+                | Q(entry_b_id=entry.pk)
+                # seats 2 and 3 of a table of many are in its seats only
+                | Q(pk__in=RoundSeat.objects.filter(round=rnd, entry_id=entry.pk).values("match"))
+            )
             .select_related("table", "entry_a", "entry_b")
             .first()
         )

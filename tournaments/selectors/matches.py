@@ -16,8 +16,10 @@ from tournaments.models import (
     Match,
     MatchResult,
     Round,
+    RoundSeat,
 )
 from tournaments.selectors.forfeits import marks_of
+from tournaments.selectors.seats import table_seats
 from tournaments.standings.records import normalise
 from tournaments.standings.serialise import format_number
 
@@ -34,12 +36,19 @@ def _score_text(halves: int | None) -> str:
 
 def team_history(event: Event, entry_id: int) -> list[dict[str, Any]]:
     """Every match of an entry in the event, in round order, with its confirmed result from the
-    entry's side (one query; two when a result is a forfeit, marked ``forfeit``). Draft rounds
-    are left out (not public yet)."""
+    entry's side (one query; two when a result is a forfeit, marked ``forfeit``; one more when
+    the entry sat at tables of many). Draft rounds are left out (not public yet).
+
+    A table of many (three or four players) has ``many`` set, the entry's ``seat``, its
+    ``tablemates`` (every other seat: ``seat``, ``size``, ``entry_id``, ``name``, ``score``)
+    and its ``place`` (``shared`` when another seat has it) as the result has them; its
+    ``opponent`` is empty and its ``outcome`` "won" for a sole first place, "draw" for a shared
+    one, else "lost" (how the standings count them)."""
+    seated = RoundSeat.objects.filter(entry_id=entry_id).values("match_id")
     rows = (
         Match.objects.filter(round__event_id=event.pk)
         .exclude(round__status=Round.Status.DRAFT)
-        .filter(Q(entry_a_id=entry_id) | Q(entry_b_id=entry_id))
+        .filter(Q(entry_a_id=entry_id) | Q(entry_b_id=entry_id) | Q(pk__in=seated))
         .annotate(current=FilteredRelation("results", condition=Q(results__is_current=True)))
         .order_by("round__number", "game_no", "pk")
         .values_list(
@@ -58,16 +67,20 @@ def team_history(event: Event, entry_id: int) -> list[dict[str, Any]]:
             "current__score_b_halves",
             "current__winner_side",
             "current__verified",
+            "table_entries",
+            "current__scores_halves",
+            "current__placings",
             "current__pk",
             "current__forfeit",
         )
     )
     listed = list(rows)
     marks = marks_of(event.pk, [(row[-2], row[-1]) for row in listed if row[-1]])
+    many = table_seats([row[0] for row in listed if row[15] > 2 and not row[6]])
     history = []
     for row in listed:
         pk, number, kind, game_no, best_of, table, is_bye, a, a_name, b, b_name = row[:11]
-        sa, sb, winner, verified = row[11:15]
+        sa, sb, winner, verified, _size, scores, places = row[11:18]
         side = 0 if a == entry_id else 1
         item: dict[str, Any] = {
             "match_id": pk,
@@ -85,18 +98,66 @@ def team_history(event: Event, entry_id: int) -> list[dict[str, Any]]:
             "other": _score_text(sb if side == 0 else sa),
             "outcome": "",
             "forfeit": marks.get(row[-2], ""),  # "forfeit", "no-show", "double forfeit" or ""
+            "many": pk in many,
         }
+        if pk in many:
+            item.update(_table_of_many(entry_id, many[pk], scores, places))
         if is_bye:
             item["outcome"] = "bye"
+        elif pk in many and sa is not None:
+            place, shared = item["place"], item["shared"]
+            item["outcome"] = "" if place is None else _place_outcome(place, shared)
         elif sa is not None:
             item["outcome"] = "draw" if winner is None else ("won" if winner == side else "lost")
         history.append(item)
     return history
 
 
+def _place_outcome(place: int, shared: bool) -> str:
+    """A place at a table of many as the standings count it: a sole first place is a win, a
+    shared first place a draw, any other place a loss."""
+    if place != 1:
+        return "lost"
+    return "draw" if shared else "won"
+
+
+def _table_of_many(
+    entry_id: int, seats: list[tuple[int, int, str]], scores: Any, places: Any
+) -> dict[str, Any]:
+    """The entry's part of a table of many: its seat, tablemates (with their scores), its own
+    score and place (``seat_results``: as the result has them)."""
+    results = {r["seat"]: r for r in seat_results(scores, places)}
+    size = len(seats)
+    own_seat = next((seat for seat, e, _ in seats if e == entry_id), None)
+    own = results.get(own_seat, {}) if own_seat is not None else {}
+    return {
+        "seat": own_seat,
+        "size": size,
+        "opponent": "",
+        "opponent_id": None,
+        "own": own.get("score", ""),
+        "other": "",
+        "place": own.get("place"),
+        "shared": bool(own.get("shared")),
+        "tablemates": [
+            {
+                "seat": seat,
+                "size": size,
+                "entry_id": other,
+                "name": name,
+                "score": results.get(seat, {}).get("score", ""),
+                "place": results.get(seat, {}).get("place"),
+            }
+            for seat, other, name in seats
+            if other != entry_id
+        ],
+    }
+
+
 def match_detail(event: Event, match_id: int) -> dict[str, Any] | None:
     """A match of the event with its round, table, entries and current confirmed result (two
-    queries; three for a forfeit, marked ``forfeit``), and its hands summarised from the
+    queries; three for a forfeit, marked ``forfeit``; one more for a table of many, whose
+    ``seats`` are every seat's player, score and place), and its hands summarised from the
     result's scoresheet."""
     match = (
         Match.objects.filter(round__event_id=event.pk, pk=match_id)
@@ -109,6 +170,7 @@ def match_detail(event: Event, match_id: int) -> dict[str, Any] | None:
     result = MatchResult.objects.filter(match_id=match.pk, is_current=True).first()
     marks = marks_of(event.pk, [(result.pk, result.forfeit)] if result is not None else [])
     sheet = result.sheet if result is not None and isinstance(result.sheet, dict) else None
+    seats = many_seats(match, result) if match.table_entries > 2 and not match.is_bye else []
     return {
         "match": match,
         "result": result,
@@ -116,13 +178,38 @@ def match_detail(event: Event, match_id: int) -> dict[str, Any] | None:
         "score_b": _score_text(result.score_b_halves) if result else "",
         "winner": (
             None
-            if result is None or result.winner_side is None
+            if result is None or result.winner_side is None or seats
             else (match.entry_a if result.winner_side == 0 else match.entry_b)
         ),
+        # a table of many: every seat with its score and place (``many_seats``)
+        "seats": seats,
         "hands": hands_of(sheet) if sheet is not None else [],
         "sheet": sheet,
         "forfeit": marks.get(result.pk, "") if result is not None else "",
     }
+
+
+def many_seats(match: Match, result: MatchResult | None) -> list[dict[str, Any]]:
+    """A table of many's seats in seat order: ``seat``, ``size``, ``entry_id``, ``name`` and,
+    with a result, ``score`` (raw, exact text), ``place`` and ``shared`` as the result has them
+    (``seat_results``). One query (the seats)."""
+    results = {
+        r["seat"]: r
+        for r in (seat_results(result.scores_halves, result.placings) if result else [])
+    }
+    seated = table_seats([match.pk]).get(match.pk, [])
+    return [
+        {
+            "seat": seat,
+            "size": len(seated),
+            "entry_id": entry_id,
+            "name": name,
+            "score": results.get(seat, {}).get("score", ""),
+            "place": results.get(seat, {}).get("place"),
+            "shared": bool(results.get(seat, {}).get("shared")),
+        }
+        for seat, entry_id, name in seated
+    ]
 
 
 def hands_of(sheet: dict[str, Any]) -> list[dict[str, Any]]:
@@ -227,7 +314,9 @@ def hand_drawing(sheet: dict[str, Any], index: int) -> dict[str, Any] | None:
 def round_results(round_id: int) -> dict[int, dict[str, Any]]:
     """The confirmed result of each match of a round, by match id (one query), for the public
     round page: scores in seat order as exact text, the winning side, verified or not, and the
-    forfeit mark ("forfeit", "no-show", "double forfeit"; a second query only for forfeits)."""
+    forfeit mark ("forfeit", "no-show", "double forfeit"; a second query only for forfeits).
+    At a table of many also ``seats``: every seat's score and place as the result has them
+    (:func:`seat_results`)."""
     rows = list(
         MatchResult.objects.filter(match__round_id=round_id, is_current=True).values_list(
             "match_id",
@@ -238,6 +327,8 @@ def round_results(round_id: int) -> dict[int, dict[str, Any]]:
             "pk",
             "forfeit",
             "match__round__event_id",
+            "scores_halves",
+            "placings",
         )
     )
     forfeited = [(row[5], row[6]) for row in rows if row[6]]
@@ -249,6 +340,26 @@ def round_results(round_id: int) -> dict[int, dict[str, Any]]:
             "winner_side": winner,
             "verified": verified,
             "forfeit": marks.get(pk, ""),
+            "seats": seat_results(scores, places),
         }
-        for match_id, a, b, winner, verified, pk, _, _ in rows
+        for match_id, a, b, winner, verified, pk, _, _, scores, places in rows
     }
+
+
+def seat_results(scores_halves: Any, placings: Any) -> list[dict[str, Any]]:
+    """A table of many's result seat by seat, as the result service wrote it: each seat's
+    ``score`` (raw, exact text) and ``place`` (1 = first) with ``shared`` when another seat has
+    the same place. Places are read, never recomputed. Empty for a result without
+    ``scores_halves`` (a table of two)."""
+    if not isinstance(scores_halves, list) or len(scores_halves) < 3:
+        return []
+    places = placings if isinstance(placings, list) and len(placings) == len(scores_halves) else []
+    return [
+        {
+            "seat": seat,
+            "score": _score_text(halves if isinstance(halves, int) else None),
+            "place": places[seat] if places else None,
+            "shared": bool(places) and places.count(places[seat]) > 1,
+        }
+        for seat, halves in enumerate(scores_halves)
+    ]

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Count, Prefetch, Q, QuerySet
 from django.utils import timezone
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from tournaments import game
 from tournaments.errors import NotFound
@@ -20,6 +20,7 @@ from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Match, Rou
 from tournaments.permissions import can_oversee, can_see, is_staff
 from tournaments.selectors.forfeits import forfeit_rules
 from tournaments.standings import tiebreak_label
+from tournaments.standings.serialise import format_number
 
 
 def list_director_events(user: AbstractBaseUser | AnonymousUser) -> list[Event]:
@@ -256,6 +257,74 @@ def _format_in_words(event: Event) -> str:
     return text
 
 
+SIZE_WORDS = {2: gettext_lazy("two"), 3: gettext_lazy("three"), 4: gettext_lazy("four")}
+
+
+def tables_of_many_text(event: Event) -> str:
+    """How an individual event at tables of three or four seats its players, in words (the
+    sizes ``game.table_sizes`` allows, the preferred first)."""
+    sizes = game.table_sizes(event)
+    main = gettext("individual players, %(size)s at each table") % {"size": SIZE_WORDS[sizes[0]]}
+    if len(sizes) > 1:
+        return gettext(
+            "%(main)s (%(other)s at some tables when the field does not divide evenly)"
+        ) % {
+            "main": main,
+            "other": SIZE_WORDS[sizes[1]],
+        }
+    return gettext("%(main)s (a bye for anyone left over)") % {"main": main}
+
+
+def placing_points_text(event: Event) -> str:
+    """The match points at tables of many in words: by place per table size, or in proportion
+    to the scores (``game.placing_points``)."""
+    setting = game.placing_points(event)
+    if setting.proportional is not None:
+        return gettext("%(points)s per table, shared in proportion to the scores") % {
+            "points": format_number(setting.proportional)
+        }
+    parts = [
+        gettext("at a table of %(size)s, %(points)s by place")
+        % {
+            "size": SIZE_WORDS[size],
+            "points": ", ".join(format_number(p) for p in setting.for_size(size)),
+        }
+        for size in game.table_sizes(event)
+    ]
+    parts.append(gettext("players sharing a place share its points"))
+    return "; ".join(parts)
+
+
+def hands_at_tables_text(event: Event, target: str) -> str:
+    """The deal at tables of many, per table size where the engine deals differently (All Fives:
+    5 tiles each at four, 7 at three), and the target (``target``, in words)."""
+    deals = [
+        (
+            size,
+            game.options_for(
+                rules=event.rules,
+                entry_kind=event.entry_kind,
+                target=event.target,
+                hand_size=event.hand_size,
+                players=size,
+            ).hand_size,
+        )
+        for size in game.table_sizes(event)
+    ]
+    if len({hand for _, hand in deals}) == 1:
+        return gettext(
+            "Each hand deals %(hand)s tiles to every player; a game is played to %(target)s."
+        ) % {"hand": deals[0][1], "target": target}
+    per_size = ", ".join(
+        gettext("%(hand)s tiles at a table of %(size)s") % {"hand": hand, "size": SIZE_WORDS[size]}
+        for size, hand in deals
+    )
+    return gettext("Each hand deals every player %(deals)s; a game is played to %(target)s.") % {
+        "deals": per_size,
+        "target": target,
+    }
+
+
 def describe_rules(event: Event) -> RulesSummary:
     """The event's rules in words, with the rule set's defaults filled in (from the engine:
     ``tournaments.game``).
@@ -284,6 +353,9 @@ def describe_rules(event: Event) -> RulesSummary:
         if seats == 4
         else gettext("two players at each table, head to head")
     )
+    many = game.seats_tables_of_many(event)
+    if many:
+        table = tables_of_many_text(event)
     fmt = (
         gettext("%(n)s Swiss rounds") % {"n": event.swiss_rounds}
         if event.format == Event.Format.SWISS
@@ -304,13 +376,20 @@ def describe_rules(event: Event) -> RulesSummary:
     }
     lines = [
         gettext("%(rules)s: %(table)s.") % {"rules": event.get_rules_display(), "table": table},
-        gettext("Each hand deals %(hand)s tiles to every player; a game is played to %(target)s.")
-        % {"hand": hand, "target": target_display},
+        (
+            hands_at_tables_text(event, target_display)
+            if many
+            else gettext(
+                "Each hand deals %(hand)s tiles to every player; a game is played to %(target)s."
+            )
+            % {"hand": hand, "target": target_display}
+        ),
         gettext("Format: %(format)s; rounds last %(minutes)s minutes.")
         % {"format": fmt, "minutes": event.round_minutes},
         gettext("When time is called: %(policy)s.")
         % {"policy": event.get_time_policy_display().lower()},
-        gettext("Match points: %(points)s.") % {"points": points},
+        gettext("Match points: %(points)s.")
+        % {"points": placing_points_text(event) if many else points},
     ]
     if event.margin_bonus_points:
         lines.append(
@@ -319,7 +398,8 @@ def describe_rules(event: Event) -> RulesSummary:
             )
             % {"margin": event.margin_bonus_at, "bonus": event.margin_bonus_points}
         )
-    lines.append(forfeit_rules(event))
+    if not many or 2 in game.table_sizes(event):  # no forfeits at a table of three or four
+        lines.append(forfeit_rules(event))
     if event.tiebreaks:
         names = ", ".join(_in_a_sentence(gettext(tiebreak_label(t))) for t in event.tiebreaks)
         lines.append(gettext("Ties are broken by: %(tiebreaks)s.") % {"tiebreaks": names})

@@ -17,7 +17,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 from django.utils.translation import gettext
 
-from tournaments import job_kinds
+from tournaments import game, job_kinds
 from tournaments.models import BackgroundJob, Entry, EntryPlayer, Event, Match, MatchResult, Round
 from tournaments.pairing.checker import check_round
 from tournaments.pairing.records import (
@@ -198,8 +198,24 @@ class EntryView:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat of a table of many (three or four individual players): the seat (0 to 3,
+    clockwise from North), the table's size and who sits there."""
+
+    seat: int
+    size: int
+    entry: EntryView
+
+    @property
+    def compass(self) -> str:
+        """Where the seat is, in the reader's language (North, East, South, West)."""
+        return game.compass_point(self.seat, self.size)
+
+
+@dataclass(frozen=True, slots=True)
 class MatchView:
-    """One match (or bye) of a round page, in seat order."""
+    """One match (or bye) of a round page, in seat order. At a table of many, ``seats`` holds
+    every seat (``entry_a`` and ``entry_b`` are seats 0 and 1); empty at a table of two."""
 
     match_id: int
     table: int | None
@@ -213,10 +229,16 @@ class MatchView:
     stage: str = ""  # a play-off match's stage ("Final", "Semi-final", ...)
     series: str = ""  # a best-of match's score so far ("Best of 3 · 1–0")
     others: tuple[EntryView, ...] = ()  # a table of many: the entries of seats 2 and 3
+    seats: tuple[SeatView, ...] = ()  # a table of many: every seat, with its compass point
 
     @property
     def is_bye(self) -> bool:
         return self.entry_b is None
+
+    @property
+    def many(self) -> bool:
+        """A table of three or four players (every seat in ``seats``)."""
+        return bool(self.seats)
 
     @property
     def entries(self) -> tuple[EntryView, ...]:
@@ -366,6 +388,10 @@ def round_view(rnd: Round) -> RoundView:
             stage=labels.get(m.bracket_slot, ("", ""))[0],
             series=labels.get(m.bracket_slot, ("", ""))[1],
             others=tuple(view(e) for e in seated.get(m.pk, [])[2:]),
+            seats=tuple(
+                SeatView(seat, m.table_entries, view(e))
+                for seat, e in enumerate(seated.get(m.pk, []))
+            ),
         )
         (byes if m.is_bye else tables).append(item)
     tables.sort(key=lambda v: v.table or 0)

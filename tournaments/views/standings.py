@@ -212,6 +212,12 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     if detail is None:
         raise Http404("No such match in this event.")
     m = detail["match"]
+    if detail["seats"]:  # a table of three or four players: one entity per seat
+        names = presenter.many_seat_names(detail["seats"])
+        detail["hands"] = presenter.named_hands(
+            detail["hands"], names, [s["name"] for s in detail["seats"]]
+        )
+        return render(request, "tournaments/standings/match.html", {"event": event, **detail})
     seats = table_presenter.seat_records(m)
     detail["hands"] = presenter.named_hands(
         detail["hands"],

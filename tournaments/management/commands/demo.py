@@ -300,7 +300,16 @@ STEPS: list[tuple[str, Callable[[DemoContext], str]]] = [
     ("play-off seeding", seed_playoff),
     # Issue 16: the demo league, its three past events (tournaments/management/demo_league.py).
     ("the demo league", lambda ctx: _demo_league(ctx)),
+    # Issue 13: the All Fives night, individual players at tables of 4 and 3
+    # (tournaments/management/demo_allfives.py).
+    ("the All Fives night", lambda ctx: _demo_allfives(ctx)),
 ]
+
+
+def _demo_allfives(ctx: DemoContext) -> str:
+    from tournaments.management.demo_allfives import build_allfives
+
+    return build_allfives(ctx.director)
 
 
 def _demo_league(ctx: DemoContext) -> str:
