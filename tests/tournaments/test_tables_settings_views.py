@@ -155,3 +155,22 @@ def test_the_review_page_shows_every_seat_and_the_reasons(boss: User) -> None:
     assert page.count('class="card match table-of-many"') == 3
     assert "Seat order drawn by lot" in page and "Repeat meetings" in page
     assert "The checker finds no violation." in page
+
+
+def test_the_review_of_tables_of_many_in_spanish(boss: User) -> None:
+    event = factories.make_event(
+        "noche", rules="all-fives", entry_kind="single", table_size=4, mixed_table_sizes=False
+    )
+    event.directors.add(boss)
+    for i in range(1, 10):
+        factories.make_entry(event, f"Jugador {i}", status=Entry.Status.CHECKED_IN)
+    rnd = round_generation.generate_round(event=event, actor=boss)
+    c = client(boss)
+    page = c.get(
+        f"/director/events/{event.slug}/rounds/{rnd.number}/", HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    assert "grupo de puntuación 0: puestos 1, 2, 3, 4" in page
+    assert "jugadores en mesas de 4: descansan 1" in page  # 9 at tables of 4 only: one bye
+    assert "Orden de asientos sorteado con la sal del torneo." in page
+    entries = c.get(f"/director/events/{event.slug}/entries/", HTTP_ACCEPT_LANGUAGE="es")
+    assert "Mantener separados" in entries.content.decode()
