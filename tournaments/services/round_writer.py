@@ -130,7 +130,6 @@ def _round_explanation(
     return {
         "kind": result.kind,
         "round": result.round_no,
-        "salt": event.salt,
         "ranking": list(result.ranking),
         "draws": [pairing_json.draw_to_dict(d) for d in result.draws],
         "notes": list(result.notes),
@@ -138,16 +137,7 @@ def _round_explanation(
         "total_weight": result.total_weight,
         "rematches": result.rematches,
         "window": result.window,
-        "active_entries": sorted(e.entry_id for e in inputs.active),
-        "standing": {
-            str(e.entry_id): {
-                "match_points": pairing_json.number(e.match_points),
-                "spread": pairing_json.number(e.spread),
-                "byes": e.byes_received,
-            }
-            for e in inputs.active
-        },
-        "generated_at": timezone.now().isoformat(),
+        **_round_explanation_common(event, inputs),
     }
 
 
