@@ -290,6 +290,13 @@ def parse_placing_points(text: str) -> dict[str, Any]:
                 )
             )
         return {PROPORTIONAL: _stored_number(total)}
+    if "," not in text:
+        raise ValueError(
+            gettext(
+                "Separate the points of one table with commas and the table sizes with “;”, "
+                "e.g. 4,2,1,0; 4,2,0."
+            )
+        )
     out: dict[str, Any] = {}
     for part in (p for p in text.split(";") if p.strip()):
         try:

@@ -91,6 +91,8 @@ def test_placing_points_default_and_stored() -> None:
         ("proportional", "proportional 10"),
         ("proportional -3", "proportional 10"),
         ("4,-1,0", "not a list of points"),
+        ("4;2;1;0", "with commas"),
+        ("4 2 1 0", "with commas"),
     ],
 )
 def test_placing_points_refusals_say_what_to_fix(typed: str, words: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import json
+from fractions import Fraction
 from itertools import combinations
 
 import pytest
@@ -269,3 +270,42 @@ def test_check_pairings_and_the_export_cover_rounds_at_tables_of_many() -> None:
     assert {tuple(m["entries"]) for m in tables} == stored
     assert sorted(m["table_entries"] for m in tables) == [3, 4, 4]
     assert all(len(m["entries"]) == m["table_entries"] for m in tables)
+
+
+def test_a_confirmed_table_gives_placing_points_and_spread_to_the_pairing() -> None:
+    event = tables_event("points-night", mixed=False)
+    event.placing_points = {"4": [4, 2, 1, 0]}
+    event.save()
+    boss = make_director(event)
+    field = players(event, 4)
+    rnd = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=rnd, actor=boss)
+    match = rnd.matches.get()
+    order = [s for t in seats(rnd) for s in t]
+    MatchResult.objects.create(
+        match=match,
+        version=1,
+        is_current=True,
+        source=MatchResult.Source.ARBITRAL,
+        kind="final_score",
+        score_a_halves=500,
+        score_b_halves=240,
+        scores_halves=[500, 240, 240, 90],  # 250, 120, 120, 45: tied 2nd
+        winner_side=0,
+    )
+    got = {e.entry_id: e for e in pairing_inputs.pairing_inputs(event, round_no=2).entries}
+    assert [got[e].match_points for e in order] == [4, Fraction(3, 2), Fraction(3, 2), 0]
+    # spread: own score minus the tablemates' mean
+    assert got[order[0]].spread == 250 - Fraction(120 + 120 + 45, 3)
+    assert got[order[3]].spread == 45 - Fraction(250 + 120 + 120, 3)
+    assert {e.pk for e in field} == set(order)
+    history = pairing_inputs.pairing_inputs(event, round_no=2).tables
+    assert [t.entries for t in history] == [tuple(order)]
+
+
+def test_a_partnerships_club_is_the_club_both_partners_share() -> None:
+    assert pairing_inputs.entry_club(["Reds", " reds "]) == "reds"
+    assert pairing_inputs.entry_club(["Reds", "Blues"]) is None
+    assert pairing_inputs.entry_club(["Reds", ""]) is None
+    assert pairing_inputs.entry_club([""]) is None
+    assert pairing_inputs.entry_club(["Reds"]) == "reds"

@@ -11,6 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from tests import factories
+from tests.tournaments.api_support import assert_error, key, private_cache, user_client
 from tests.tournaments.test_registration_views import event_form
 from tournaments.errors import Conflict, NotFound, ValidationFailed
 from tournaments.models import AuditEntry, Entry, EntryAvoidance, Event
@@ -155,3 +156,63 @@ def test_the_review_page_shows_every_seat_and_the_reasons(boss: User) -> None:
     assert page.count('class="card match table-of-many"') == 3
     assert "Seat order drawn by lot" in page and "Repeat meetings" in page
     assert "The checker finds no violation." in page
+
+
+def test_the_review_of_tables_of_many_in_spanish(boss: User) -> None:
+    event = factories.make_event(
+        "noche", rules="all-fives", entry_kind="single", table_size=4, mixed_table_sizes=False
+    )
+    event.directors.add(boss)
+    for i in range(1, 10):
+        factories.make_entry(event, f"Jugador {i}", status=Entry.Status.CHECKED_IN)
+    rnd = round_generation.generate_round(event=event, actor=boss)
+    c = client(boss)
+    page = c.get(
+        f"/director/events/{event.slug}/rounds/{rnd.number}/", HTTP_ACCEPT_LANGUAGE="es"
+    ).content.decode()
+    assert "grupo de puntuación 0: puestos 1, 2, 3, 4" in page
+    assert "jugadores en mesas de 4: descansan 1" in page  # 9 at tables of 4 only: one bye
+    assert "Orden de asientos sorteado con la sal del torneo." in page
+    entries = c.get(f"/director/events/{event.slug}/entries/", HTTP_ACCEPT_LANGUAGE="es")
+    assert "Mantener separados" in entries.content.decode()
+
+
+def test_the_api_sets_up_tables_of_three_and_refuses_what_cannot_apply(settings: Any) -> None:
+    with private_cache(settings):
+        tables_through_the_api()
+
+
+def tables_through_the_api() -> None:
+    org = User.objects.create_user(username="org")
+    make_organiser(user=org)
+    api = user_client(org)
+    new = {"name": "Cutthroat", "start_date": "2026-04-11", "end_date": "2026-04-11"}
+
+    def post(body: dict[str, Any]) -> Any:
+        return api.post("/api/events/", body, format="json", HTTP_IDEMPOTENCY_KEY=key())
+
+    partnership = post({**new, "table_size": 3})  # partnership by default
+    error = assert_error(partnership, 400, "table_size_needs_individuals")
+    assert "individual players" in error["message"]
+    upside_down = post({**new, "entry_kind": "single", "placing_points": {"3": [0, 2, 4]}})
+    assert_error(upside_down, 400, "invalid_placing_points")
+    made = post(
+        {
+            **new,
+            "rules": "all-fives",
+            "entry_kind": "single",
+            "table_size": 3,
+            "mixed_table_sizes": False,
+            "placing_points": {"3": [3, 1, 0]},
+            "table_confirmation": "majority",
+            "avoid_same_club": True,
+        }
+    )
+    assert made.status_code == 201, made.content
+    body = made.json()
+    assert (body["table_size"], body["mixed_table_sizes"], body["placing_points"]) == (
+        3,
+        False,
+        {"3": [3, 1, 0]},
+    )
+    assert body["table_confirmation"] == "majority" and body["avoid_same_club"] is True

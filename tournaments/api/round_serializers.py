@@ -129,7 +129,12 @@ class RoundTableSerializer(serializers.Serializer[Any]):
     table = serializers.IntegerField()
     entry_a = EntryRefSerializer(help_text="Side A (side 0).")
     entry_b = EntryRefSerializer(help_text="Side B (side 1).")
-    reason = serializers.CharField(help_text="Why these two meet, in words.")
+    seats = EntryRefSerializer(
+        many=True,
+        help_text="Every entry at the table in seat order: [A, B], or 3 or 4 at a table of "
+        "many (individual players at tables of 3 or 4: seats 0 and 1 are entry_a, entry_b).",
+    )
+    reason = serializers.CharField(help_text="Why these entries meet, in words.")
     rematch = serializers.BooleanField(help_text="An unavoidable rematch.")
     first_leader = serializers.CharField(help_text="Who leads the first hand (by lot).")
     bracket_slot = serializers.CharField(help_text="A play-off match's bracket id (else '').")
@@ -216,6 +221,7 @@ class RoundDetailSerializer(RoundSummarySerializer):
                 "table": m.table,
                 "entry_a": _entry(m.entry_a),
                 "entry_b": _entry(m.entry_b) if m.entry_b is not None else None,
+                "seats": [_entry(e) for e in m.entries],
                 "reason": m.reason,
                 "rematch": bool(m.explanation.get("rematch", False)),
                 "first_leader": m.first_leader,

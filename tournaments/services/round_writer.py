@@ -22,8 +22,9 @@ from tournaments.models import (
 )
 from tournaments.pairing import draw
 from tournaments.pairing import export as pairing_json
+from tournaments.pairing.reasons import Reason, gettext_noop, reason
 from tournaments.pairing.records import Explanation, RoundPairing
-from tournaments.pairing.tables_records import TablesRound
+from tournaments.pairing.tables_records import TableExplanation, TablesRound
 from tournaments.selectors import pairing_inputs
 
 
@@ -129,7 +130,6 @@ def _round_explanation(
     return {
         "kind": result.kind,
         "round": result.round_no,
-        "salt": event.salt,
         "ranking": list(result.ranking),
         "draws": [pairing_json.draw_to_dict(d) for d in result.draws],
         "notes": list(result.notes),
@@ -137,16 +137,7 @@ def _round_explanation(
         "total_weight": result.total_weight,
         "rematches": result.rematches,
         "window": result.window,
-        "active_entries": sorted(e.entry_id for e in inputs.active),
-        "standing": {
-            str(e.entry_id): {
-                "match_points": pairing_json.number(e.match_points),
-                "spread": pairing_json.number(e.spread),
-                "byes": e.byes_received,
-            }
-            for e in inputs.active
-        },
-        "generated_at": timezone.now().isoformat(),
+        **_round_explanation_common(event, inputs),
     }
 
 
@@ -240,6 +231,7 @@ def write_tables_round(
             raise ValueError(f"the seating returned unknown entries {unknown} or a lone seat")
         data = {
             **pairing_json.table_explanation_to_dict(t.explanation),
+            "reason_parts": [p.to_dict() for p in table_reason_parts(t.explanation)],
             "seats": list(t.entries),
             "overrides": _explanation_json(Explanation(method="", reason=""), t.override)[
                 "overrides"
@@ -257,6 +249,9 @@ def write_tables_round(
     for b in result.byes:
         data = {
             **pairing_json.table_explanation_to_dict(b.explanation),
+            "reason_parts": [
+                p.to_dict() for p in bye_reason_parts(b.explanation, result, len(inputs.active))
+            ],
             "overrides": _explanation_json(Explanation(method="", reason=""), b.override)[
                 "overrides"
             ],
@@ -291,3 +286,58 @@ def _round_explanation_common(event: Event, inputs: pairing_inputs.PairingInputs
         },
         "generated_at": timezone.now().isoformat(),
     }
+
+
+def table_reason_parts(why: TableExplanation) -> list[Reason]:
+    """A table's reason (``pairing.tables_of_many``'s English sentence) as templates and
+    arguments, so its page shows it in the reader's language."""
+    ranks = ", ".join(str(r) for r in sorted(why.ranks))
+    groups = sorted(set(why.score_groups), reverse=True)
+    if len(groups) == 1:
+        parts = [
+            reason(
+                gettext_noop("score group %(group)s: ranks %(ranks)s"),
+                group=pairing_json.number(groups[0]) or 0,
+                ranks=ranks,
+            )
+        ]
+    else:
+        parts = [
+            reason(
+                gettext_noop("mixed score groups %(groups)s: ranks %(ranks)s"),
+                groups="/".join(str(pairing_json.number(g)) for g in groups),
+                ranks=ranks,
+            )
+        ]
+    if why.repeats:
+        parts.append(
+            reason(
+                gettext_noop("repeat meetings %(count)s: the search found no seating without them"),
+                count=len(why.repeats),
+            )
+        )
+    if why.constraints:
+        parts.append(
+            reason(
+                gettext_noop("director's constraint not kept: %(pairs)s"),
+                pairs=", ".join(why.constraints),
+            )
+        )
+    return parts
+
+
+def bye_reason_parts(why: TableExplanation, result: TablesRound, active: int) -> list[Reason]:
+    """A bye's reason at tables of many as templates and arguments."""
+    rank = why.ranks[0] if why.ranks else 0
+    return [
+        reason(
+            gettext_noop(
+                "%(active)s players at tables of %(sizes)s: %(byes)s sit out; rank %(rank)s, "
+                "the lowest-ranked of those with the fewest byes"
+            ),
+            active=active,
+            sizes="/".join(str(s) for s in result.table_sizes),
+            byes=len(result.byes),
+            rank=rank,
+        )
+    ]

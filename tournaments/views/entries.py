@@ -140,10 +140,16 @@ def entries_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "statuses": Entry.Status.choices,
         "counts": selectors.count_entries(event),
         "back": request.get_full_path(),
-        "avoidances": avoidance_reads.list_avoidances(event),
-        "apart_choices": avoidance_reads.entry_choices(event),
         "apart": {},
     }
+
+
+def _with_apart(context: dict[str, Any], event: Event) -> dict[str, Any]:
+    """The entries page's "keep apart" section: the pairs kept apart and the entries to choose
+    from (two queries; not for the list's htmx search)."""
+    context["avoidances"] = avoidance_reads.list_avoidances(event)
+    context["apart_choices"] = avoidance_reads.entry_choices(event)
+    return context
 
 
 @director_required
@@ -158,7 +164,7 @@ def entries(request: HttpRequest, event: Event) -> HttpResponse:
             f"?{params}" if params else ""
         )
         return render(request, "tournaments/registration/_entry_rows.html", context)
-    return render(request, "tournaments/registration/entries.html", context)
+    return render(request, "tournaments/registration/entries.html", _with_apart(context, event))
 
 
 def _safe_back(request: HttpRequest, event: Event, target: str) -> str:
@@ -350,7 +356,7 @@ def avoidance_add(request: HttpRequest, event: Event) -> HttpResponse:
             actor=user_of(request), event=event, entry_x=x, entry_y=y, note=note
         )
     except SpinnerError as exc:
-        context = entries_context(request, event)
+        context = _with_apart(entries_context(request, event), event)
         context["apart"] = {"entry_x": x, "entry_y": y, "note": note, "error": exc.message}
         return render(request, "tournaments/registration/entries.html", context, status=400)
     messages.success(
