@@ -146,6 +146,8 @@ class ErrorCode(StrEnum):
     CLAIM_LIMIT_REACHED = "claim_limit_reached"
     FINAL_SCORE_NOT_ALLOWED = "final_score_not_allowed"
     NOTHING_TO_CONFIRM = "nothing_to_confirm"
+    CONFIRM_WHOSE = "confirm_whose"  # a table of many: the others differ, say whose claim
+    NOT_AT_TABLE_OF_MANY = "not_at_table_of_many"  # a two-sided act (a forfeit) at a table of many
     ALREADY_CONFIRMED = "already_confirmed"
     NOT_CONFIRMED = "not_confirmed"
     STALE_VERSION = "stale_version"

@@ -184,3 +184,21 @@ def test_a_tables_scores_and_placings_are_append_only_in_the_database() -> None:
             )
     out.result.refresh_from_db()
     assert out.result.placings is not None and len(out.result.placings) == 3
+
+
+def test_a_final_score_from_the_table_needs_every_players_score() -> None:
+    event = make_event(allow_final_score_only=True)
+    match = table_at(make_round(event), 1)
+    with pytest.raises(SpinnerError) as exc:
+        claims.submit_claim(match=match, side=0, final_score={"scores": [100, 40]})
+    assert exc.value.code == "invalid_score" and exc.value.details == {"seats": 3, "given": 2}
+    with pytest.raises(SpinnerError) as exc:  # the winner named is not the highest
+        claims.submit_claim(match=match, side=0, final_score={"scores": [100, 40, 40], "winner": 1})
+    assert exc.value.code == "invalid_score"
+    claims.submit_claim(match=match, side=0, final_score={"scores": [100, 40, 40]})
+    same = claims.submit_claim(match=match, side=1, final_score={"scores": [100, 40, 40.0]})
+    assert same.state == "pending"
+    out = claims.confirm_claim(match=match, side=2, expected_version=1)
+    assert out.state == "confirmed" and out.result is not None
+    assert out.result.scores_halves == [200, 80, 80] and out.result.placings == [1, 2, 2]
+    assert out.result.winner_side == 0 and not out.result.verified

@@ -358,9 +358,12 @@ class TableMatchSerializer(serializers.Serializer[Any]):
     event_name = serializers.CharField()
     round = serializers.IntegerField()
     table = serializers.IntegerField()
-    side = serializers.IntegerField(help_text="The link's side: 0 (side A) or 1 (side B).")
+    side = serializers.IntegerField(
+        help_text="The link's side: 0 (side A) or 1 (side B); at a table of many, its seat (0-3)."
+    )
     side_names = serializers.ListField(
-        child=serializers.CharField(), help_text="The two sides' team (or player) names."
+        child=serializers.CharField(),
+        help_text="The two sides' team (or player) names; at a table of many, every seat's player.",
     )
     game = GameSerializer(help_text="What every sheet of this event must say.")
     match = MatchStateSerializer(allow_null=True)

@@ -36,7 +36,13 @@ class MatchBoard:
         """At a table of many, its entries in seat order (empty for a match of two sides)."""
         if self.match.table_entries <= 2:
             return []
-        return [seat.entry for seat in getattr(self.match, "seat_rows", [])]
+        rows = getattr(self.match, "seat_rows", None)
+        if rows is None:  # a board made without ``_with_seats``: its seats read once here
+            rows = list(
+                RoundSeat.objects.filter(match=self.match).select_related("entry").order_by("side")
+            )
+            self.match.seat_rows = rows  # type: ignore[attr-defined]
+        return [seat.entry for seat in rows]
 
     @property
     def side_names(self) -> list[str]:
