@@ -144,7 +144,7 @@ def blank_csrf(body: bytes) -> bytes:
 
 
 def negotiate(accept_encoding: str, document: Document) -> str:
-    """"br", "gzip" or "" (identity): the best encoding the browser accepts that we keep."""
+    """ "br", "gzip" or "" (identity): the best encoding the browser accepts that we keep."""
     accepted: dict[str, float] = {}
     for part in accept_encoding.split(","):
         name, _, params = part.strip().partition(";")
