@@ -63,11 +63,10 @@ ACCEPT = {"identity": "identity", "gzip": "gzip", "br": "gzip, deflate, br"}
 
 
 def pages(slug: str) -> list[tuple[str, str]]:
-    first = "/events/{s}/standings/".format(s=slug)
     return [
         ("round 1 (first 50 tables)", f"/events/{slug}/rounds/1/"),
         ("round 1, tables 451-500", f"/events/{slug}/rounds/1/?from=451"),
-        ("standings", first),
+        ("standings", f"/events/{slug}/standings/"),
         ("standings live fragment", f"/events/{slug}/standings/live/"),
         ("event page", f"/events/{slug}/"),
         ("team page", f"/events/{slug}/teams/{{team}}/"),
@@ -252,8 +251,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                         row["cpu_304_ms"], row["status_304"] = _cpu_per_request(
                             client, pid, path, {**br, "If-None-Match": etag}, args.requests
                         )
+                    base = f"http://127.0.0.1:{port}"
                     loop = closed_loop(
-                        lambda: Client(f"http://127.0.0.1:{port}", Recorder()),
+                        lambda base=base: Client(base, Recorder()),
                         "page",
                         path,
                         br,
@@ -262,7 +262,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                         pid,
                     )
                     static = closed_loop(
-                        lambda: Client(f"http://127.0.0.1:{port}", Recorder()),
+                        lambda base=base: Client(base, Recorder()),
                         "static",
                         STATIC,
                         br,

@@ -233,7 +233,7 @@ def test_the_language_switch_works_from_a_shared_copy(client: Client) -> None:
 
 
 def test_compression_is_negotiated(client: Client) -> None:
-    field, rnd = played()
+    field, _ = played()
     url = f"/events/{field.event.slug}/standings/"
     plain = client.get(url, HTTP_ACCEPT_ENCODING="identity")
     assert not plain.has_header("Content-Encoding") and "Accept-Encoding" in plain["Vary"]
@@ -352,7 +352,7 @@ def test_long_standings_come_in_slices_and_the_live_part_polls_its_own(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(paging, "ROWS_PER_PAGE", 5)
-    field, rnd = played("long", teams=11)  # 12 entries: 12 rows
+    field, _ = played("long", teams=11)  # 12 entries: 12 rows
     url = "/events/long/standings/"
     first = body(client.get(url))
     assert first.count('class="rank"') == 5 and "Places 6–10 of 12" in first
