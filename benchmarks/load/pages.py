@@ -232,7 +232,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     }
     client = Client("http://127.0.0.1:1", Recorder())
     try:
-        for documents in ("0", "1"):
+        for documents in args.documents.split(","):
             proc, port = _serve(code, dict(env, SPINNER_PUBLIC_DOCUMENTS=documents), work)
             client.port = port
             pid = proc.pid
@@ -300,6 +300,11 @@ def main(argv: list[str] | None = None) -> int:
     m.add_argument("--requests", type=int, default=30, help="requests per CPU figure")
     m.add_argument("--clients", type=int, default=8)
     m.add_argument("--seconds", type=float, default=5)
+    m.add_argument(
+        "--documents",
+        default="0,1",
+        help="SPINNER_PUBLIC_DOCUMENTS values to serve with, in turn (main before this: 0)",
+    )
     m.add_argument("--json", help="write the report here")
     args = parser.parse_args(argv)
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
