@@ -194,18 +194,21 @@ def document_key(request: HttpRequest) -> tuple[str, str] | None:
         return None
     params = []
     for name, values in sorted(request.GET.lists()):
-        if name not in allowed or len(values) != 1 or len(values[0]) > 12:
+        # a few digits at most (a slice, the projector): anything else is rendered, not kept
+        if name not in allowed or len(values) != 1 or len(values[0]) > 6:
             return None
+        if values[0] and (name == "q" or not values[0].isdigit()):
+            return None  # a search is rendered each time
         params.append(f"{name}={values[0]}")
-    if request.GET.get("q"):
-        return None
     try:
         host = request.get_host()
     except DisallowedHost:
         return None
     language = translation.get_language_from_request(request)
-    htmx = f"{request.headers.get('HX-Request', '')}|{request.headers.get('HX-Target', '')}"
-    page = f"{request.scheme}://{host}{request.path_info}?{'&'.join(params)}|{htmx}"
+    # The one htmx request a view answers differently: the round page's search results.
+    htmx = request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target")
+    part = "pairings" if htmx == "pairings" else ""
+    page = f"{request.scheme}://{host}{request.path_info}?{'&'.join(params)}|{part}"
     digest = hashlib.sha256(page.encode("utf-8", "surrogateescape")).hexdigest()[:32]
     return match.kwargs["slug"], f"doc:v1:{language}:{digest}"
 

@@ -341,7 +341,9 @@ def test_a_long_round_comes_in_slices_and_find_my_table_finds_any_table(
     assert client.get(url, {"from": "x"})["Location"] == f"{url}?from=1"
     # Find my table: by name or by the table's number, whatever slice it is in.
     mine = match_of(rnd, field.ramirez)
-    found = body(client.get(url, {"q": "ramírez"}))
+    searched = client.get(url, {"q": "ramírez"})
+    assert not searched.get("ETag", "").startswith('"d-')  # a search is rendered, not kept
+    found = body(searched)
     assert f'id="table-{mine.table.number}"' in found and "1 of 11 shown" in found
     by_number = body(client.get(url, {"q": "10"}))
     assert 'id="table-10"' in by_number and by_number.count('class="card match"') <= 2
