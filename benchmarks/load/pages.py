@@ -7,7 +7,9 @@ Two steps, from the repository root, against one PostgreSQL database::
     .venv/bin/python benchmarks/load/pages.py measure --slug pages500 --json after.json
     # the code before, on the same data (a checkout of main with its own .venv):
     .venv/bin/python benchmarks/load/pages.py measure --slug pages500 --code /work/main \\
-        --json before.json
+        --documents 0 --json before.json
+    # gzip (per request, as GZipMiddleware would) against brotli (once per change):
+    .venv/bin/python benchmarks/load/pages.py compress http://127.0.0.1:8000/events/pages500/rounds/1/
 
 ``setup`` builds the event with the load harness's own setup (``django_side.py``: 2N
 partnerships, round 1 paired, published and started) and then plays every table through the
@@ -237,6 +239,10 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             client.port = port
             pid = proc.pid
             try:
+                # Warm every worker (imports, URL patterns, catalogs) before measuring anything.
+                for _ in range(4):
+                    for _name, template in pages(args.slug):
+                        _get(client, template.format(team=team), {"Accept-Encoding": "br"})
                 for name, template in pages(args.slug):
                     path = template.format(team=team)
                     row: dict[str, Any] = {"page": name, "path": path, "documents": documents}
@@ -288,6 +294,38 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     return report
 
 
+def compression(urls: list[str], runs: int = 7) -> list[dict[str, Any]]:
+    """Each page's bytes as served (identity) compressed by gzip at 6 (what Django's
+    GZipMiddleware does on every response) and brotli at 5 and 11, and the CPU each takes here
+    (medians of ``runs``): the price of compressing per request against once per change."""
+    import gzip
+    import statistics
+    import urllib.request
+
+    import brotli
+
+    out = []
+    for url in urls:
+        with urllib.request.urlopen(url, timeout=60) as response:
+            data = response.read()
+        row: dict[str, Any] = {"url": url, "bytes": len(data)}
+        for name, squeeze in (
+            ("gzip6", lambda d: gzip.compress(d, 6, mtime=0)),
+            ("br5", lambda d: brotli.compress(d, quality=5)),
+            ("br11", lambda d: brotli.compress(d, quality=11)),
+        ):
+            times = []
+            for _ in range(runs if name != "br11" else 3):
+                start = time.process_time()
+                packed = squeeze(data)
+                times.append((time.process_time() - start) * 1000)
+            row[f"{name}_bytes"] = len(packed)
+            row[f"{name}_ms"] = round(statistics.median(times), 2)
+        out.append(row)
+        print(json.dumps(row), flush=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -306,7 +344,12 @@ def main(argv: list[str] | None = None) -> int:
         help="SPINNER_PUBLIC_DOCUMENTS values to serve with, in turn (main before this: 0)",
     )
     m.add_argument("--json", help="write the report here")
+    c = sub.add_parser("compress", help="compression sizes and CPU of pages a server serves")
+    c.add_argument("urls", nargs="+")
     args = parser.parse_args(argv)
+    if args.command == "compress":
+        compression(args.urls)
+        return 0
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         raise SystemExit("set DATABASE_URL to a PostgreSQL database")
     if args.command == "setup":
