@@ -44,11 +44,12 @@ class ReusedClientRedisCacheClient(RedisCacheClient):
     pool, made after a fork, is the process's own."""
 
     def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        index = self._get_connection_pool_index(write)
+        this: Any = self  # Django's client keeps these untyped
+        index = this._get_connection_pool_index(write)
         clients: dict[int, Any] = self.__dict__.setdefault("_clients", {})
         client = clients.get(index)
         if client is None:
-            client = clients[index] = self._client(connection_pool=self._get_connection_pool(write))
+            client = clients[index] = this._client(connection_pool=this._get_connection_pool(write))
         return client
 
 
