@@ -370,3 +370,9 @@ def test_long_standings_come_in_slices_and_the_live_part_polls_its_own(
     names = [e.name for e in [field.ramirez, *field.others]]
     pages = first + second + body(client.get(url, {"from": "11"}))
     assert all(pages.count(f">{name}</a>") == 1 for name in names)
+    # Find my team: whatever its slice, accents and case ignored; searches are not kept.
+    found = client.get(url, {"q": "RAMIREZ"})
+    assert not found.get("ETag", "").startswith('"d-')
+    assert body(found).count('class="rank"') == 1 and ">Los Ramírez</a>" in body(found)
+    assert 'live/?q=RAMIREZ"' in body(found) and "Places" not in body(found)
+    assert "No team matches" in body(client.get(url, {"q": "Ramriez"}))
