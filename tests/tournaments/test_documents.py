@@ -376,3 +376,19 @@ def test_long_standings_come_in_slices_and_the_live_part_polls_its_own(
     assert body(found).count('class="rank"') == 1 and ">Los Ramírez</a>" in body(found)
     assert 'live/?q=RAMIREZ"' in body(found) and "Places" not in body(found)
     assert "No team matches" in body(client.get(url, {"q": "Ramriez"}))
+
+
+def test_a_slice_of_the_standings_table_is_rendered_once_per_snapshot(
+    client: Client, settings: Any, monkeypatch: pytest.MonkeyPatch, django_assert_num_queries: Any
+) -> None:
+    """Without documents (a director's request, or the setting off) the standings table of a
+    slice still comes from the rows cache: two queries (the event, the latest generation)."""
+    settings.SPINNER_PUBLIC_DOCUMENTS = False
+    monkeypatch.setattr(paging, "ROWS_PER_PAGE", 5)
+    played("rows", teams=11)
+    for wanted in ("", "6", "11"):
+        first = client.get("/events/rows/standings/", {"from": wanted} if wanted else {})
+        with django_assert_num_queries(2):
+            again = client.get("/events/rows/standings/live/", {"from": wanted} if wanted else {})
+        assert first.status_code == again.status_code == 200
+        assert again.content.decode().count('class="rank"') == (2 if wanted == "11" else 5)

@@ -144,7 +144,6 @@ def _live_context(
             data = result_privacy.without_outcomes(data)
         total = len(data.document.get("standings", {}).get("rows", []))
         part = None if query else paging.slice_of(total, wanted, size)
-        first = part.first if part is not None else 0
         shown = _Slice(data, part, query)
         found = len(shown.rows)
         html = render_to_string(
