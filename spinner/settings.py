@@ -22,6 +22,8 @@ Environment variables:
                            prints a pair); unset: no notifications
     SPINNER_VAPID_SUBJECT  who runs the server, for the push services: ``mailto:`` or ``https:``
     SPINNER_PUSH_HOSTS     comma-separated push services' hosts a subscription may name
+    SPINNER_PUBLIC_DOCUMENTS  ``0``: render every public page each time (no documents kept in the
+                           cache; tournaments/documents.py)
 """
 
 from __future__ import annotations
@@ -81,6 +83,9 @@ MIDDLEWARE = [
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Public pages kept as documents: an anonymous reader's page comes from the cache, with no
+    # session, query or render while nothing changed (tournaments/documents.py).
+    "tournaments.documents.PublicDocumentMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The reader's language: the language switch's cookie, else the browser's Accept-Language.
     "django.middleware.locale.LocaleMiddleware",
@@ -188,6 +193,9 @@ else:
             "LOCATION": "spinner",
         }
     }
+
+# Public pages kept as documents in the cache (tournaments/documents.py); 0 turns them off.
+SPINNER_PUBLIC_DOCUMENTS = os.environ.get("SPINNER_PUBLIC_DOCUMENTS", "1") != "0"
 
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 # The queue our tasks go to. A test run takes a queue of its own (pytest imports these settings

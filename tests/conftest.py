@@ -12,6 +12,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -327,3 +328,22 @@ def _default_language_between_tests() -> Iterator[None]:
     translation.activate("en")
     yield
     translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_public_documents() -> Iterator[None]:
+    """Public pages kept as documents (tournaments/documents.py) are off unless a test turns them
+    on (``settings.SPINNER_PUBLIC_DOCUMENTS = True``, as tests/tournaments/test_documents.py
+    does): the tokens that make a document stale move only once a transaction commits, which a
+    test's wrapping transaction never does. Each test starts with no document kept all the same:
+    a new site token makes every kept copy stale (events of different tests share slugs and, on
+    SQLite, ids; the cache, locmem or this run's Redis db, outlives a test). Not the ``settings``
+    fixture: some tests name a parameter ``settings``."""
+    from django.core.cache import cache
+    from django.test import override_settings
+
+    from tournaments import follow_versions
+
+    cache.set(follow_versions.SITE_KEY, f"test-{uuid.uuid4().hex}", None)
+    with override_settings(SPINNER_PUBLIC_DOCUMENTS=False):
+        yield

@@ -16,6 +16,16 @@ never tagged newer than what it shows (at worst one answer too many).
 
 With the cache down (the fail-open cache: reads miss, writes drop) no token can be kept: every
 poll is a full answer, tagged with nothing, until the cache is back.
+
+The public pages kept as documents (``tournaments/documents.py``: round, standings, bracket, team,
+match and event pages) use two more tokens of the same kind:
+
+- the event's *pages* token changes after every committed change a public page of the event may
+  show: whatever the event's token changes for, every audited write of the event
+  (``services.audit.record``: results, entries, swaps, play-off rounds...) and every standings
+  recompute that ends (a new snapshot, "updating" cleared);
+- the *site* token changes after an audited write that belongs to no event (a player renamed or
+  merged: team pages show players' names).
 """
 
 from __future__ import annotations
@@ -38,6 +48,13 @@ def event_key(slug: str) -> str:
 
 def entry_key(entry_id: int) -> str:
     return f"follow:v1:entry:{entry_id}"
+
+
+def pages_key(slug: str) -> str:
+    return f"follow:v1:pages:{slug}"
+
+
+SITE_KEY = "follow:v1:site"
 
 
 def _token() -> str:
@@ -68,12 +85,53 @@ def etag(event_token: str, entry_token: str, entry_id: int, language: str) -> st
     return f'"follow-{event_token}-{entry_token}-{entry_id}-{language}"'
 
 
+def ensure_pages(slug: str, read: dict[str, str] | None = None) -> tuple[str | None, str | None]:
+    """The event's pages token and the site token, making a missing one (``add``, as
+    :func:`ensure`); ``read`` holds what the caller already read. None where the cache keeps
+    nothing (it is down)."""
+    read = read or {}
+    tokens = []
+    for key in (pages_key(slug), SITE_KEY):
+        value = read.get(key)
+        if value is None:
+            cache.add(key, _token(), timeout=TIMEOUT)
+            value = cache.get(key)
+        tokens.append(value)
+    return tokens[0], tokens[1]
+
+
 def bump_event(event: Event) -> None:
-    """Once the current transaction commits: every follower of ``event`` has news."""
+    """Once the current transaction commits: every follower of ``event`` has news (and so have
+    its public pages)."""
     slug = event.slug
     transaction.on_commit(
-        lambda: cache.set(event_key(slug), _token(), timeout=TIMEOUT), robust=True
+        lambda: cache.set_many({event_key(slug): _token(), pages_key(slug): _token()}, TIMEOUT),
+        robust=True,
     )
+
+
+def bump_pages(event: Event) -> None:
+    """Once the current transaction commits: the public pages of ``event`` changed."""
+    slug = event.slug
+    transaction.on_commit(
+        lambda: cache.set(pages_key(slug), _token(), timeout=TIMEOUT), robust=True
+    )
+
+
+def bump_pages_of(event_id: int) -> None:
+    """:func:`bump_pages` for an event known by id (one query, for its slug, after commit)."""
+
+    def bump() -> None:
+        slug = Event.objects.filter(pk=event_id).values_list("slug", flat=True).first()
+        if slug is not None:
+            cache.set(pages_key(slug), _token(), timeout=TIMEOUT)
+
+    transaction.on_commit(bump, robust=True)
+
+
+def bump_site() -> None:
+    """Once the current transaction commits: what every event's pages show of players changed."""
+    transaction.on_commit(lambda: cache.set(SITE_KEY, _token(), timeout=TIMEOUT), robust=True)
 
 
 def bump_entries(entry_ids: Iterable[int | None]) -> None:

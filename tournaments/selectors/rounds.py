@@ -29,6 +29,7 @@ from tournaments.pairing.records import (
     RoundPairing,
     Violation,
 )
+from tournaments.search_keys import name_key
 from tournaments.selectors.bracket import check_playoff, stored_bracket
 from tournaments.selectors.pairing_inputs import pairing_inputs
 from tournaments.selectors.pairing_reasons import (
@@ -193,8 +194,10 @@ class EntryView:
     players: tuple[str, ...]
 
     def matches_query(self, query: str) -> bool:
-        q = query.casefold()
-        return q in self.name.casefold() or any(q in p.casefold() for p in self.players)
+        """Whether ``query`` is in the entry's or a player's name, accents, case and spacing
+        ignored ("ramirez" finds "Ramírez")."""
+        q = name_key(query)
+        return q in name_key(self.name) or any(q in name_key(p) for p in self.players)
 
 
 @dataclass(frozen=True, slots=True)

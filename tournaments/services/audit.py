@@ -9,6 +9,7 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 
+from tournaments import follow_versions
 from tournaments.models import AuditEntry, Event
 
 Actor = User | AnonymousUser | None
@@ -55,6 +56,12 @@ def record(
         object_type = object_type or obj._meta.model_name or ""
         object_id = object_id or str(obj.pk)
     user = actor if isinstance(actor, User) else None
+    # Every audited change may show on a public page: the pages kept as documents are made again
+    # once it commits (tournaments/documents.py).
+    if event is not None:
+        follow_versions.bump_pages(event)
+    else:
+        follow_versions.bump_site()
     return AuditEntry.objects.create(
         event=event,
         actor=user,

@@ -66,6 +66,7 @@ from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
 
 from spinner.celery import app
+from tournaments import follow_versions
 from tournaments.models import (
     StandingsRecompute,
     StandingsSnapshot,
@@ -247,7 +248,10 @@ def recompute_standings(
             # foreign-key check at COMMIT may wait on a submission that locked the event row,
             # and that submission may be waiting to bump this very row: holding it across the
             # commit would deadlock.
-            _clean(event_id, generation_read)
+            cleaned = _clean(event_id, generation_read)
+            if cleaned or outcome.status == "new":
+                # the public pages show the new snapshot, or no longer say "updating"
+                follow_versions.bump_pages_of(event_id)
         return outcome
 
 
@@ -334,10 +338,11 @@ def _compress_quickly() -> None:
             cursor.execute("SET LOCAL default_toast_compression = 'lz4'")
 
 
-def _clean(event_id: int, generation_read: int) -> None:
+def _clean(event_id: int, generation_read: int) -> int:
     """Clear the dirty mark only if no result changed since the generation the recompute read
-    (else the standings stay "updating" and the next recompute, already requested, runs)."""
-    StandingsState.objects.filter(
+    (else the standings stay "updating" and the next recompute, already requested, runs).
+    How many rows it cleared (0 or 1)."""
+    return StandingsState.objects.filter(
         pk=event_id, results_generation=generation_read, dirty=True
     ).update(dirty=False, dirty_since=None)
 

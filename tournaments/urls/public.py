@@ -3,7 +3,9 @@ teams and matches, "my table", players; leagues and their season tables; self ch
 players' help; the language switch (Django's ``set_language`` at ``/i18n/setlang/``,
 ``public:set_language``)."""
 
-from django.urls import include, path
+from django.urls import path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from tournaments.views import (
     bracket,
@@ -53,6 +55,8 @@ urlpatterns = [
     path("leagues/<slug:slug>/table.csv", leagues.league_table_csv, name="league-table-csv"),
     # Help for the players at the table (the director's is in the director namespace).
     path("help/table/", help_pages.table_help, name="help-table"),
-    # The language switch (every page's header): remembered in the language cookie.
-    path("i18n/", include("django.conf.urls.i18n")),
+    # The language switch (every page's header): remembered in the language cookie. It takes no
+    # CSRF token: the public pages are shared documents (tournaments/documents.py) that carry
+    # none, and all a forged post could do is choose a reader's language.
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
 ]

@@ -20,6 +20,7 @@ from tournaments import time_zones
 from tournaments.errors import SpinnerError, ValidationFailed
 from tournaments.models import BackgroundJob, Event, Round
 from tournaments.permissions import can_oversee, can_see, director_required
+from tournaments.presenters import paging
 from tournaments.selectors import desk, matches
 from tournaments.selectors import rounds as selectors
 from tournaments.selectors.desk import next_step
@@ -31,6 +32,8 @@ from tournaments.views.errors import show_error
 
 ACTIONS = ("swap_entries", "swap_tables", "publish", "start", "close", "discard")
 """The POST actions on a round (one url each: ``rounds:<action>``)."""
+
+PER_PAGE = paging.TABLES_PER_PAGE
 
 
 def _is_htmx(request: HttpRequest) -> bool:
@@ -342,10 +345,28 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     query = request.GET.get("q", "").strip()[:80]
     view = selectors.round_view(rnd)
     shown = view.filtered(query)
+    if query.isdigit():  # a table's number too
+        numbered = [m for m in view.matches if str(m.table) == query and m not in shown.matches]
+        shown = selectors.RoundView(
+            round=rnd,
+            matches=tuple(sorted((*numbered, *shown.matches), key=lambda m: m.table or 0)),
+            byes=shown.byes,
+        )
+    # A long round in slices (presenters/paging.py); a search shows every table it finds.
+    part = None if query else paging.slice_of(len(view.matches), request.GET.get("from"), PER_PAGE)
+    if part is not None:
+        if request.GET.get("from", str(part.first)) != str(part.first):
+            return redirect(f"{request.path}?from={part.first}")
+        shown = selectors.RoundView(
+            round=rnd,
+            matches=view.matches[part.start : part.last],
+            byes=view.byes if part.is_last else (),
+        )
     context = {
         "event": event,
         "round": rnd,
         "view": shown,
+        "part": part,
         "query": query,
         "total": view.size,
         "rounds": selectors.list_public_rounds(event),

@@ -6,6 +6,7 @@ Every public page reads the latest snapshot; none computes standings.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.contrib import messages
@@ -14,13 +15,15 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModif
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils.cache import patch_vary_headers
+from django.utils.http import urlencode
 from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET, require_http_methods
 
-from tournaments import game, time_zones
+from tournaments import game, search_keys, time_zones
 from tournaments.errors import SpinnerError
 from tournaments.models import Entry, Event
 from tournaments.permissions import can_oversee, can_see, director_required
+from tournaments.presenters import paging
 from tournaments.presenters import standings as presenter
 from tournaments.presenters import table as table_presenter
 from tournaments.selectors import director_standings as director_standings_reads
@@ -85,44 +88,113 @@ def _page_etag(request: HttpRequest, meta: standings_reads.SnapshotMeta, variant
     return f"{meta.etag[:-1]}-{variant}-{who}-{_language()}{meta.etag[-1]}"
 
 
-def _rows_key(meta: standings_reads.SnapshotMeta, projector: bool) -> str:
-    # Content-addressed by the snapshot's digest: a cached table is never stale. ``v2``: the
-    # table shows displayed points (five-up: raw / 5), so tables cached before are not reused.
+def _rows_key(meta: standings_reads.SnapshotMeta, projector: bool, first: int) -> str:
+    # Content-addressed by the snapshot's digest: a cached table is never stale. ``v3``: the
+    # value is the slice's table and the number of rows (``first``: the slice, 0 for all rows).
     # The table is in words (column labels, badges): one copy per language.
-    return f"live:rows:v2:{meta.event.slug}:{meta.digest}:{'p' if projector else 'n'}:{_language()}"
+    variant = "p" if projector else "n"
+    return f"live:rows:v3:{meta.event.slug}:{meta.digest}:{variant}:{first}:{_language()}"
+
+
+class _Slice:
+    """The standings with only one slice's rows (presenters/paging.py)."""
+
+    def __init__(
+        self, standings: standings_reads.LiveStandings, part: paging.Slice | None, query: str = ""
+    ):
+        self._standings = standings
+        rows = standings.rows
+        if query:  # "find my team": every row whose name holds it, accents and case ignored
+            key = search_keys.name_key(query)
+            rows = [row for row in rows if key in search_keys.name_key(row["name"])]
+        self.rows = rows[part.start : part.last] if part is not None else rows
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._standings, name)
 
 
 def _live_context(
-    event: Event, projector: bool, meta: standings_reads.SnapshotMeta | None = None
+    event: Event,
+    projector: bool,
+    meta: standings_reads.SnapshotMeta | None = None,
+    wanted: str | None = None,
+    query: str = "",
 ) -> dict[str, Any]:
-    """The live part's context: the status and the rendered table.
+    """The live part's context: the status and the rendered table (the slice from ``wanted``,
+    ``?from=``, when the standings are longer than a page: ``part``).
 
-    The table is rendered once per snapshot and kept in the (fail-open) cache, so a request
-    reads the snapshot's bytes only on a cache miss: two queries on a hit (the event, the latest
-    generation), three on a miss.
+    The table is rendered once per snapshot and slice and kept in the (fail-open) cache, so a
+    request reads the snapshot's bytes only on a cache miss: two queries on a hit (the event,
+    the latest generation), three on a miss.
     """
     if meta is None:
         meta = standings_reads.snapshot_meta(event)
-    html = cache.get(_rows_key(meta, projector)) if meta.generation else None
-    if html is None:
+    size = paging.ROWS_PER_PAGE
+    first = _first(wanted)
+    keep = bool(meta.generation) and not query  # a search is rendered each time
+    found = cache.get(_rows_key(meta, projector, first)) if keep else None
+    if isinstance(found, tuple):
+        html, total = found
+        found = total
+        part = paging.slice_of(total, wanted, size)
+    else:
         data = standings_reads.latest_standings(event)
         meta = data.meta
         if not event.public_results:  # the table is shared by every visitor: no outcomes
             data = result_privacy.without_outcomes(data)
+        total = len(data.document.get("standings", {}).get("rows", []))
+        part = None if query else paging.slice_of(total, wanted, size)
+        shown = _Slice(data, part, query)
+        found = len(shown.rows)
         html = render_to_string(
             "tournaments/standings/_standings_table.html",
-            {"event": event, "standings": data, "projector": projector},
+            {"event": event, "standings": shown, "projector": projector},
         )
-        if meta.generation:
-            cache.set(_rows_key(meta, projector), html, ROWS_CACHE_SECONDS)
+        if keep:
+            cache.set(_rows_key(meta, projector, first), (html, total), ROWS_CACHE_SECONDS)
     return {
         "event": event,
         "meta": meta,
         "rows_html": str(html),
+        "part": part,
+        "query": query,
+        "found": found,
+        "live_query": urlencode(
+            [
+                *([("projector", "1")] if projector else []),
+                *([("from", str(part.first))] if part is not None else []),
+                *([("q", query)] if query else []),
+            ]
+        ),
         "columns": standings_reads.tiebreak_columns(standings_records.tiebreak_list(event)),
         "projector": projector,
         "poll_seconds": POLL_SECONDS,
     }
+
+
+def _first(wanted: str | None) -> int:
+    """The slice's first row as the rows cache names it (0: the first slice, or all rows)."""
+    try:
+        first = int(wanted or 1)
+    except ValueError:
+        return 0
+    size = paging.ROWS_PER_PAGE
+    return 0 if first <= size else (first - 1) // size * size + 1
+
+
+def _variant(request: HttpRequest, projector: bool) -> str:
+    """What of the page the request chose, for its tag: projector or not, the slice, a search."""
+    query = _query_of(request)
+    found = hashlib.sha256(query.encode()).hexdigest()[:8] if query else ""
+    return ("p" if projector else "n") + str(_first(request.GET.get("from"))) + found
+
+
+def _query_of(request: HttpRequest) -> str:
+    return request.GET.get("q", "").strip()[:80]
+
+
+def _query(projector: bool, first: int) -> str:
+    return ("projector=1&" if projector else "") + f"from={first}"
 
 
 @require_GET
@@ -130,12 +202,15 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """``/events/<slug>/standings/``: the latest snapshot, refreshed every few seconds in place."""
     event = _event(request, slug, "standings")
     projector = request.GET.get("projector") == "1"
-    variant = "p" if projector else "n"
+    variant = _variant(request, projector)
     meta = standings_reads.snapshot_meta(event)
     etag = _page_etag(request, meta, variant)
     if _etag_matches(request, etag):
         return _not_modified(etag)
-    context = _live_context(event, projector, meta)
+    context = _live_context(event, projector, meta, request.GET.get("from"), _query_of(request))
+    part = context["part"]
+    if part is not None and request.GET.get("from", str(part.first)) != str(part.first):
+        return redirect(f"{request.path}?{_query(projector, part.first)}")
     etag = _page_etag(request, context["meta"], variant)
     context["can_direct"] = can_oversee(request.user, event)
     response = render(request, "tournaments/standings/standings.html", context)
@@ -149,13 +224,13 @@ def standings_live(request: HttpRequest, slug: str) -> HttpResponse:
     projector = request.GET.get("projector") == "1"
 
     def tag(meta: standings_reads.SnapshotMeta) -> str:
-        variant = "p" if projector else "n"
+        variant = _variant(request, projector)
         return f"{meta.etag[:-1]}-live-{variant}-{_language()}{meta.etag[-1]}"
 
     meta = standings_reads.snapshot_meta(event)
     if _etag_matches(request, tag(meta)):
         return _not_modified(tag(meta))
-    context = _live_context(event, projector, meta)
+    context = _live_context(event, projector, meta, request.GET.get("from"), _query_of(request))
     response = render(request, "tournaments/standings/_standings_live.html", context)
     # The fragment is the same for everyone who reads it in one language.
     return _finish(response, tag(context["meta"]), vary_cookie=True)

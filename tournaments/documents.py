@@ -1,0 +1,272 @@
+"""Public pages kept as documents: rendered once per change, then served from the cache.
+
+The pages a room reads at once (an event's page, a round's pairings and results, the standings
+and their live part, the bracket and its live part, team and match pages) are the same for every
+anonymous reader in one language. :class:`PublicDocumentMiddleware`, placed before the session,
+the CSRF check, authentication and the views, answers such a request from the cache:
+
+- **The key** names the page (scheme, host, path and its few allowed query parameters, htmx's
+  headers) and the reader's language (the language cookie, else Accept-Language: what
+  ``LocaleMiddleware`` would choose).
+- **Current or not**: the document keeps the version tokens it was rendered under: the event's
+  *pages* token and the *site* token (``tournaments.follow_versions``: the services change them
+  after every commit a public page may show). One ``get_many`` reads the document and both
+  tokens: equal tokens, the document is served (a 304 when the browser has it, ``If-None-Match``),
+  with no query, no session and no render; otherwise the page is rendered as before and kept
+  under the tokens read *before* the render (at worst one render too many, never a stale page).
+- **Bytes on the wire**: the document is kept as rendered and compressed once, brotli and gzip;
+  each answer sends the best the browser accepts (``Content-Encoding``, ``Vary: Accept-Encoding``)
+  under a strong ETag per representation (the content's digest, ``-br``/``-gzip`` added).
+- **Private data stays out**: only anonymous readers are served or stored (a session, an
+  ``Authorization`` header or a pending message cookie: the page is rendered for that reader, as
+  before, and not kept); a document never keeps cookies, and the CSRF token its render printed is
+  blanked (a shared page must not carry one reader's token; the language switch, the only form
+  such a page posts, takes none: ``urls/public.py``).
+- **The cache fails open** (``tournaments/cache.py``): no tokens, no document; every request is
+  rendered, as before.
+
+``SPINNER_PUBLIC_DOCUMENTS`` (on unless the environment sets it to 0) turns the whole thing off.
+
+A document also expires after :data:`TIMEOUT`, which bounds how long a page could stay behind if a
+token's change were ever lost (the cache down at the moment a write committed).
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import hashlib
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import brotli
+from django.conf import settings
+from django.core.cache import cache
+from django.core.exceptions import DisallowedHost
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
+from django.urls import Resolver404, resolve
+from django.utils import translation
+
+from tournaments import follow_versions
+
+TIMEOUT = 300
+"""Seconds a document is kept (a page unchanged for longer is rendered again, once)."""
+
+DOCUMENTED: dict[str, frozenset[str]] = {
+    "public:event": frozenset(),
+    "public:round": frozenset({"from", "q"}),  # ``q`` only empty: a search is rendered each time
+    "public:standings": frozenset({"projector", "from"}),
+    "public:standings-live": frozenset({"projector", "from"}),
+    "public:bracket": frozenset({"projector"}),
+    "public:bracket-live": frozenset({"projector"}),
+    "public:team": frozenset(),
+    "public:match": frozenset(),
+}
+"""The pages kept as documents (url names) and the query parameters each may carry."""
+
+BROTLI_QUALITY = 5
+"""brotli's quality: 5 compresses a 500-table round page about as well as 11 in a hundredth of the
+time (``benchmarks/load/pages.py``, RESULTS.md)."""
+GZIP_LEVEL = 6
+MIN_COMPRESS = 512
+"""Bytes below which a page is sent as it is."""
+
+_NOT_KEPT = frozenset({"content-length", "content-encoding", "etag", "set-cookie", "expires"})
+"""Response headers a document does not keep (recomputed per answer, or per reader)."""
+
+_CSRF = (
+    re.compile(rb'(name="csrfmiddlewaretoken" value=")[A-Za-z0-9]{32,64}(")'),
+    re.compile(rb'("X-CSRFToken": ")[A-Za-z0-9]{32,64}(")'),
+)
+
+
+@dataclass(frozen=True)
+class Document:
+    """A rendered page as kept in the cache."""
+
+    tokens: tuple[str, str]
+    digest: str
+    headers: tuple[tuple[str, str], ...]
+    body: bytes
+    br: bytes | None
+    gz: bytes | None
+
+    @classmethod
+    def of(cls, response: HttpResponse, tokens: tuple[str, str]) -> Document:
+        body = blank_csrf(response.content)
+        compress = len(body) >= MIN_COMPRESS
+        return cls(
+            tokens=tokens,
+            digest=hashlib.sha256(body).hexdigest()[:24],
+            headers=tuple((k, v) for k, v in response.items() if k.lower() not in _NOT_KEPT),
+            body=body,
+            br=brotli.compress(body, quality=BROTLI_QUALITY) if compress else None,
+            gz=gzip.compress(body, GZIP_LEVEL, mtime=0) if compress else None,
+        )
+
+    def etag(self, encoding: str) -> str:
+        return f'"d-{self.digest}{"-" + encoding if encoding else ""}"'
+
+    def answer(self, request: HttpRequest) -> HttpResponse:
+        """This document for ``request``: 304 when the browser has it, else the best encoding."""
+        encoding = negotiate(request.headers.get("Accept-Encoding", ""), self)
+        response: HttpResponse
+        if has_tag(request.headers.get("If-None-Match", ""), self.digest):
+            response = HttpResponseNotModified()
+            for name, value in self.headers:
+                if name.lower() in ("vary", "cache-control", "content-language"):
+                    response[name] = value
+        else:
+            body = {"br": self.br, "gzip": self.gz}.get(encoding) or self.body
+            response = HttpResponse(b"" if request.method == "HEAD" else body)
+            for name, value in self.headers:
+                response[name] = value
+            response["Content-Length"] = str(len(body))
+            if encoding:
+                response["Content-Encoding"] = encoding
+        response["ETag"] = self.etag(encoding)
+        response["Cache-Control"] = "no-cache"  # keep it, but ask each time (a 304 then)
+        _vary(response, "Accept-Encoding")
+        return response
+
+
+def _vary(response: HttpResponseBase, header: str) -> None:
+    present = [v.strip() for v in response.get("Vary", "").split(",") if v.strip()]
+    if header.lower() not in (v.lower() for v in present):
+        response["Vary"] = ", ".join([*present, header])
+
+
+def blank_csrf(body: bytes) -> bytes:
+    """The page without the CSRF token its render printed (one reader's secret, masked)."""
+    for pattern in _CSRF:
+        body = pattern.sub(rb"\1\2", body)
+    return body
+
+
+def negotiate(accept_encoding: str, document: Document) -> str:
+    """ "br", "gzip" or "" (identity): the best encoding the browser accepts that we keep."""
+    accepted: dict[str, float] = {}
+    for part in accept_encoding.split(","):
+        name, _, params = part.strip().partition(";")
+        quality = 1.0
+        params = params.strip()
+        if params.startswith("q="):
+            try:
+                quality = float(params[2:])
+            except ValueError:
+                quality = 0.0
+        if name:
+            accepted[name.strip().lower()] = quality
+    for encoding, data in (("br", document.br), ("gzip", document.gz)):
+        if data is not None and accepted.get(encoding, accepted.get("*", 0.0)) > 0:
+            return encoding
+    return ""
+
+
+def has_tag(if_none_match: str, digest: str) -> bool:
+    """Whether ``If-None-Match`` names this document, in any of its encodings."""
+    for tag in if_none_match.split(","):
+        tag = tag.strip().removeprefix("W/").strip('"')
+        if tag == "*":
+            return True
+        base = tag.removesuffix("-br").removesuffix("-gzip")
+        if base == f"d-{digest}":
+            return True
+    return False
+
+
+@functools.lru_cache(maxsize=4096)
+def _page_of(path: str) -> tuple[str, str] | None:
+    """``(url name, slug)`` of a page kept as a document at ``path``, else None (resolving costs
+    about 0.3 ms: a room asks for the same few paths)."""
+    try:
+        match = resolve(path)
+    except Resolver404:
+        return None
+    if match.view_name not in DOCUMENTED:
+        return None
+    return match.view_name, match.kwargs["slug"]
+
+
+def document_key(request: HttpRequest) -> tuple[str, str] | None:
+    """``(slug, cache key)`` when ``request`` asks for a page kept as a document, anonymously;
+    else None. No query."""
+    if request.method not in ("GET", "HEAD") or not request.path_info.startswith("/events/"):
+        return None
+    cookies = request.COOKIES
+    if settings.SESSION_COOKIE_NAME in cookies or "messages" in cookies:
+        return None
+    if "HTTP_AUTHORIZATION" in request.META:
+        return None
+    page = _page_of(request.path_info)
+    if page is None:
+        return None
+    view_name, slug = page
+    allowed = DOCUMENTED[view_name]
+    params = []
+    for name, values in sorted(request.GET.lists()):
+        # a few digits at most (a slice, the projector): anything else is rendered, not kept
+        if name not in allowed or len(values) != 1 or len(values[0]) > 6:
+            return None
+        if values[0] and (name == "q" or not values[0].isdigit()):
+            return None  # a search is rendered each time
+        params.append(f"{name}={values[0]}")
+    try:
+        host = request.get_host()
+    except DisallowedHost:
+        return None
+    language = translation.get_language_from_request(request)
+    # The one htmx request a view answers differently: the round page's search results.
+    htmx = request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target")
+    part = "pairings" if htmx == "pairings" else ""
+    name = f"{request.scheme}://{host}{request.path_info}?{'&'.join(params)}|{part}"
+    digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return slug, f"doc:v1:{language}:{digest}"
+
+
+def keepable(request: HttpRequest, response: HttpResponseBase) -> bool:
+    """Whether the page rendered for ``request`` may be kept and shared."""
+    if response.status_code != 200 or not isinstance(response, HttpResponse):
+        return False
+    if response.get("Content-Encoding") or "nonce-" in response.get("Content-Security-Policy", ""):
+        return False
+    cache_control = response.get("Cache-Control", "")
+    if "private" in cache_control or "no-store" in cache_control:
+        return False
+    if any(name != settings.CSRF_COOKIE_NAME for name in response.cookies):
+        return False  # the page set something for this reader alone
+    user = getattr(request, "user", None)
+    return user is None or not user.is_authenticated
+
+
+class PublicDocumentMiddleware:
+    """Serves the pages in :data:`DOCUMENTED` from the cache while they are current (see the
+    module's doc); every other request passes through untouched."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
+        found = document_key(request) if settings.SPINNER_PUBLIC_DOCUMENTS else None
+        if found is None:
+            return self.get_response(request)
+        slug, key = found
+        token_keys = [follow_versions.pages_key(slug), follow_versions.SITE_KEY]
+        read = cache.get_many([key, *token_keys])
+        document = read.get(key)
+        tokens = (read.get(token_keys[0]), read.get(token_keys[1]))
+        if isinstance(document, Document) and None not in tokens and document.tokens == tokens:
+            return document.answer(request)
+        # Read (or made) before the page reads the database: a change committed during the
+        # render moves a token, so this copy is never taken for a newer one.
+        current = follow_versions.ensure_pages(slug, read)
+        response = self.get_response(request)
+        if current[0] is None or current[1] is None or not keepable(request, response):
+            return response
+        assert isinstance(response, HttpResponse)
+        document = Document.of(response, (current[0], current[1]))
+        cache.set(key, document, TIMEOUT)
+        answer = document.answer(request)
+        answer.cookies = response.cookies  # the reader's own CSRF cookie, if the page set one
+        return answer
