@@ -20,7 +20,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from django.db.models import F, Q, Window
+from django.db.models import F, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from tournaments.models import (
@@ -106,7 +106,7 @@ _RESULT_FIELDS = (
 )
 
 
-def _rated_results(**where: Any) -> Any:
+def _rated_results(**where: Any) -> QuerySet[MatchResult]:
     """The current, played (not forfeit, not bye) results of the matches ``where`` says."""
     return MatchResult.objects.filter(is_current=True, forfeit="", match__is_bye=False, **where)
 
