@@ -5,14 +5,22 @@ What counts (issue 16): the current confirmed result of every played match (not 
 forfeit: ``MatchResult.forfeit`` empty) of a published round of a rated event
 (``Event.rated``, not a draft). Each game of a best-of play-off series is its own ``Match`` row
 and its own rated game. A merged player (``Player.merged_into``) is rated as the survivor.
+
+A table of many (issue 13: ``Match.table_entries`` 3 or 4, individual players) is one game of
+that many teams: each seat's entry (``RoundSeat.side`` = the seat; seats 0 and 1 are also
+``entry_a`` and ``entry_b``) ranked by the result's stored places (``MatchResult.placings``,
+1 = first, minus one: equal places are a draw between those seats). Its seats are read by
+:func:`seats_of` only when such tables are among the rows, so the reads of an event of two
+sides make the queries they always made.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import Any
 
-from django.db.models import F, Q, Window
+from django.db.models import F, Q, QuerySet, Window
 from django.db.models.functions import RowNumber
 
 from tournaments.models import (
@@ -23,6 +31,7 @@ from tournaments.models import (
     Player,
     RatingChange,
     Round,
+    RoundSeat,
 )
 from tournaments.rating import PlayerRating, RatedGame, RatedRound
 from tournaments.rating.engine import Position
@@ -82,37 +91,86 @@ def rounds_since(since: Position | None) -> tuple[list[int], list[int]]:
     return rated, every
 
 
+ResultRow = tuple[int, int, int, int | None, int | None, int, Any]
+"""A rated result as the games are built from it: (match id, game number, entry A, entry B,
+winner side, table entries, placings)."""
+
+_RESULT_FIELDS = (
+    "match_id",
+    "match__game_no",
+    "match__entry_a_id",
+    "match__entry_b_id",
+    "winner_side",
+    "match__table_entries",
+    "placings",
+)
+
+
+def _rated_results(**where: Any) -> QuerySet[MatchResult]:
+    """The current, played (not forfeit, not bye) results of the matches ``where`` says."""
+    return MatchResult.objects.filter(is_current=True, forfeit="", match__is_bye=False, **where)
+
+
+def seats_of(match_ids: Iterable[int]) -> dict[int, tuple[int, ...]]:
+    """Match id -> its seats' entries in seat order (``RoundSeat``): for tables of many. One
+    query per 5,000 matches, none for none."""
+    ids = sorted(set(match_ids))
+    seats: dict[int, dict[int, int]] = defaultdict(dict)
+    for start in range(0, len(ids), 5000):
+        rows = RoundSeat.objects.filter(match_id__in=ids[start : start + 5000]).values_list(
+            "match_id", "side", "entry_id"
+        )
+        for match_id, side, entry_id in rows:
+            seats[match_id][side] = entry_id
+    return {match: tuple(by_side[s] for s in sorted(by_side)) for match, by_side in seats.items()}
+
+
+def _game(
+    row: ResultRow,
+    seats: dict[int, tuple[int, ...]],
+    members: dict[int, tuple[int, ...]],
+) -> RatedGame | None:
+    """The rated game of one result: two sides by the winner, a table of many by its stored
+    places (None: a result that cannot be rated: no second side, or places that do not match
+    the seats)."""
+    match_id, game_no, a, b, winner, table_entries, placings = row
+    if b is None:  # pragma: no cover - a played match has two entries
+        return None
+    if table_entries <= 2:
+        return RatedGame.two_sides(
+            (game_no, match_id), members.get(a, ()), members.get(b, ()), winner
+        )
+    entries = seats.get(match_id, ())
+    if not isinstance(placings, list) or len(placings) != len(entries) or len(entries) < 3:
+        return None  # pragma: no cover - a confirmed table of many has a place per seat
+    return RatedGame(
+        key=(game_no, match_id),
+        teams=tuple(members.get(entry, ()) for entry in entries),
+        ranks=tuple(int(place) - 1 for place in placings),
+    )
+
+
 def rated_rounds(round_ids: list[int]) -> list[RatedRound]:
     """The rounds ``round_ids`` (see :func:`rounds_since`) with their rated games as
-    ``RatedGame`` records (players as survivors), in position order. Three queries."""
+    ``RatedGame`` records (players as survivors), in position order. Three queries, and one per
+    5,000 tables of many among them (their seats)."""
     rows = list(
-        MatchResult.objects.filter(
-            match__round_id__in=round_ids,
-            is_current=True,
-            forfeit="",
-            match__is_bye=False,
-            match__table_entries=2,  # tables of many are not rated yet (two sides only)
-        ).values_list(
-            "match_id",
-            "match__game_no",
+        _rated_results(match__round_id__in=round_ids).values_list(
+            *_RESULT_FIELDS,
             "match__round_id",
             "match__round__number",
             "match__round__event_id",
             "match__round__event__start_date",
-            "match__entry_a_id",
-            "match__entry_b_id",
-            "winner_side",
         )
     )
-    members = _members({row[4] for row in rows})
+    seats = seats_of(row[0] for row in rows if row[5] > 2)
+    members = _members({row[9] for row in rows})
     by_round: dict[int, tuple[Position, list[RatedGame]]] = {}
-    for match_id, game_no, round_id, number, event_id, start, a, b, winner in rows:
-        if b is None:  # pragma: no cover - a played match has two entries
-            continue
-        game = RatedGame.two_sides(
-            (game_no, match_id), members.get(a, ()), members.get(b, ()), winner
-        )
-        by_round.setdefault(round_id, ((start, event_id, number), []))[1].append(game)
+    for row in rows:
+        round_id, number, event_id, start = row[7:]
+        game = _game(row[:7], seats, members)
+        if game is not None:
+            by_round.setdefault(round_id, ((start, event_id, number), []))[1].append(game)
     rounds = [
         RatedRound(position=position, round_id=round_id, games=tuple(games))
         for round_id, (position, games) in by_round.items()
@@ -221,8 +279,8 @@ def rated_rounds_at(since: Position) -> list[RoundAt]:
 def seeds_of_matches(
     match_ids: Iterable[int], merged: dict[int, int]
 ) -> dict[int, tuple[Position, set[int]]]:
-    """Round id -> (its position, the players of ``match_ids`` in it, as survivors). Two
-    queries."""
+    """Round id -> (its position, the players of ``match_ids`` in it, as survivors): every
+    seat's at a table of many. Two queries, and one more when tables of many are among them."""
     rows = list(
         Match.objects.filter(pk__in=sorted(set(match_ids))).values_list(
             "round_id",
@@ -231,13 +289,19 @@ def seeds_of_matches(
             "round__event__start_date",
             "entry_a_id",
             "entry_b_id",
+            "pk",
+            "table_entries",
         )
     )
-    members = members_of_entries({e for row in rows for e in row[4:] if e is not None}, merged)
+    seats = seats_of(row[6] for row in rows if row[7] > 2)
+    entries_of = {row[6]: (row[4], row[5], *seats.get(row[6], ())) for row in rows}
+    members = members_of_entries(
+        {e for entries in entries_of.values() for e in entries if e is not None}, merged
+    )
     out: dict[int, tuple[Position, set[int]]] = {}
-    for round_id, number, event_id, start, a, b in rows:
+    for round_id, number, event_id, start, _, _, pk, _ in rows:
         players = out.setdefault(round_id, ((start, event_id, number), set()))[1]
-        for entry in (a, b):
+        for entry in entries_of[pk]:
             players.update(members.get(entry, ()) if entry is not None else ())
     return out
 
@@ -263,45 +327,50 @@ def round_games_with(
     shared players: a game of the round sharing a player with one taken is taken too (a
     player's games in one round are rated in passes, each after the last, so a game needs all
     of its players' games of the round). Four queries where each entry plays one opponent in
-    the round (Swiss, a best-of series), more otherwise."""
+    the round (Swiss, a best-of series), more otherwise; a table of many also reads its seats
+    (an entry at seat 2 or 3 is neither ``entry_a`` nor ``entry_b``: found through
+    ``RoundSeat``)."""
     originals = set(players) | {pk for pk, survivor in merged.items() if survivor in players}
     entries = set(
         EntryPlayer.objects.filter(event_id=event_id, player_id__in=sorted(originals)).values_list(
             "entry_id", flat=True
         )
     )
-    found: dict[int, tuple[int, int, int, int | None]] = {}
+    found: dict[int, ResultRow] = {}
+    seats: dict[int, tuple[int, ...]] = {}
     asked: set[int] = set()
     while entries - asked:
         ask = sorted(entries - asked)
         asked |= entries
+        at_seats_of_many = RoundSeat.objects.filter(
+            round_id=round_id, entry_id__in=ask, side__gte=2
+        ).values("match_id")
         rows = (
-            MatchResult.objects.filter(
-                match__round_id=round_id,
-                is_current=True,
-                forfeit="",
-                match__is_bye=False,
-                match__table_entries=2,  # as rated_rounds: two sides only
+            _rated_results(match__round_id=round_id)
+            .filter(
+                Q(match__entry_a_id__in=ask)
+                | Q(match__entry_b_id__in=ask)
+                | Q(match_id__in=at_seats_of_many)
             )
-            .filter(Q(match__entry_a_id__in=ask) | Q(match__entry_b_id__in=ask))
             .exclude(match_id__in=sorted(found))
-            .values_list(
-                "match_id",
-                "match__game_no",
-                "match__entry_a_id",
-                "match__entry_b_id",
-                "winner_side",
-            )
+            .values_list(*_RESULT_FIELDS)
         )
-        for match_id, game_no, a, b, winner in rows:
-            if b is not None:
-                found[match_id] = (game_no, a, b, winner)
-        entries |= {e for _, a, b, _ in found.values() for e in (a, b)}
-    members = members_of_entries({e for _, a, b, _ in found.values() for e in (a, b)}, merged)
-    return [
-        RatedGame.two_sides((game_no, match_id), members.get(a, ()), members.get(b, ()), winner)
-        for match_id, (game_no, a, b, winner) in sorted(found.items())
-    ]
+        new = {row[0]: row for row in rows if row[3] is not None}
+        found.update(new)
+        seats.update(seats_of(pk for pk, row in new.items() if row[5] > 2))
+        entries |= {e for row in found.values() for e in _entries(row, seats)}
+    members = members_of_entries(
+        {e for row in found.values() for e in _entries(row, seats)}, merged
+    )
+    games = (_game(row, seats, members) for _, row in sorted(found.items()))
+    return [game for game in games if game is not None]
+
+
+def _entries(row: ResultRow, seats: dict[int, tuple[int, ...]]) -> tuple[int, ...]:
+    """The entries of a result's match: its two sides, or every seat at a table of many."""
+    if row[5] > 2:
+        return seats.get(row[0], ())
+    return tuple(e for e in row[2:4] if e is not None)
 
 
 def steps_of_round(round_id: int, players: Iterable[int]) -> dict[tuple[int, int], StoredStep]:

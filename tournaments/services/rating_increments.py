@@ -19,7 +19,8 @@ would rate them. The invariant it rests on (the stored steps are those a re-rate
 would store) is what every re-rate leaves behind, this one included; ``rerate_all`` rebuilds it.
 
 Cost: a few small queries per round visited, and only rounds while some player is moving; a
-result in the last round touches one round and its four players. When the moving players pass
+result in the last round touches one round and its game's players (a partnership game's four, a
+table of many's three or four). When the moving players pass
 :data:`FULL_FROM` the rest is left to the full re-rate from that round (the same numbers).
 """
 
