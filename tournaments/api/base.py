@@ -53,6 +53,13 @@ class ResultsApi(APIView):
         assert board is not None
         return match_state(board)
 
+    def board_after(self, match: Match, written: Any) -> dict[str, Any]:
+        """The match's state after a table's write (a ``services.claims.ClaimOutcome``): from
+        the rows the write read under the match's lock and stored, not read again."""
+        if written.match is None or written.claims is None:
+            return self.board(match)
+        return match_state(selectors.board_of(written.match, written.claims, written.result))
+
 
 class DirectorApi(ResultsApi):
     permission_classes = [DirectorOnly]

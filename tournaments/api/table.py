@@ -206,7 +206,7 @@ class MatchClaimsApi(ResultsApi):
                     refused, status=out.refusal.status, headers={"ETag": etag(out.claim.version)}
                 )
             return Response(
-                {"claim": claim, "created": out.created, "match": self.board(match)},
+                {"claim": claim, "created": out.created, "match": self.board_after(match, out)},
                 status=status.HTTP_201_CREATED if out.created else status.HTTP_200_OK,
                 headers={"ETag": etag(out.claim.version)},
             )
@@ -254,7 +254,7 @@ class ClaimConfirmApi(ResultsApi):
                 {
                     "claim": ClaimOutputSerializer(out.claim).data,
                     "created": out.created,
-                    "match": self.board(match),
+                    "match": self.board_after(match, out),
                 },
                 status=status.HTTP_201_CREATED if out.created else status.HTTP_200_OK,
                 headers={"ETag": etag(out.claim.version)},

@@ -98,6 +98,13 @@ def _board(match: Match) -> MatchBoard:
     return MatchBoard(match, claims, result, state_of(match, claims, result), history)
 
 
+def board_of(match: Match, claims: list[Claim | None], result: MatchResult | None) -> MatchBoard:
+    """A match's board from rows the caller has just read or written (each side's current
+    claim, the current result), with no query: what a write answers with. ``match`` has its
+    round, event, entries and table loaded (``services.results.lock_match``)."""
+    return MatchBoard(match, list(claims), result, state_of(match, claims, result))
+
+
 def round_board(round_: Round) -> list[MatchBoard]:
     """Every match of the round with each side's current claim, its result and state, by table.
     Three queries, and its cost is independent of the drafts kept: only the latest version of

@@ -81,10 +81,13 @@ def lock_match(match: Match) -> Match:
     current result, which a write re-reads under the match lock (so a write racing the close
     finds the result and stores nothing: ``already_confirmed``). Nothing a write does depends
     on a round or event value that could change under it otherwise.
+
+    The entries and the table are read in the same query (not locked either): the audit names
+    the side that acted by them and the answer shows them, without a query of their own.
     """
     return (
         Match.objects.select_for_update(of=("self",))
-        .select_related("round__event")
+        .select_related("round__event", "entry_a", "entry_b", "table")
         .get(pk=match.pk)
     )
 
