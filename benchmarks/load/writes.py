@@ -20,6 +20,12 @@ fresh event per run, so every claim is a new one)::
     ... writes.py --profile 20      # cProfile (process CPU) of 20 claims and 20 confirmations
 
 The first ``--warmup`` tables are played but not counted (imports, caches, connections).
+
+On a shared machine the CPU times move with the load; ``--compare DIR`` runs this code and the
+code of another checkout (``git archive <commit> | tar -x -C DIR``; same database schema) in
+alternating child processes, ``--repeat`` times each, and prints each pair's ratio::
+
+    ... writes.py --tables 30 --compare /tmp/base --repeat 5
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import os
 import platform
 import pstats
 import statistics
+import subprocess
 import sys
 import time
 import uuid
@@ -41,7 +48,8 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+# --compare runs this script against another checkout's code (its path in SPINNER_CODE).
+sys.path.insert(0, os.environ.get("SPINNER_CODE") or str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spinner.settings")
 
 import django  # noqa: E402
@@ -161,7 +169,12 @@ def main() -> None:
     parser.add_argument("--profile-out", type=Path, help="with --profile: the raw stats file")
     parser.add_argument("--queries", action="store_true", help="print each request's SQL")
     parser.add_argument("--json", type=Path, help="write the figures here too")
+    parser.add_argument("--compare", type=Path, metavar="DIR", help="another checkout to compare")
+    parser.add_argument("--repeat", type=int, default=3, help="with --compare: pairs of runs")
     args = parser.parse_args()
+    if args.compare:
+        compare(args)
+        return
 
     total = args.warmup + max(args.tables, args.profile) + COUNTED
     rows = build_event(total, args.rules)
@@ -186,6 +199,7 @@ def main() -> None:
         "machine": f"{platform.node()} {platform.machine()} {os.cpu_count()} cpus "
         f"Python {platform.python_version()}",
         "database": connection.vendor,
+        "code": str(Path(sys.modules["tournaments"].__file__ or "").parent.parent),
         "load_average": os.getloadavg(),
         "tables": len(played),
     }
@@ -207,6 +221,57 @@ def main() -> None:
     print(json.dumps(report, indent=2))
     if args.json:
         args.json.write_text(json.dumps(report, indent=2))
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Alternate child processes running the other checkout's code and this one's."""
+    runs: dict[str, list[dict[str, Any]]] = {"base": [], "this": []}
+    for i in range(args.repeat):
+        for name, code in (("base", str(args.compare.resolve())), ("this", str(ROOT))):
+            out = Path(f"/tmp/writes-{os.getpid()}-{name}-{i}.json")
+            command = [
+                sys.executable,
+                str(Path(__file__).resolve()),
+                "--tables",
+                str(args.tables),
+                "--json",
+                str(out),
+            ]
+            command += ["--warmup", str(args.warmup), "--rules", args.rules]
+            subprocess.run(
+                command,
+                env={**os.environ, "SPINNER_CODE": code},
+                cwd=code,  # Celery's Django fix-up puts the working directory first on the path
+                check=True,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+            runs[name].append(json.loads(out.read_text()))
+            out.unlink()
+        pair = {n: runs[n][-1] for n in runs}
+        print(
+            f"pair {i + 1} (load {pair['this']['load_average'][0]:.1f}):",
+            ", ".join(
+                f"{kind} {pair['base'][kind]['cpu_ms_median']} -> "
+                f"{pair['this'][kind]['cpu_ms_median']} ms "
+                f"({pair['this'][kind]['cpu_ms_median'] / pair['base'][kind]['cpu_ms_median']:.2f}"
+                "), "
+                f"queries {pair['base'][kind]['queries']} -> {pair['this'][kind]['queries']}"
+                for kind in ("claim", "confirm")
+            ),
+        )
+    for kind in ("claim", "confirm"):
+        base = statistics.median(r[kind]["cpu_ms_median"] for r in runs["base"])
+        this = statistics.median(r[kind]["cpu_ms_median"] for r in runs["this"])
+        ratios = [
+            t[kind]["cpu_ms_median"] / b[kind]["cpu_ms_median"]
+            for b, t in zip(runs["base"], runs["this"], strict=True)
+        ]
+        print(
+            f"{kind}: base {base:.1f} ms, this {this:.1f} ms (medians of {args.repeat} runs); "
+            f"ratio median {statistics.median(ratios):.2f} "
+            f"(range {min(ratios):.2f}-{max(ratios):.2f})"
+        )
 
 
 if __name__ == "__main__":

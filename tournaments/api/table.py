@@ -129,7 +129,8 @@ class SheetVerifyApi(ResultsApi):
         data = SheetVerifyInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         sheet = data.validated_data["sheet"]
-        found = assessment.assess_sheet(match.round.event, sheet, match=match)
+        with assessment.tree_checked(sheet):  # by its SheetField
+            found = assessment.assess_sheet(match.round.event, sheet, match=match)
         running = game.running_scores(sheet)
         return Response(
             {
@@ -188,13 +189,14 @@ class MatchClaimsApi(ResultsApi):
         expected = parse_version(request)
 
         def submit() -> Response:
-            out = claims.submit_claim(
-                match=match,
-                side=side,
-                sheet=values.get("sheet"),
-                final_score=final_score_of(values.get("final_score")),
-                expected_version=expected,
-            )
+            with assessment.tree_checked(values.get("sheet")):  # by its SheetField
+                out = claims.submit_claim(
+                    match=match,
+                    side=side,
+                    sheet=values.get("sheet"),
+                    final_score=final_score_of(values.get("final_score")),
+                    expected_version=expected,
+                )
             claim = ClaimOutputSerializer(out.claim).data
             if out.refusal is not None:
                 # A sheet for another game: kept as a draft (returned, not raised, so that the
