@@ -15,6 +15,7 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
+from tournaments.api.claim_data import claim_data, result_data
 from tournaments.api.errors import ERROR
 from tournaments.errors import ValidationFailed
 from tournaments.models import Claim, MatchResult
@@ -271,7 +272,7 @@ def match_state(board: selectors.MatchBoard) -> dict[str, Any]:
 
     def claim(side: int) -> Any:
         found = board.claims[side]
-        return ClaimOutputSerializer(found).data if found is not None else None
+        return claim_data(found) if found is not None else None
 
     sides = [{"side": 0, "entry": match.entry_a_id, "name": match.entry_a.name, "claim": claim(0)}]
     if match.entry_b is not None:
@@ -285,7 +286,7 @@ def match_state(board: selectors.MatchBoard) -> dict[str, Any]:
         "table": board.table_number,
         "sides": sides,
         "state": board.state,
-        "result": ResultOutputSerializer(board.result).data if board.result else None,
+        "result": result_data(board.result) if board.result else None,
         "divergence": board.divergence(),
     }
 

@@ -33,6 +33,7 @@ from rest_framework.response import Response
 from tournaments import game
 from tournaments.api.authentication import table_access
 from tournaments.api.base import ResultsApi
+from tournaments.api.claim_data import claim_data
 from tournaments.api.idempotency import etag, parse_version, run_idempotent
 from tournaments.api.permissions import (
     OwnTableOrDirector,
@@ -197,7 +198,7 @@ class MatchClaimsApi(ResultsApi):
                     final_score=final_score_of(values.get("final_score")),
                     expected_version=expected,
                 )
-            claim = ClaimOutputSerializer(out.claim).data
+            claim = claim_data(out.claim)
             if out.refusal is not None:
                 # A sheet for another game: kept as a draft (returned, not raised, so that the
                 # draft is not rolled back), and the client gets the error with its details.
@@ -254,7 +255,7 @@ class ClaimConfirmApi(ResultsApi):
             )
             return Response(
                 {
-                    "claim": ClaimOutputSerializer(out.claim).data,
+                    "claim": claim_data(out.claim),
                     "created": out.created,
                     "match": self.board_after(match, out),
                 },

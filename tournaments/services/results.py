@@ -295,12 +295,14 @@ def check_result_version(current: MatchResult | None, expected_version: int | No
 def note_results_changed(*, event_id: int) -> None:
     """In the caller's transaction: bump the event's results generation, mark standings dirty,
     and ask for a recompute once the transaction commits (never failing the caller)."""
-    StandingsState.objects.get_or_create(event_id=event_id)
-    StandingsState.objects.filter(pk=event_id).update(
-        results_generation=F("results_generation") + 1,
-        dirty=True,
-        dirty_since=Coalesce(F("dirty_since"), Now()),
-    )
+    bump = {
+        "results_generation": F("results_generation") + 1,
+        "dirty": True,
+        "dirty_since": Coalesce(F("dirty_since"), Now()),
+    }
+    if not StandingsState.objects.filter(pk=event_id).update(**bump):  # the event's first
+        StandingsState.objects.get_or_create(event_id=event_id)
+        StandingsState.objects.filter(pk=event_id).update(**bump)
     enqueue_after_commit("tournaments.request_standings_recompute", event_id)
 
 
