@@ -232,6 +232,7 @@ def _confirm_if_agreed(
         actor=None,
         action="result.confirm",
         actor_label=side_actor(match, acting_side),
+        current=None,  # both callers read it under the lock and stopped at a confirmed one
     )
 
 

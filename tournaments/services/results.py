@@ -68,7 +68,9 @@ def current_claims(match: Match) -> list[Claim | None]:
 
 
 def current_result(match: Match) -> MatchResult | None:
-    return MatchResult.objects.filter(match=match, is_current=True).first()
+    # One current result per match (a constraint): ordered by its key, not by the model's default
+    # ordering, which joins the match, round, event and table only to sort one row.
+    return MatchResult.objects.filter(match=match, is_current=True).order_by("pk").first()
 
 
 def lock_match(match: Match) -> Match:
@@ -181,6 +183,13 @@ def require_reason(reason: str) -> str:
     return reason
 
 
+class Unread:
+    """A value not read yet (``write_result``'s ``current``)."""
+
+
+UNREAD = Unread()
+
+
 def write_result(
     match: Match,
     *,
@@ -192,6 +201,7 @@ def write_result(
     action: str,
     actor_label: str = "",
     forfeit: str = "",
+    current: MatchResult | Unread | None = UNREAD,
 ) -> MatchResult:
     """Make a new current result version (the previous one, if any, stops being current).
 
@@ -199,11 +209,13 @@ def write_result(
     last line. Nor, but for a correction, in a finished event (``event_finished``).
     ``actor_label`` names a side that acted through its table link (see ``audit.record``).
     ``forfeit`` (``MatchResult.Forfeit``: "a", "b" or "both") marks a result the director
-    recorded as a forfeit (``services.forfeits``); empty for a played one."""
+    recorded as a forfeit (``services.forfeits``); empty for a played one. ``current``: the
+    match's current result as the caller has just read it under the match's lock (else read
+    here)."""
     check_not_draft(match.round)
     if source != MatchResult.Source.CORRECTION:
         check_not_finished(match.round)
-    previous = current_result(match)
+    previous = current_result(match) if isinstance(current, Unread) else current
     if previous is not None:
         MatchResult.objects.filter(pk=previous.pk).update(is_current=False)
     origin: Claim | Assessment

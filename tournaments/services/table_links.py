@@ -167,7 +167,8 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
         raise TableLinkInvalid("This table link is not valid; ask the director for a new one.")
     round_id, number, side_digit, mac = parsed.groups()
     side = int(side_digit)
-    round_ = Round.objects.select_related("event").filter(pk=int(round_id)).first()
+    # by key: the models' default orderings would join the event only to sort one row
+    round_ = Round.objects.select_related("event").filter(pk=int(round_id)).order_by("pk").first()
     # the table and its match in the round come together (a best-of match: the game being
     # played, the highest at the table)
     table = (
@@ -179,6 +180,7 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
                 .values("pk")[:1]
             )
         )
+        .order_by("pk")
         .first()
         if round_ is not None
         else None
