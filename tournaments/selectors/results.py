@@ -82,8 +82,10 @@ def _matches(queryset: Any, *, history: bool) -> Any:
     claims = Claim.objects.all() if history else _current_claims()
     return queryset.select_related("table", "entry_a", "entry_b", "round__event").prefetch_related(
         Prefetch("claims", queryset=claims.order_by("side", "version"), to_attr="all_claims"),
-        Prefetch(
-            "results", queryset=MatchResult.objects.filter(is_current=True), to_attr="current"
+        Prefetch(  # one current result per match: by key (the default ordering joins the event)
+            "results",
+            queryset=MatchResult.objects.filter(is_current=True).order_by("pk"),
+            to_attr="current",
         ),
     )
 
@@ -127,7 +129,7 @@ def round_claims(round_: Round) -> list[Claim]:
 
 def match_board(match_id: int) -> MatchBoard | None:
     """One match's board (None if there is no such match). Three queries."""
-    match = _matches(Match.objects.filter(pk=match_id), history=True).first()
+    match = _matches(Match.objects.filter(pk=match_id), history=True).order_by("pk").first()
     return _board(match) if match is not None else None
 
 
