@@ -193,7 +193,7 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
             "This round is not open for entry: table links work only while it is in play.",
             details={"round_status": round_.status},
         )
-    match_id: int | None = table.round_match  # type: ignore[attr-defined]
+    match_id: int | None = table.round_match  # the annotation above
     return TableAccess(round=round_, table=table, side=side, match_id=match_id)
 
 
