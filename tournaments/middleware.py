@@ -24,11 +24,14 @@ from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import HttpRequest, HttpResponse, JsonResponse
 
 from tournaments.text_safety import (
+    MAX_DEPTH,
     TOO_DEEP,
     TooDeep,
     any_unstorable,
     find_unstorable,
     is_unstorable,
+    json_depth_exceeds,
+    may_hold_unstorable,
 )
 
 WRITE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
@@ -108,6 +111,10 @@ class UnstorableInputMiddleware:
             return _refuse(request, "parse_error", TOO_DEEP, {})
         except ValueError:
             return None  # not JSON: the view's parser says so in its own words
+        if not may_hold_unstorable(body):  # no string to look at: only the depth (cheaper)
+            if json_depth_exceeds(data, MAX_DEPTH):
+                return _refuse(request, "parse_error", TOO_DEEP, {})
+            return None
         try:
             where = find_unstorable(data)
         except TooDeep:

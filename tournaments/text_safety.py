@@ -35,24 +35,49 @@ def any_unstorable(texts: Iterable[str]) -> bool:
     return any(is_unstorable(text) for text in texts)
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+"""The types of parsed JSON's leaves (told apart by exact type, before any ABC check)."""
+
+
 def json_depth_exceeds(value: Any, limit: int) -> bool:
     """True when ``value`` (parsed JSON) has containers nested more than ``limit`` deep.
 
-    Iterative: safe on any depth.
+    Iterative (level by level): safe on any depth.
     """
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        if isinstance(item, Mapping):
-            children: Any = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if depth >= limit:
-            return True
-        stack.extend((child, depth + 1) for child in children)
+    level: list[Any] = [value]
+    depth = 0
+    while level:
+        below: list[Any] = []
+        for item in level:
+            kind = type(item)
+            if kind in _SCALARS:
+                continue
+            if kind is dict or (kind is not list and isinstance(item, Mapping)):
+                children: Any = item.values()
+            elif isinstance(item, list):
+                children = item
+            else:
+                continue
+            if depth >= limit:
+                return True
+            below.extend(children)
+        level = below
+        depth += 1
     return False
+
+
+def may_hold_unstorable(body: bytes) -> bool:
+    """False when no string parsed from the JSON ``body`` can hold a NUL or a lone surrogate.
+
+    Such a string needs an escape (``\\u0000``, ``\\ud800``: strict JSON refuses a raw control
+    character), a surrogate's UTF-8 bytes (``0xED``, which ``json.loads`` lets through), or
+    another encoding than UTF-8 (UTF-16 and UTF-32 text holds NUL bytes). A body with none of
+    the three needs no walk for them (``find_unstorable``); its depth is still to be checked.
+
+    >>> may_hold_unstorable(b'{"a": "b"}'), may_hold_unstorable(b'{"a": "\\u0000"}')
+    (False, True)
+    """
+    return b"\\u" in body or b"\xed" in body or b"\x00" in body
 
 
 class TooDeep(ValueError):

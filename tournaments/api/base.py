@@ -11,7 +11,7 @@ from rest_framework.request import Request
 from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
-from tournaments.api.authentication import TableTokenAuthentication
+from tournaments.api.authentication import TableTokenAuthentication, table_access
 from tournaments.api.parsers import SafeJSONParser
 from tournaments.api.permissions import (
     DirectorOnly,
@@ -41,10 +41,22 @@ class ResultsApi(APIView):
     throttle_scope = "table_token"
 
     def get_match(self, request: Request, match_id: int) -> Match:
-        match = get_object_or_404(
-            Match.objects.select_related("round__event", "table", "entry_a", "entry_b"),
-            pk=match_id,
-        )
+        access = table_access(request)
+        if access is not None and access.match_id == match_id:
+            # A table's own match: its round (with the event) and its table were read with
+            # the token a moment ago; only the match and its entries are left to read.
+            match = get_object_or_404(
+                Match.objects.select_related("entry_a", "entry_b"), pk=match_id
+            )
+            if match.round_id == access.round.pk:
+                match.round = access.round
+            if match.table_id == access.table.pk:
+                match.table = access.table
+        else:
+            match = get_object_or_404(
+                Match.objects.select_related("round__event", "table", "entry_a", "entry_b"),
+                pk=match_id,
+            )
         self.check_object_permissions(request, match)
         return match
 
@@ -52,6 +64,13 @@ class ResultsApi(APIView):
         board = selectors.match_board(match.pk)
         assert board is not None
         return match_state(board)
+
+    def board_after(self, match: Match, written: Any) -> dict[str, Any]:
+        """The match's state after a table's write (a ``services.claims.ClaimOutcome``): from
+        the rows the write read under the match's lock and stored, not read again."""
+        if written.match is None or written.claims is None:
+            return self.board(match)
+        return match_state(selectors.board_of(written.match, written.claims, written.result))
 
 
 class DirectorApi(ResultsApi):

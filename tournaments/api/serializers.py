@@ -15,10 +15,10 @@ from drf_spectacular.utils import (
 )
 from rest_framework import serializers
 
+from tournaments.api.claim_data import claim_data, result_data, scores_of
 from tournaments.api.errors import ERROR
 from tournaments.errors import ValidationFailed
 from tournaments.models import Claim, MatchResult
-from tournaments.results_math import from_halves
 from tournaments.selectors import results as selectors
 from tournaments.services import assessment
 
@@ -169,14 +169,6 @@ class VerdictSerializer(serializers.Serializer[Any]):
     finished = serializers.BooleanField()
 
 
-def _scores(obj: Claim | MatchResult) -> list[int | float] | None:
-    if obj.scores_halves:  # a table of many: every seat's, seat order
-        return [from_halves(h) or 0 for h in obj.scores_halves]
-    if obj.score_a_halves is None or obj.score_b_halves is None:
-        return None
-    return [from_halves(obj.score_a_halves) or 0, from_halves(obj.score_b_halves) or 0]
-
-
 class ClaimOutputSerializer(serializers.ModelSerializer[Claim]):
     scores = serializers.SerializerMethodField(
         help_text="Raw points per side (halves as .5); at a table of many, per seat."
@@ -206,7 +198,7 @@ class ClaimOutputSerializer(serializers.ModelSerializer[Claim]):
 
     @extend_schema_field(serializers.ListField(child=serializers.FloatField(), allow_null=True))
     def get_scores(self, obj: Claim) -> list[int | float] | None:
-        return _scores(obj)
+        return scores_of(obj)
 
 
 class ResultOutputSerializer(serializers.ModelSerializer[MatchResult]):
@@ -251,7 +243,7 @@ class ResultOutputSerializer(serializers.ModelSerializer[MatchResult]):
 
     @extend_schema_field(serializers.ListField(child=serializers.FloatField()))
     def get_scores(self, obj: MatchResult) -> list[int | float] | None:
-        return _scores(obj)
+        return scores_of(obj)
 
 
 class SideEntrySerializer(serializers.Serializer[Any]):
@@ -289,7 +281,7 @@ def match_state(board: selectors.MatchBoard) -> dict[str, Any]:
 
     def claim(side: int) -> Any:
         found = board.claims[side]
-        return ClaimOutputSerializer(found).data if found is not None else None
+        return claim_data(found) if found is not None else None
 
     sides = [{"side": 0, "entry": match.entry_a_id, "name": match.entry_a.name, "claim": claim(0)}]
     if match.table_entries > 2:  # a table of many: every seat
@@ -308,7 +300,7 @@ def match_state(board: selectors.MatchBoard) -> dict[str, Any]:
         "table": board.table_number,
         "sides": sides,
         "state": board.state,
-        "result": ResultOutputSerializer(board.result).data if board.result else None,
+        "result": result_data(board.result) if board.result else None,
         "divergence": board.divergence(),
     }
 

@@ -33,6 +33,7 @@ from rest_framework.response import Response
 from tournaments import game
 from tournaments.api.authentication import table_access
 from tournaments.api.base import ResultsApi
+from tournaments.api.claim_data import claim_data
 from tournaments.api.idempotency import etag, parse_version, run_idempotent
 from tournaments.api.permissions import (
     OwnTableOrDirector,
@@ -129,7 +130,8 @@ class SheetVerifyApi(ResultsApi):
         data = SheetVerifyInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         sheet = data.validated_data["sheet"]
-        found = assessment.assess_sheet(match.round.event, sheet, match=match)
+        with assessment.tree_checked(sheet):  # by its SheetField
+            found = assessment.assess_sheet(match.round.event, sheet, match=match)
         running = game.running_scores(sheet)
         return Response(
             {
@@ -188,14 +190,15 @@ class MatchClaimsApi(ResultsApi):
         expected = parse_version(request)
 
         def submit() -> Response:
-            out = claims.submit_claim(
-                match=match,
-                side=side,
-                sheet=values.get("sheet"),
-                final_score=final_score_of(values.get("final_score")),
-                expected_version=expected,
-            )
-            claim = ClaimOutputSerializer(out.claim).data
+            with assessment.tree_checked(values.get("sheet")):  # by its SheetField
+                out = claims.submit_claim(
+                    match=match,
+                    side=side,
+                    sheet=values.get("sheet"),
+                    final_score=final_score_of(values.get("final_score")),
+                    expected_version=expected,
+                )
+            claim = claim_data(out.claim)
             if out.refusal is not None:
                 # A sheet for another game: kept as a draft (returned, not raised, so that the
                 # draft is not rolled back), and the client gets the error with its details.
@@ -206,7 +209,7 @@ class MatchClaimsApi(ResultsApi):
                     refused, status=out.refusal.status, headers={"ETag": etag(out.claim.version)}
                 )
             return Response(
-                {"claim": claim, "created": out.created, "match": self.board(match)},
+                {"claim": claim, "created": out.created, "match": self.board_after(match, out)},
                 status=status.HTTP_201_CREATED if out.created else status.HTTP_200_OK,
                 headers={"ETag": etag(out.claim.version)},
             )
@@ -255,9 +258,9 @@ class ClaimConfirmApi(ResultsApi):
             )
             return Response(
                 {
-                    "claim": ClaimOutputSerializer(out.claim).data,
+                    "claim": claim_data(out.claim),
                     "created": out.created,
-                    "match": self.board(match),
+                    "match": self.board_after(match, out),
                 },
                 status=status.HTTP_201_CREATED if out.created else status.HTTP_200_OK,
                 headers={"ETag": etag(out.claim.version)},

@@ -126,8 +126,10 @@ def _matches(queryset: Any, *, history: bool) -> Any:
     claims = Claim.objects.all() if history else _current_claims()
     return queryset.select_related("table", "entry_a", "entry_b", "round__event").prefetch_related(
         Prefetch("claims", queryset=claims.order_by("side", "version"), to_attr="all_claims"),
-        Prefetch(
-            "results", queryset=MatchResult.objects.filter(is_current=True), to_attr="current"
+        Prefetch(  # one current result per match: by key (the default ordering joins the event)
+            "results",
+            queryset=MatchResult.objects.filter(is_current=True).order_by("pk"),
+            to_attr="current",
         ),
     )
 
@@ -157,6 +159,13 @@ def _board(match: Match) -> MatchBoard:
     return MatchBoard(match, claims, result, state_of(match, claims, result), history)
 
 
+def board_of(match: Match, claims: list[Claim | None], result: MatchResult | None) -> MatchBoard:
+    """A match's board from rows the caller has just read or written (each side's current
+    claim, the current result), with no query: what a write answers with. ``match`` has its
+    round, event, entries and table loaded (``services.results.lock_match``)."""
+    return MatchBoard(match, list(claims), result, state_of(match, claims, result))
+
+
 def round_board(round_: Round) -> list[MatchBoard]:
     """Every match of the round with each side's current claim, its result and state, by table.
     Three queries, and its cost is independent of the drafts kept: only the latest version of
@@ -180,7 +189,7 @@ def round_claims(round_: Round) -> list[Claim]:
 def match_board(match_id: int) -> MatchBoard | None:
     """One match's board (None if there is no such match). Three queries (four at a table of
     many: its seats)."""
-    match = _matches(Match.objects.filter(pk=match_id), history=True).first()
+    match = _matches(Match.objects.filter(pk=match_id), history=True).order_by("pk").first()
     return _board(_with_seats([match])[0]) if match is not None else None
 
 

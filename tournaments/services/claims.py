@@ -64,6 +64,10 @@ class ClaimOutcome:
     # Set when the claim was kept only as a draft because the sheet is for another game: the
     # caller reports this error (``sheet_mismatch``) while the draft stays stored.
     refusal: SpinnerError | None = None
+    # The match as read under its lock (round, event, entries, table) and each side's current
+    # claim after the submission: the answer shows the match from them, without reading it again.
+    match: Match | None = None
+    claims: list[Claim | None] | None = None
 
 
 @transaction.atomic
@@ -109,7 +113,8 @@ def submit_claim(
     current = claims[side]
     result = current_result(locked)
     if current is not None and current.digest == found.digest and _same_status(current, found):
-        return ClaimOutcome(current, False, state_of(locked, claims, result), result, refusal)
+        state = state_of(locked, claims, result)
+        return ClaimOutcome(current, False, state, result, refusal, locked, claims)
     if result is not None:
         raise AlreadyConfirmed(
             "This match's result is confirmed; ask the director for a correction.",
@@ -121,7 +126,9 @@ def submit_claim(
     _audit_claim(locked, claim, "claim.submit")
     claims[side] = claim
     result = _confirm_if_agreed(locked, claims, side)
-    return ClaimOutcome(claim, True, state_of(locked, claims, result), result, refusal)
+    return ClaimOutcome(
+        claim, True, state_of(locked, claims, result), result, refusal, locked, claims
+    )
 
 
 def check_claim_room(match: Match, side: int, current: Claim | None, *, draft: bool) -> None:
@@ -228,6 +235,7 @@ def _confirm_if_agreed(
         actor=None,
         action="result.confirm",
         actor_label=side_actor(match, acting_side),
+        current=None,  # both callers read it under the lock and stopped at a confirmed one
     )
 
 
@@ -319,7 +327,8 @@ def confirm_claim(
             details={"current_version": other.version, "given_version": expected_version},
         )
     if mine is not None and mine.digest == other.digest and mine.status == other.status:
-        return ClaimOutcome(mine, False, state_of(locked, claims, result), result)
+        state = state_of(locked, claims, result)
+        return ClaimOutcome(mine, False, state, result, match=locked, claims=claims)
     if result is not None:
         raise AlreadyConfirmed(
             "This match's result is confirmed; ask the director for a correction.",
@@ -343,4 +352,5 @@ def confirm_claim(
     _audit_claim(locked, claim, "claim.confirm")
     claims[side] = claim
     result = _confirm_if_agreed(locked, claims, side)
-    return ClaimOutcome(claim, True, state_of(locked, claims, result), result)
+    state = state_of(locked, claims, result)
+    return ClaimOutcome(claim, True, state, result, match=locked, claims=claims)

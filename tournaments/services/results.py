@@ -70,7 +70,9 @@ def current_claims(match: Match) -> list[Claim | None]:
 
 
 def current_result(match: Match) -> MatchResult | None:
-    return MatchResult.objects.filter(match=match, is_current=True).first()
+    # One current result per match (a constraint): ordered by its key, not by the model's default
+    # ordering, which joins the match, round, event and table only to sort one row.
+    return MatchResult.objects.filter(match=match, is_current=True).order_by("pk").first()
 
 
 def lock_match(match: Match) -> Match:
@@ -83,10 +85,13 @@ def lock_match(match: Match) -> Match:
     current result, which a write re-reads under the match lock (so a write racing the close
     finds the result and stores nothing: ``already_confirmed``). Nothing a write does depends
     on a round or event value that could change under it otherwise.
+
+    The entries and the table are read in the same query (not locked either): the audit names
+    the side that acted by them and the answer shows them, without a query of their own.
     """
     return (
         Match.objects.select_for_update(of=("self",))
-        .select_related("round__event")
+        .select_related("round__event", "entry_a", "entry_b", "table")
         .get(pk=match.pk)
     )
 
@@ -206,6 +211,13 @@ def require_reason(reason: str) -> str:
     return reason
 
 
+class Unread:
+    """A value not read yet (``write_result``'s ``current``)."""
+
+
+UNREAD = Unread()
+
+
 def write_result(
     match: Match,
     *,
@@ -217,6 +229,7 @@ def write_result(
     action: str,
     actor_label: str = "",
     forfeit: str = "",
+    current: MatchResult | Unread | None = UNREAD,
 ) -> MatchResult:
     """Make a new current result version (the previous one, if any, stops being current).
 
@@ -224,11 +237,13 @@ def write_result(
     last line. Nor, but for a correction, in a finished event (``event_finished``).
     ``actor_label`` names a side that acted through its table link (see ``audit.record``).
     ``forfeit`` (``MatchResult.Forfeit``: "a", "b" or "both") marks a result the director
-    recorded as a forfeit (``services.forfeits``); empty for a played one."""
+    recorded as a forfeit (``services.forfeits``); empty for a played one. ``current``: the
+    match's current result as the caller has just read it under the match's lock (else read
+    here)."""
     check_not_draft(match.round)
     if source != MatchResult.Source.CORRECTION:
         check_not_finished(match.round)
-    previous = current_result(match)
+    previous = current_result(match) if isinstance(current, Unread) else current
     if previous is not None:
         MatchResult.objects.filter(pk=previous.pk).update(is_current=False)
     origin: Claim | Assessment
@@ -353,12 +368,14 @@ def check_result_version(current: MatchResult | None, expected_version: int | No
 def note_results_changed(*, event_id: int) -> None:
     """In the caller's transaction: bump the event's results generation, mark standings dirty,
     and ask for a recompute once the transaction commits (never failing the caller)."""
-    StandingsState.objects.get_or_create(event_id=event_id)
-    StandingsState.objects.filter(pk=event_id).update(
-        results_generation=F("results_generation") + 1,
-        dirty=True,
-        dirty_since=Coalesce(F("dirty_since"), Now()),
-    )
+    bump = {
+        "results_generation": F("results_generation") + 1,
+        "dirty": True,
+        "dirty_since": Coalesce(F("dirty_since"), Now()),
+    }
+    if not StandingsState.objects.filter(pk=event_id).update(**bump):  # the event's first
+        StandingsState.objects.get_or_create(event_id=event_id)
+        StandingsState.objects.filter(pk=event_id).update(**bump)
     enqueue_after_commit("tournaments.request_standings_recompute", event_id)
 
 

@@ -320,7 +320,11 @@ def notify(
         raise ValueError(f"unknown webhook kind {kind!r}")
     endpoints = [
         endpoint
-        for endpoint in WebhookEndpoint.objects.filter(event_id=event_id, active=True)
+        # by key: the same order as the model's ("event", "pk") within one event, without
+        # joining the event to sort
+        for endpoint in WebhookEndpoint.objects.filter(event_id=event_id, active=True).order_by(
+            "pk"
+        )
         if not endpoint.kinds or kind in endpoint.kinds
     ]
     if not endpoints:
