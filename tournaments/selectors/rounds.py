@@ -306,7 +306,11 @@ def list_rounds(event: Event) -> list[Round]:
 
 def list_public_rounds(event: Event) -> list[Round]:
     """The rounds the public may see (published, in play or closed). One query."""
-    return list(Round.objects.filter(event=event, status__in=PUBLIC_STATUSES).order_by("number"))
+    return list(
+        Round.objects.filter(event=event, status__in=PUBLIC_STATUSES)
+        .defer("explanation")  # how each round was paired: large, and not what this lists
+        .order_by("number")
+    )
 
 
 def latest_generate_job(event: Event) -> Any:
@@ -340,7 +344,8 @@ def get_round(event: Event, number: int, *, public: bool = False) -> Round:
     ``Round.DoesNotExist``. One query."""
     rounds = Round.objects.select_related("event").filter(event=event, number=number)
     if public:
-        rounds = rounds.filter(status__in=PUBLIC_STATUSES)
+        # the public page does not show how the round was paired (200+ KB of JSON at 500 tables)
+        rounds = rounds.filter(status__in=PUBLIC_STATUSES).defer("explanation")
     return rounds.get()
 
 

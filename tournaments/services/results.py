@@ -92,6 +92,7 @@ def lock_match(match: Match) -> Match:
     return (
         Match.objects.select_for_update(of=("self",))
         .select_related("round__event", "entry_a", "entry_b", "table")
+        .defer("round__explanation")  # how the round was paired: large, never read by a write
         .get(pk=match.pk)
     )
 

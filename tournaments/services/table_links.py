@@ -190,7 +190,14 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
     round_id, number, side_digit, mac = parsed.groups()
     side = int(side_digit)
     # by key: the models' default orderings would join the event only to sort one row
-    round_ = Round.objects.select_related("event").filter(pk=int(round_id)).order_by("pk").first()
+    # ``explanation`` (how the round was paired: 200+ KB of JSON at 500 tables) is never read here
+    round_ = (
+        Round.objects.select_related("event")
+        .defer("explanation")
+        .filter(pk=int(round_id))
+        .order_by("pk")
+        .first()
+    )
     # the table and its match in the round come together (a best-of match: the game being
     # played, the highest at the table)
     table = (
