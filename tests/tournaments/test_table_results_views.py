@@ -37,8 +37,14 @@ def test_the_director_resolves_a_table_of_three_by_a_players_claim() -> None:
     assert re.findall(r'data-state="(\w+)"', listed) == ["conflict"]
     names = list(match.seats.order_by("side").values_list("entry__name", flat=True))
     assert ", ".join(names) in listed and "#forfeit" not in listed
-    # every seat's own link, seats A to C
-    assert [f"(side {x})" in listed for x in "ABCD"] == [True, True, True, False]
+    # every seat's own link, named by its compass point (North, East, South), never "side A"
+    assert [f"({x})" in listed for x in ("North", "East", "South", "West")] == [
+        True,
+        True,
+        True,
+        False,
+    ]
+    assert "(side A)" not in listed
     base = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/"
     page = client.get(base)
     html = page.content.decode()
