@@ -58,3 +58,19 @@ def test_named_scores_of_two_sides_is_the_score_pair() -> None:
 
     setup = make_table_setup("boardtwo")
     assert named_scores(Two(), ["A", "B"], setup.event) == "95 – 40"
+
+
+def test_the_match_page_names_each_seat_its_confirmation_and_every_score() -> None:
+    setup = make_table_setup("matchmany")
+    match = setup.matches[0]
+    sheet, scores = plain(3)
+    claims.submit_claim(match=match, side=0, sheet=sheet)
+    claims.confirm_claim(match=match, side=1, expected_version=1, of_side=0)
+    client = Client()
+    client.force_login(setup.director)
+    url = f"/director/events/{setup.event.slug}/rounds/1/results/{match.pk}/"
+    page = html_lib.unescape(" ".join(client.get(url).content.decode().split()))
+    named = ", ".join(f"{PLAYERS[seat]} {score}" for seat, score in enumerate(scores))
+    for seat, point in enumerate(("North", "East", "South")):
+        assert f"<h2>{PLAYERS[seat]} ({point})</h2>" in page
+    assert f"Confirmed {PLAYERS[0]}'s sheet." in page and f"Score {named}." in page

@@ -82,4 +82,6 @@ def test_the_director_enters_every_players_score() -> None:
     result = MatchResult.objects.get(match=match)
     assert result.scores_halves == [120, 80, 110, 80] and result.placings == [1, 3, 2, 3]
     page = client.get(url.removesuffix("enter/")).content.decode()
-    assert "60 – 40 – 55 – 40" in page
+    names = list(match.seats.order_by("side").values_list("entry__name", flat=True))
+    named = ", ".join(f"{n} {s}" for n, s in zip(names, (60, 40, 55, 40), strict=True))
+    assert f"confirmed <strong>{named}</strong>" in page  # each score after its player's name
