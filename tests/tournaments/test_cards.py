@@ -195,7 +195,7 @@ def test_card_and_page_show_the_first_leader_drawn_by_lot(client: Client) -> Non
     assert (card.first_leader.number, card.first_leader.player) == (3, "Team B Two")
     client.force_login(setup.director)
     assert (
-        "First hand led by <strong>seat 3, Team B Two</strong>"
+        "First hand led by <strong>West: Team B Two</strong>"  # seat 3 named by its point
         in client.get(cards_url(setup)).content.decode()
     )
     assert client.get(setup.path()).context["config"]["first_leader"] == 3

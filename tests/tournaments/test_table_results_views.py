@@ -37,8 +37,14 @@ def test_the_director_resolves_a_table_of_three_by_a_players_claim() -> None:
     assert re.findall(r'data-state="(\w+)"', listed) == ["conflict"]
     names = list(match.seats.order_by("side").values_list("entry__name", flat=True))
     assert ", ".join(names) in listed and "#forfeit" not in listed
-    # every seat's own link, seats A to C
-    assert [f"(side {x})" in listed for x in "ABCD"] == [True, True, True, False]
+    # every seat's own link, named by its compass point (North, East, South), never "side A"
+    assert [f"({x})" in listed for x in ("North", "East", "South", "West")] == [
+        True,
+        True,
+        True,
+        False,
+    ]
+    assert "(side A)" not in listed
     base = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/"
     page = client.get(base)
     html = page.content.decode()
@@ -76,4 +82,6 @@ def test_the_director_enters_every_players_score() -> None:
     result = MatchResult.objects.get(match=match)
     assert result.scores_halves == [120, 80, 110, 80] and result.placings == [1, 3, 2, 3]
     page = client.get(url.removesuffix("enter/")).content.decode()
-    assert "60 – 40 – 55 – 40" in page
+    names = list(match.seats.order_by("side").values_list("entry__name", flat=True))
+    named = ", ".join(f"{n} {s}" for n, s in zip(names, (60, 40, 55, 40), strict=True))
+    assert f"confirmed <strong>{named}</strong>" in page  # each score after its player's name

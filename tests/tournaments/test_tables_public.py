@@ -172,7 +172,8 @@ def test_my_table_finds_seats_two_and_three_and_names_the_tablemates(client: Cli
     assert "(" not in seats  # no team in brackets: every entry is one player
     # Her last result: round 2's table 1, 4th, with her tablemates.
     last = body[body.index('class="my-last"') :]
-    assert "4th" in last and "75" in last and "with Ana Ortiz, Eve Moreau, Ines Costa" in last
+    assert "4th" in last and "75" in last
+    assert "at a table with Ana Ortiz, Eve Moreau, Ines Costa" in last  # tablemates, not a team
 
 
 def test_the_match_page_shows_every_seat_and_names_the_hands_by_player(client: Client) -> None:

@@ -32,3 +32,16 @@ def score_pair(result: Any, event_or_rules: Any, separator: str = " – ") -> st
     if a is None or b is None:
         return ""
     return separator.join(game.format_displayed(raw_from_halves(h), event_or_rules) for h in (a, b))
+
+
+def named_scores(result: Any, names: list[str], event_or_rules: Any, separator: str = ", ") -> str:
+    """``"Ann Lee 30, Tess Green 35, Lucy Grant 200"``: a table of many's result or claim, each
+    seat's score after its player's name (seat order); :func:`score_pair` for two sides."""
+    many = getattr(result, "scores_halves", None) if result is not None else None
+    if not many:
+        return score_pair(result, event_or_rules)
+    return separator.join(
+        f"{names[seat] if seat < len(names) else ''} "
+        f"{game.format_displayed(raw_from_halves(h), event_or_rules)}".strip()
+        for seat, h in enumerate(many)
+    )

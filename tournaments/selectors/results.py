@@ -10,6 +10,7 @@ from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch
 
+from tournaments import game
 from tournaments.models import Claim, Event, Match, MatchResult, Round, RoundSeat
 from tournaments.results_math import divergence, from_halves, state_of
 from tournaments.selectors import forfeits as forfeit_reads
@@ -79,6 +80,7 @@ class MatchBoard:
             place = None
             if self.result is not None and self.result.placings:  # a table of many's places
                 place = self.result.placings[side]
+            confirmed = self._confirmed_side(claim)
             out.append(
                 {
                     "side": side,
@@ -86,9 +88,42 @@ class MatchBoard:
                     "claim": claim,
                     "score_text": text,
                     "place": place,
+                    # a confirmation: whose sheet it confirmed ("" when that is not known)
+                    "seat": self.seat_label(side),
+                    # at a table of many a seat reads "Ann Lee (North)"; a side its name
+                    "label": (
+                        f"{names[side]} ({self.seat_label(side)})"
+                        if self.match.table_entries > 2 and self.seat_label(side)
+                        else names[side]
+                    ),
+                    "confirms": claim is not None and claim.confirms_id is not None,
+                    "confirms_name": (
+                        names[confirmed] if confirmed is not None and confirmed < len(names) else ""
+                    ),
                 }
             )
         return out
+
+    def seat_label(self, side: int) -> str:
+        """How a side is named in an individual event: its compass point at the table (North,
+        East, ...); "" in a partnership event (its team's name says it)."""
+        event = self.match.round.event
+        if game.plays_in_partnerships(event.entry_kind):
+            return ""
+        return game.compass_point(
+            side, game.seats_per_table(event.entry_kind, self.match.table_entries)
+        )
+
+    def _confirmed_side(self, claim: Claim | None) -> int | None:
+        """The side whose claim ``claim`` confirmed, read from the claims already loaded (the
+        current ones, the history, or the prefetched ``confirms``), never a query."""
+        if claim is None or claim.confirms_id is None:
+            return None
+        for other in [*self.claims, *self.history]:
+            if other is not None and other.pk == claim.confirms_id:
+                return other.side
+        cached = claim._state.fields_cache.get("confirms")
+        return cached.side if cached is not None else None
 
     @property
     def named_history(self) -> list[tuple[str, Claim]]:
@@ -125,7 +160,11 @@ def _current_claims() -> Any:
 def _matches(queryset: Any, *, history: bool) -> Any:
     claims = Claim.objects.all() if history else _current_claims()
     return queryset.select_related("table", "entry_a", "entry_b", "round__event").prefetch_related(
-        Prefetch("claims", queryset=claims.order_by("side", "version"), to_attr="all_claims"),
+        Prefetch(  # a confirmation's confirmed claim joined in: the board names whose sheet it was
+            "claims",
+            queryset=claims.select_related("confirms").order_by("side", "version"),
+            to_attr="all_claims",
+        ),
         Prefetch(  # one current result per match: by key (the default ordering joins the event)
             "results",
             queryset=MatchResult.objects.filter(is_current=True).order_by("pk"),

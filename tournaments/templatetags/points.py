@@ -36,6 +36,13 @@ def score_pair_filter(result: Any, event_or_rules: Any) -> str:
     return scores.score_pair(result, event_or_rules)
 
 
+@register.filter
+def named_scores(result: Any, board: Any) -> str:
+    """``{{ claim|named_scores:board }}``: at a table of many every seat's score after its
+    player's name (``"Ann Lee 30, Lucy Grant 200"``); the score pair for two sides."""
+    return scores.named_scores(result, board.side_names, board.match.round.event)
+
+
 @register.simple_tag
 def points_note(event_or_rules: Any) -> str:
     """``{% points_note event %}``: a small note where a score column is shown, for the rule sets

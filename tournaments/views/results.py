@@ -186,7 +186,9 @@ def _round(event: Event, number: int) -> Round:
     return get_object_or_404(Round, event=event, number=number)
 
 
-def _links(request: HttpRequest, round_: Round) -> dict[int, list[tuple[str, str, str]]]:
+def _links(
+    request: HttpRequest, round_: Round, event: Event
+) -> dict[int, list[tuple[str, str, str]]]:
     """Each table's two side links, ``(side letter, team, url)``, side A first (at a table of
     many a link per seat, named by its player), on the host the director reached this page by
     (a phone on the venue Wi-Fi opens the same address); printed cards use
@@ -202,7 +204,12 @@ def _links(request: HttpRequest, round_: Round) -> dict[int, list[tuple[str, str
         assert match.table is not None and match.entry_b is not None
         found[match.table.number] = [
             (
-                game.side_letter(side),
+                # an individual event names a seat by its compass point, never "side A"
+                game.side_letter(side)
+                if game.plays_in_partnerships(event.entry_kind)
+                else game.compass_point(
+                    side, game.seats_per_table(event.entry_kind, match.table_entries)
+                ),
                 entry.name,
                 request.build_absolute_uri(
                     table_links.table_link_path(round_=round_, table=match.table, side=side)
@@ -244,7 +251,7 @@ def round_results(request: HttpRequest, number: int, *, event: Event) -> HttpRes
     boards = selectors.round_board(round_)
     state = _state_filter(request)
     # The links let a table enter results: only for those who may change the event.
-    links = _links(request, round_) if can_direct(request.user, event) else None
+    links = _links(request, round_, event) if can_direct(request.user, event) else None
     # Issue 12: the tables still playing once the round's time is up, highlighted.
     late = desk.playing_after_time(boards, desk.round_clock(round_))
     context = {
