@@ -51,9 +51,11 @@ keepalive = 5
 # --- Worker recycling -------------------------------------------------------------------------
 # A worker is replaced after this many requests (plus up to the jitter, so that workers do not
 # all restart at once): bounds the memory a long-running process accumulates. A new worker costs
-# about 1.3 s of CPU (importing Django and Spinner); at 100 requests/s over 2 workers that is a
-# restart per worker every ~3 minutes, well under 1 % of the CPU.
-max_requests = int(os.environ.get("WEB_MAX_REQUESTS", "10000"))
+# about 1.3 s of CPU (importing Django and Spinner) and its first requests are slower. With public
+# pages served from the cache at about 1 ms each, a worker answers 10,000 requests in 10 s of CPU:
+# 10,000 (the first choice) recycled a worker every few seconds under a crowd, a 10 % overhead
+# that showed in the load harness (and made its CPU accounting go negative). 200,000: under 1 %.
+max_requests = int(os.environ.get("WEB_MAX_REQUESTS", "200000"))
 max_requests_jitter = max_requests // 10
 
 # --- Queueing ---------------------------------------------------------------------------------
@@ -63,6 +65,11 @@ backlog = 2048
 # starts workers on the new code without dropping a connection; the cost is the import above
 # per worker start and ~120 MB per worker instead of some copy-on-write sharing.
 preload_app = False
+
+# No control socket (gunicorn 25.1+ opens one in $HOME/.gunicorn/ by default, one path for every
+# gunicorn the user runs: a second server on the machine takes it over). Signals are the control
+# interface: systemd's reload (HUP) and stop (TERM); TTIN / TTOU add or remove a worker.
+control_socket_disable = True
 
 # --- Logs -------------------------------------------------------------------------------------
 logger_class = "tournaments.log_redaction.RedactingGunicornLogger"

@@ -598,7 +598,9 @@ def closed_loop(
 
 
 def tree_cpu_seconds(pid: int) -> float:
-    """User and system CPU seconds of a process and its direct children (gunicorn's workers)."""
+    """User and system CPU seconds of a process and its direct children (gunicorn's workers),
+    including the children that have exited and been waited for (a worker recycled after
+    ``max_requests`` or killed): the process's cutime and cstime."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
     for p in [pid, *children_of(pid)]:
@@ -608,6 +610,8 @@ def tree_cpu_seconds(pid: int) -> float:
             continue
         fields = stat[stat.rfind(")") + 2 :].split()
         total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        if p == pid:
+            total += (int(fields[13]) + int(fields[14])) / tick  # cutime, cstime: exited children
     return total
 
 
@@ -782,9 +786,13 @@ def stop_profile(spy: subprocess.Popen[bytes] | None, out: Path) -> dict[str, An
             if "tournaments/views/" in where or "tournaments/api/" in where:
                 view = f"{where.split('tournaments/', 1)[1].split('.py')[0]}.{name}"
                 break
-            # Every request passes through whitenoise's middleware; a static file stops there.
+            # Every request passes through these middlewares: a static file stops in
+            # whitenoise's, a public page kept as a document in Spinner's (a miss goes on to
+            # its view, found deeper in the stack).
             if "whitenoise/" in where and not name.endswith("__call__"):
                 view = "static file (whitenoise)"
+            elif "tournaments/documents.py" in where and view.startswith("other"):
+                view = "public page from the cache (documents)"
         by_view[view] += count
         name, _, where = frames[-1].partition(" (")
         site = where.split("site-packages/", 1)[-1].split("/work/", 1)[-1].rstrip(")")
