@@ -21,6 +21,8 @@ from typing import Any
 #   gthread 2 x 8 ............................. 6.6 /  88 / 327 ms, claim 1847 ms
 #   gthread 2 x 8, GIL switch 1 ms (chosen) ... 3.5 /  39 /  73 ms, claim  696 ms
 #   gthread 2 x 4, GIL switch 1 ms ............ 3.5 /  38 /  82 ms, claim  461 ms
+# Again with the public pages cached (300 tables, 100 spectators, load 2.5-4.7): static p99 sync
+# 218 ms, 2 x 8 at 5 ms 117 ms, chosen 76 ms; claims' p99 there did not favour threads.
 # gevent was worse than both for writes (confirmations timed out; 50 database connections):
 # Spinner's requests spend their time in Python, not waiting. 2 processes: one per core (one
 # thread runs Python at a time in a process). 8 threads rather than 4 (equal within the noise
