@@ -6,6 +6,7 @@ from __future__ import annotations
 import configparser
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,7 +56,62 @@ def test_the_procfile_runs_the_same_processes() -> None:
         assert re.search(re.escape(expect), execstart)
 
 
-def test_the_guide_covers_supervision_and_leaves_the_sizing_table_to_issue_17() -> None:
+def test_the_guide_covers_supervision_the_web_server_and_sizing() -> None:
     guide = (ROOT / "docs" / "deploy.md").read_text()
-    for needle in ["deploy/systemd/", "Procfile", "Restart=always", "## Sizing table"]:
+    for needle in [
+        "deploy/systemd/",
+        "Procfile",
+        "Restart=always",
+        "gunicorn.conf.py",
+        "max_connections",
+        "## Sizing table",
+        "| room | players / spectators polling | web | Celery | PostgreSQL | Redis |",
+    ]:
         assert needle in guide
+    assert "To be filled in" not in guide
+
+
+def _gunicorn_settings() -> dict[str, Any]:
+    """The names gunicorn.conf.py sets (lower-case, as gunicorn reads them)."""
+    import runpy
+    import types
+
+    conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    return {
+        name: value
+        for name, value in conf.items()
+        if name.islower() and not name.startswith("_") and not isinstance(value, types.ModuleType)
+    }
+
+
+def test_gunicorn_conf_sets_only_settings_gunicorn_knows_and_accepts_them() -> None:
+    """A misspelt setting (``keep_alive``) would be ignored silently: every name is one of
+    gunicorn's, and gunicorn's own validators accept each value."""
+    from gunicorn.config import Config
+
+    config = Config()
+    settings = _gunicorn_settings()
+    unknown = sorted(set(settings) - set(config.settings))
+    assert not unknown, f"gunicorn.conf.py sets names gunicorn does not know: {unknown}"
+    for name, value in settings.items():
+        config.set(name, value)  # raises on a value gunicorn would refuse
+
+
+def test_gunicorn_runs_threads_recycles_workers_and_stops_within_systemds_timeout() -> None:
+    settings = _gunicorn_settings()
+    assert settings["worker_class"] == "gthread"
+    assert int(settings["threads"]) > 1
+    assert int(settings["max_requests"]) > 0 < int(settings["max_requests_jitter"])
+    stop = float(
+        unit(ROOT / "deploy" / "systemd" / "spinner-web.service")["Service"]["TimeoutStopSec"]
+    )
+    assert float(settings["graceful_timeout"]) < stop
+
+
+def test_the_web_unit_and_the_procfile_read_gunicorn_conf() -> None:
+    web = unit(ROOT / "deploy" / "systemd" / "spinner-web.service")["Service"]
+    assert "--config /srv/spinner/gunicorn.conf.py" in web["ExecStart"]
+    assert web["KillMode"] == "mixed"  # SIGTERM to the master: workers finish their requests
+    procfile = (ROOT / "Procfile").read_text()
+    assert "web: gunicorn spinner.wsgi --config gunicorn.conf.py" in procfile
+    assert "--workers" not in procfile and "--workers" not in web["ExecStart"]

@@ -42,6 +42,7 @@ import json
 import os
 import platform
 import random
+import runpy
 import secrets
 import shutil
 import signal
@@ -376,7 +377,7 @@ def spectator(
     stop.wait(rng.random() * interval)
     while not stop.is_set():
         kind, path = rng.choice(paths)
-        headers = {"If-None-Match": etags[path]} if path in etags else {}
+        headers = {**BROWSER, "If-None-Match": etags[path]} if path in etags else BROWSER
         answer = client.request(kind, "GET", path, headers=headers, timeout=30)
         if answer is not None and "etag" in answer.headers:
             etags[path] = answer.headers["etag"]
@@ -597,7 +598,9 @@ def closed_loop(
 
 
 def tree_cpu_seconds(pid: int) -> float:
-    """User and system CPU seconds of a process and its direct children (gunicorn's workers)."""
+    """User and system CPU seconds of a process and its direct children (gunicorn's workers),
+    including the children that have exited and been waited for (a worker recycled after
+    ``max_requests`` or killed): the process's cutime and cstime."""
     tick = os.sysconf("SC_CLK_TCK")
     total = 0.0
     for p in [pid, *children_of(pid)]:
@@ -607,7 +610,199 @@ def tree_cpu_seconds(pid: int) -> float:
             continue
         fields = stat[stat.rfind(")") + 2 :].split()
         total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        if p == pid:
+            total += (int(fields[13]) + int(fields[14])) / tick  # cutime, cstime: exited children
     return total
+
+
+# Every public page many people read, for the capacity phase ({slug}, {round}, {entry}, {match}
+# filled in from the event). The bracket is a play-off's: this room is a Swiss round.
+PUBLIC_PAGES = (
+    ("event page", "/events/{slug}/"),
+    ("standings page", "/events/{slug}/standings/"),
+    ("standings live fragment", "/events/{slug}/standings/live/"),
+    ("round page", "/events/{slug}/rounds/{round}/"),
+    ("projector", "/events/{slug}/projector/"),
+    ("team page", "/events/{slug}/teams/{entry}/"),
+    ("match page", "/events/{slug}/matches/{match}/"),
+)
+BROWSER = {"Accept-Encoding": "gzip, br", "Accept-Language": "en"}
+
+
+def capacity_probes(
+    client: Client, slug: str, event: dict[str, Any], pages: tuple[tuple[str, str], ...]
+) -> list[tuple[str, str | None, dict[str, str]]]:
+    """What the capacity phase requests: the static file first and last, and between them each
+    page on a cache hit (fetched twice first: a render fills the cache, the next one hits it)
+    and its revalidation (304) when it has an ETag (``None`` for the path when it has none)."""
+    first = event["tables"][0]
+    fill = {"slug": slug, "round": event["round"], "entry": first["entries"][0]}
+    fill["match"] = first["match"]
+    probes: list[tuple[str, str | None, dict[str, str]]] = [("static file", STATIC_PATH, BROWSER)]
+    for name, template in pages:
+        path = template.format(**fill)
+        answer = None
+        for _ in range(2):
+            answer = client.request("warm", "GET", path, headers=BROWSER)
+        if answer is None or answer.status != 200:
+            log(f"capacity: {name} {path} answered {answer.status if answer else 'nothing'}")
+            continue
+        probes.append((f"{name} 200", path, BROWSER))
+        if "etag" in answer.headers:
+            probes.append(
+                (f"{name} 304", path, {**BROWSER, "If-None-Match": answer.headers["etag"]})
+            )
+        else:
+            probes.append((f"{name} 304", None, {}))
+    probes.append(("static file (again)", STATIC_PATH, BROWSER))
+    return probes
+
+
+PAGE_TARGET_RATIO = 0.5  # issue 17: every public page at least 0.5x the static file (cache hit)
+WRITE_TARGET_P99_MS = 250.0  # claim and confirmation p99 while 200 spectators poll
+WRITE_TARGET_SPECTATORS = 200
+PUBLIC_TARGET_P95_S = 5.0  # result to public page, p95
+
+
+def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
+    """Issue 17's targets against this run's figures: met, missed, or not measured."""
+    out: list[dict[str, Any]] = []
+    pages = [
+        r
+        for r in report["capacity"]
+        if r["kind"].endswith(" 200") and isinstance(r.get("ratio"), int | float)
+    ]
+    if pages:
+        misses = [f"{r['kind'][:-4]} {r['ratio']}" for r in pages if r["ratio"] < PAGE_TARGET_RATIO]
+        worst = min(pages, key=lambda r: r["ratio"])
+        out.append(
+            {
+                "target": f"every public page >= {PAGE_TARGET_RATIO}x the static file (cache hit)",
+                "figure": f"lowest {worst['kind'][:-4]} {worst['ratio']}x"
+                + (f"; below: {', '.join(misses)}" if misses else ""),
+                "met": not misses,
+            }
+        )
+    spectators = report["args"]["spectators"]
+    rows = {r["kind"]: r for r in report["burst"]}
+    for kind in ("claim", "confirm"):
+        row = rows.get(kind)
+        if row is None:
+            continue
+        note = "" if spectators >= WRITE_TARGET_SPECTATORS else f" (only {spectators} spectators)"
+        out.append(
+            {
+                "target": f"{kind} p99 < {WRITE_TARGET_P99_MS:g} ms while "
+                f"{WRITE_TARGET_SPECTATORS} spectators poll",
+                "figure": f"p99 {row['p99_ms']} ms (p50 {row['p50_ms']} ms, {row['count']} "
+                f"requests, {row['statuses']}) with {spectators} spectators{note}",
+                "met": row["p99_ms"] < WRITE_TARGET_P99_MS
+                and spectators >= WRITE_TARGET_SPECTATORS
+                and not row["statuses"].get("0"),
+            }
+        )
+    lat = report["result_to_public"]
+    complete = lat["seen"] == report["burst_tables"]
+    out.append(
+        {
+            "target": f"result to public page p95 < {PUBLIC_TARGET_P95_S:g} s",
+            "figure": f"p95 {lat['p95_s']} s (p50 {lat['p50_s']} s, max {lat['max_s']} s; "
+            f"{lat['seen']} of {report['burst_tables']} results seen)",
+            "met": complete and lat["p95_s"] < PUBLIC_TARGET_P95_S,
+        }
+    )
+    return out
+
+
+def server_overrides(args: argparse.Namespace) -> list[str]:
+    """gunicorn options the flags set over the repository's ``gunicorn.conf.py``."""
+    out = []
+    if args.gunicorn_workers is not None:
+        out += ["--workers", str(args.gunicorn_workers)]
+    if args.gunicorn_worker_class is not None:
+        out += ["--worker-class", args.gunicorn_worker_class]
+    if args.gunicorn_threads is not None:
+        out += ["--threads", str(args.gunicorn_threads)]
+    return out
+
+
+def server_shape(args: argparse.Namespace) -> str:
+    """The server as it ran: ``gunicorn.conf.py``'s settings with the flags' overrides."""
+    if args.base_url:
+        return "attached (--base-url)"
+    conf = runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    workers = args.gunicorn_workers or conf.get("workers", 1)
+    klass = args.gunicorn_worker_class or conf.get("worker_class", "sync")
+    threads = args.gunicorn_threads or conf.get("threads", 1)
+    return f"gunicorn {workers} x {klass}/{threads} threads"
+
+
+def start_profile(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes] | None:
+    """py-spy sampling the server (master and workers) while a thread holds the GIL: where the
+    server's CPU goes. Stops after ``seconds`` or at SIGINT; writes collapsed stacks."""
+    spy = shutil.which("py-spy") or str(Path(PY).parent / "py-spy")
+    if not Path(spy).exists():
+        log("--profile needs py-spy (pip install py-spy): no profile")
+        return None
+    with (out.parent / "py-spy.log").open("ab") as errors:
+        return subprocess.Popen(
+            [
+                *(spy, "record", "--pid", str(pid), "--subprocesses", "--gil", "--nonblocking"),
+                *("--rate", "50", "--format", "raw", "--duration", str(max(1, int(seconds)))),
+                *("-o", str(out)),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=errors,
+        )
+
+
+def stop_profile(spy: subprocess.Popen[bytes] | None, out: Path) -> dict[str, Any]:
+    """The profile's summary: the share of samples by view (the first frame in Spinner's views or
+    API, or whitenoise for static files) and by function running (self time)."""
+    if spy is None:
+        return {}
+    if spy.poll() is None:
+        spy.send_signal(signal.SIGINT)
+    try:
+        spy.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        spy.kill()
+        spy.wait()
+    if not out.exists():
+        return {"error": "py-spy wrote nothing (see py-spy.log)"}
+    by_view: dict[str, int] = defaultdict(int)
+    by_self: dict[str, int] = defaultdict(int)
+    total = 0
+    for line in out.read_text(errors="replace").splitlines():
+        stack, _, count_text = line.rpartition(" ")
+        if not stack or not count_text.isdigit():
+            continue
+        count = int(count_text)
+        total += count
+        frames = stack.split(";")
+        view = "other (gunicorn, middleware, start-up)"
+        for frame in frames:
+            name, _, where = frame.partition(" (")
+            if "tournaments/views/" in where or "tournaments/api/" in where:
+                view = f"{where.split('tournaments/', 1)[1].split('.py')[0]}.{name}"
+                break
+            # Every request passes through these middlewares: a static file stops in
+            # whitenoise's, a public page kept as a document in Spinner's (a miss goes on to
+            # its view, found deeper in the stack).
+            if "whitenoise/" in where and not name.endswith("__call__"):
+                view = "static file (whitenoise)"
+            elif "tournaments/documents.py" in where and view.startswith("other"):
+                view = "public page from the cache (documents)"
+        by_view[view] += count
+        name, _, where = frames[-1].partition(" (")
+        site = where.split("site-packages/", 1)[-1].split("/work/", 1)[-1].rstrip(")")
+        by_self[f"{name} ({site.rsplit(':', 1)[0]})"] += count
+
+    def top(counts: dict[str, int], n: int) -> list[list[Any]]:
+        ranked = sorted(counts.items(), key=lambda kv: -kv[1])[:n]
+        return [[k, round(100 * v / total, 1)] for k, v in ranked]
+
+    return {"samples": total, "by_view_pct": top(by_view, 12), "self_pct": top(by_self, 15)}
 
 
 FINDINGS = {
@@ -657,10 +852,16 @@ def render(report: dict[str, Any]) -> str:
     out.append(
         f"Spinner load harness: {a['tables']} tables, {a['spectators']} spectators "
         f"(every {a['spectator_interval']} s: {','.join(a['spectator_pages'])}), "
-        f"gunicorn {a['gunicorn_workers']} x "
-        f"{a['gunicorn_worker_class']}/{a['gunicorn_threads']}, faults {report['faults'] or 'none'}"
+        f"{report['server']}, faults {report['faults'] or 'none'}"
     )
     out.append(f"machine: {report['machine']}; load average {report['loadavg']}")
+    out.append("")
+    out.append("issue 17's targets:")
+    out.append("| target | this run | |")
+    out.append("| --- | --- | --- |")
+    for t in report["targets"]:
+        out.append(f"| {t['target']} | {t['figure']} | {'met' if t['met'] else 'MISSED'} |")
+    out.append("")
     out.append(
         f"CPU seconds used in the burst, per process: {report['burst_cpu_seconds']} "
         f"(over {report['burst_seconds']:.1f} s)"
@@ -705,8 +906,26 @@ def render(report: dict[str, Any]) -> str:
             out.append(
                 f"| {r['kind']} | {r['req_s']} | {r['ratio']} | {r.get('server_cpu_ms', '')} | "
                 f"{r.get('server_cores', '')} | "
-                f"{r['p50_ms']} | {r['p95_ms']} | {r['p99_ms']} | {r['statuses']} |"
+                f"{r.get('p50_ms', '')} | {r.get('p95_ms', '')} | {r.get('p99_ms', '')} | "
+                f"{r['statuses']} |"
             )
+    prof = report.get("profile") or {}
+    if prof.get("samples"):
+        out.append("")
+        out.append(
+            f"profile of the server during the burst (py-spy, {prof['samples']} samples of a "
+            "thread holding the GIL), % of samples:"
+        )
+        out.append("| by view | % | by function (self) | % |")
+        out.append("| --- | ---: | --- | ---: |")
+        views, selfs = prof["by_view_pct"], prof["self_pct"]
+        for i in range(max(len(views), len(selfs))):
+            v_name, v_pct = views[i] if i < len(views) else ("", "")
+            f_name, f_pct = selfs[i] if i < len(selfs) else ("", "")
+            f_cell = f"`{f_name}`" if f_name else ""
+            out.append(f"| {v_name} | {v_pct} | {f_cell} | {f_pct} |")
+    elif prof:
+        out.append(f"profile: {prof}")
     v = report["verification"]
     out.append("")
     out.append(
@@ -772,9 +991,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--capacity-seconds", type=float, default=5.0, help="0: no capacity phase")
     p.add_argument("--capacity-clients", type=int, default=8)
     p.add_argument("--max-seconds", type=float, default=900.0, help="the whole run, at most")
-    p.add_argument("--gunicorn-workers", type=int, default=3)
-    p.add_argument("--gunicorn-worker-class", default="sync")
-    p.add_argument("--gunicorn-threads", type=int, default=1)
+    # Default: the repository's gunicorn.conf.py, as production runs it.
+    p.add_argument("--gunicorn-workers", type=int, default=None)
+    p.add_argument("--gunicorn-worker-class", default=None)
+    p.add_argument("--gunicorn-threads", type=int, default=None)
     p.add_argument("--celery-concurrency", type=int, default=2)
     p.add_argument(
         "--reconcile-seconds",
@@ -794,6 +1014,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--slug", default="", help="default: load-<time>-<random>")
     p.add_argument("--json", type=Path, default=None, help="write the report here too")
     p.add_argument("--keep", action="store_true", help="keep the work folder (logs)")
+    p.add_argument(
+        "--profile",
+        action="store_true",
+        help="sample the server with py-spy during the burst: CPU by view and by function",
+    )
     p.add_argument("--work-dir", type=Path, default=None, help="the work folder (default: a temp)")
     args = p.parse_args(argv)
     if not args.database_url.startswith("postgres"):
@@ -919,15 +1144,10 @@ def main(argv: list[str] | None = None) -> int:
                         "-m",
                         "gunicorn",
                         "-c",
-                        str(HERE / "gunicorn.conf.py"),
+                        str(ROOT / "gunicorn.conf.py"),  # production's, with these overrides:
                         "--bind",
                         f"127.0.0.1:{port}",
-                        "--workers",
-                        str(args.gunicorn_workers),
-                        "--worker-class",
-                        args.gunicorn_worker_class,
-                        "--threads",
-                        str(args.gunicorn_threads),
+                        *server_overrides(args),
                         "spinner.wsgi:application",
                     ],
                     env,
@@ -1048,6 +1268,12 @@ def main(argv: list[str] | None = None) -> int:
             t.start()
         watcher.thread.start()
         faults.start(t0)
+        profile_out = work / "profile.txt"
+        spy = (
+            start_profile(server_pid, burst_deadline - t0, profile_out)
+            if args.profile and server_pid
+            else None
+        )
         rng = random.Random(slug)
         starts = sorted(t0 + rng.random() * args.spread for _ in tables)
         with ThreadPoolExecutor(max_workers=args.writers) as pool:
@@ -1059,6 +1285,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         faults.join(burst_deadline)
         burst_end = time.monotonic()
+        profile = stop_profile(spy, profile_out)
         # CPU seconds each process (with its direct children) used in the burst; a process
         # restarted or faulted meanwhile lost its count (it is left out).
         burst_cpu = {
@@ -1104,55 +1331,36 @@ def main(argv: list[str] | None = None) -> int:
             if all(s is not None for s in seen):
                 to_public.append(max(0.0, max(s for s in seen if s is not None) - o.confirmed_at))
 
-        # Capacity: each public page against the static file, same clients, one after another.
-        capacity = []
+        # Capacity: the static file, then every public page on a cache hit (each fetched once
+        # first: the cache is warm) and its 304, then the static file again; same clients, one
+        # after another. Ratios are to the mean of the two static probes.
+        capacity: list[dict[str, Any]] = []
+        probes = capacity_probes(client, slug, event, PUBLIC_PAGES)
         if (
             args.capacity_seconds > 0
-            and time.monotonic() + 6 * args.capacity_seconds < hard_deadline
+            and time.monotonic() + (len(probes) + 4) * args.capacity_seconds < hard_deadline
         ):
-            log("capacity phase")
-            standings = client.request("x", "GET", pages[0][1])
-            round_page = client.request("x", "GET", pages[2][1])
-            probes = [
-                ("static file", STATIC_PATH, {}),
-                ("standings page 200", pages[0][1], {}),
-                ("round page 200", pages[2][1], {}),
-                ("standings live fragment 200", pages[1][1], {}),
-            ]
-            for name, answer, path in (
-                ("standings page 304", standings, pages[0][1]),
-                ("round page 304", round_page, pages[2][1]),
-            ):
-                if answer is not None and "etag" in answer.headers:
-                    probes.append((name, path, {"If-None-Match": answer.headers["etag"]}))
-                else:
-                    capacity.append(
-                        {
-                            "kind": name,
-                            "req_s": 0,
-                            "ratio": "no ETag",
-                            "p50_ms": "",
-                            "p95_ms": "",
-                            "p99_ms": "",
-                            "statuses": {},
-                        }
+            log(f"capacity phase: {len(probes)} probes")
+            for name, path, headers in probes:
+                if path is None:  # no ETag: nothing to revalidate
+                    capacity.append({"kind": name, "req_s": 0, "ratio": "no ETag", "statuses": {}})
+                    continue
+                capacity.append(
+                    closed_loop(
+                        lambda: Client(base_url, Recorder()),
+                        name,
+                        path,
+                        headers,
+                        args.capacity_clients,
+                        args.capacity_seconds,
+                        server_pid,
                     )
-            rows = [
-                closed_loop(
-                    lambda: Client(base_url, Recorder()),
-                    name,
-                    path,
-                    headers,
-                    args.capacity_clients,
-                    args.capacity_seconds,
-                    server_pid,
                 )
-                for name, path, headers in probes
-            ]
-            static_rate = rows[0]["req_s"] or 1
-            for row in rows:
-                row["ratio"] = round(row["req_s"] / static_rate, 3)
-            capacity = rows + capacity
+            statics = [row for row in capacity if row["kind"].startswith("static file")]
+            static_rate = sum(row["req_s"] for row in statics) / len(statics) or 1
+            for row in capacity:
+                if row.get("ratio") != "no ETag":
+                    row["ratio"] = round(row["req_s"] / static_rate, 3)
         loadavg["end"] = [round(x, 2) for x in os.getloadavg()]
 
         report = {
@@ -1162,6 +1370,7 @@ def main(argv: list[str] | None = None) -> int:
                 if k not in ("database_url",)
             },
             "slug": slug,
+            "server": server_shape(args),
             "machine": machine(),
             "loadavg": loadavg,
             "faults": faults.done,
@@ -1181,9 +1390,11 @@ def main(argv: list[str] | None = None) -> int:
             },
             "capacity": capacity,
             "calibration": calibration,
+            "profile": profile,
             "verification": verdict,
             "table_errors": [f"match {o.match}: {e}" for o in outcomes for e in o.errors],
         }
+        report["targets"] = targets(report)
         ok = bool(verdict["ok"]) and len(confirmed) == len(tables)
         if len(confirmed) != len(tables):
             verdict["ok"] = False
