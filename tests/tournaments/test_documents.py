@@ -29,7 +29,7 @@ from tests.tournaments.follow_support import (
 )
 from tournaments.models import Round
 from tournaments.presenters import paging
-from tournaments.services import decisions, events, round_status
+from tournaments.services import claims, decisions, events, round_status
 from tournaments.services.standings import recompute_standings
 from tournaments.views import rounds as round_views
 
@@ -392,3 +392,30 @@ def test_a_slice_of_the_standings_table_is_rendered_once_per_snapshot(
             again = client.get("/events/rows/standings/live/", {"from": wanted} if wanted else {})
         assert first.status_code == again.status_code == 200
         assert again.content.decode().count('class="rank"') == (2 if wanted == "11" else 5)
+
+
+def test_a_claim_leaves_the_pages_as_they_are_and_its_confirmation_changes_them(
+    client: Client, renders: list[str]
+) -> None:
+    """A table's claim shows on no public page: the kept copy is served again, not rendered
+    again; the other side's confirmation makes the result, and the page shows it."""
+    field, rnd = played()
+    field.event.allow_final_score_only = True
+    field.event.save(update_fields=["allow_final_score_only"])
+    round_url = f"/events/{field.event.slug}/rounds/{rnd.number}/"
+    other = next(
+        m
+        for m in rnd.matches.filter(is_bye=False).select_related("round__event")
+        if m.pk != match_of(rnd, field.ramirez).pk and not m.results.exists()
+    )
+    before = client.get(round_url)
+    claimed = claims.submit_claim(match=other, side=0, final_score={"scores": [305, 150]})
+    assert claimed.claim is not None and claimed.result is None
+    renders.clear()
+    unchanged = client.get(round_url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert unchanged.status_code == 304 and renders == []
+    confirmed = claims.confirm_claim(match=other, side=1, expected_version=claimed.claim.version)
+    assert confirmed.result is not None
+    after = client.get(round_url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 200 and after["ETag"] != before["ETag"]
+    assert "61 – 30" in body(after)

@@ -27,6 +27,10 @@ def snapshot(instance: models.Model, fields: list[str] | None = None) -> dict[st
     return safe
 
 
+UNSEEN_BY_THE_PUBLIC = frozenset({"claim.submit", "claim.confirm"})
+"""Audited actions no public page shows: they leave the pages kept as documents as they are."""
+
+
 def record(
     *,
     event: Event | None,
@@ -57,8 +61,12 @@ def record(
         object_id = object_id or str(obj.pk)
     user = actor if isinstance(actor, User) else None
     # Every audited change may show on a public page: the pages kept as documents are made again
-    # once it commits (tournaments/documents.py).
-    if event is not None:
+    # once it commits (tournaments/documents.py). A table's claim is not on any public page (the
+    # result it may make is, audited as ``result.confirm``): during a room's burst, re-rendering
+    # the event's pages for every claim was most of the server's work (benchmarks/load).
+    if action in UNSEEN_BY_THE_PUBLIC:
+        pass
+    elif event is not None:
         follow_versions.bump_pages(event)
     else:
         follow_versions.bump_site()
