@@ -21,8 +21,8 @@ import orjson
 from django.utils.translation import gettext
 
 import scoring
-from tournaments.errors import NotAllowed, ValidationFailed
 from tournaments import game
+from tournaments.errors import NotAllowed, ValidationFailed
 from tournaments.game import SEAT_LETTERS, SIDE_LETTERS, expected_game
 from tournaments.models import Claim, Event, Match
 from tournaments.results_math import to_halves
