@@ -169,10 +169,25 @@ class RuleSet:
     settle: Settle
     displayed_divisor: int
     source: str
+    # ``settle`` splits an award in halves when exactly two of three players tie low (all-fives).
+    splits_at_three: bool = False
 
     def deal_size(self, players: int) -> int:
         """Tiles dealt to each seat by default."""
         return self.deal[_players_index(players)]
+
+    def score_step(self, players: int) -> Score:
+        """The smallest unit a score moves by, in raw points, at a table of ``players``: every
+        placement and settlement counts in fives, except where a settlement splits in halves
+        (``all-fives`` at three players: 2.5). Every score is a multiple of it.
+
+        >>> find_ruleset("all-fives").score_step(3), find_ruleset("all-fives").score_step(4)
+        (Fraction(5, 2), 5)
+        >>> find_ruleset("five-up").score_step(3), find_ruleset("five-up-7").score_step(3)
+        (5, 5)
+        """
+        _players_index(players)
+        return Fraction(5, 2) if self.splits_at_three and players == 3 else 5
 
     def default_target(self, players: int) -> int:
         """The raw target by default."""
@@ -252,6 +267,23 @@ class MatchOptions:
         """Tiles left undealt."""
         return 28 - self.players * self.hand_size
 
+    def most_past_target(self) -> int:
+        """How many entities can be at or past the target when the match ends: one where the
+        match ends the moment one entity reaches it (:attr:`RuleSet.ends_at_once`) and no
+        settlement splits, else every entity (``five-up`` checks only after a settled hand; a
+        split award can leave two tied past it, and play goes on).
+
+        >>> find_ruleset("all-fives").options(2).most_past_target()
+        1
+        >>> find_ruleset("all-fives").options(3).most_past_target()
+        3
+        >>> find_ruleset("five-up").options(4).most_past_target()
+        2
+        """
+        if self.rules.ends_at_once and self.rules.score_step(self.players) == 5:
+            return 1
+        return self.entities
+
 
 RULESETS: Final[dict[str, RuleSet]] = {
     r.name: r
@@ -279,6 +311,7 @@ RULESETS: Final[dict[str, RuleSet]] = {
             settle=_settle_all_fives,
             displayed_divisor=1,
             source="seed 002 (Pagat's All Fives)",
+            splits_at_three=True,
         ),
         RuleSet(
             name="five-up-7",

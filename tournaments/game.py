@@ -466,6 +466,54 @@ def format_displayed(raw: Any, event_or_rules: Any) -> str:
         return str(raw)
 
 
+def score_step(event: Event, match: Match | None = None) -> Fraction:
+    """The smallest unit a score moves by at ``match``'s table, in raw points (the engine's
+    ``RuleSet.score_step``: 5, or 2.5 where a settlement splits in halves)."""
+    return Fraction(ruleset(event).score_step(match_players(event, match)))
+
+
+def final_score_problem(
+    event: Event, match: Match | None, scores: list[Fraction], names: list[str]
+) -> tuple[str, int | None] | None:
+    """Why no match under the event's rules ends with these raw ``scores`` (one per side, or
+    per seat at a table of many, labelled by ``names``), and the index of the score at fault
+    (None: the scores together); None when the rules can produce them. A score below the target
+    is always possible (time may end a match)."""
+    step = score_step(event, match)
+    for i, score in enumerate(scores):
+        if score % step:
+            below = score - score % step
+            return (
+                gettext(
+                    "%(name)s: %(score)s is not a score this game can end with; scores move "
+                    "in steps of %(step)s (type %(below)s or %(above)s)."
+                )
+                % {
+                    "name": names[i],
+                    "score": format_displayed(score, event),
+                    "step": format_displayed(step, event),
+                    "below": format_displayed(below, event),
+                    "above": format_displayed(below + step, event),
+                },
+                i,
+            )
+    options = match_options(event, match)
+    past = [i for i, score in enumerate(scores) if score >= options.target]
+    if len(past) > options.most_past_target():
+        return (
+            gettext(
+                "%(names)s are all at or past %(target)s, but the match ends as soon as one "
+                "reaches it: check the scores."
+            )
+            % {
+                "names": ", ".join(names[i] for i in past),
+                "target": format_displayed(options.target, event),
+            },
+            None,
+        )
+    return None
+
+
 def unit_label(event_or_rules: Any) -> str:
     """How a score is counted, for a label: ``"points (5 pips = 1)"`` or ``"points"``."""
     divisor = displayed_divisor(event_or_rules)

@@ -54,7 +54,7 @@ def settle_round(rnd: Round, actor: User) -> None:
 
     for match in Match.objects.filter(round=rnd, is_bye=False).select_related("round__event"):
         number = match.table.number if match.table is not None else match.pk
-        scores = [305, 180 + number] if number % 2 else [150 + number, 305]
+        scores = [305, 180 + 5 * number] if number % 2 else [150 + 5 * number, 305]
         override_result(
             match=match, reason="settled by the test", actor=actor, final_score={"scores": scores}
         )

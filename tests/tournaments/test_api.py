@@ -160,15 +160,18 @@ def test_a_sheet_for_another_game_is_a_clear_error() -> None:
     assert Claim.objects.filter(match=match).count() == 2
 
 
-def test_final_scores_over_http_keep_halves_exactly() -> None:
+def test_final_scores_over_http_keep_the_scores_and_refuse_one_off_the_games_step() -> None:
     event = make_event(allow_final_score_only=True)
     rnd = make_round(event)
     match = match_at(rnd, 1)
     side_a, side_b = table_client(rnd, 1, side=0), table_client(rnd, 1, side=1)
-    post(side_a, claims_url(match.pk), {"side": 0, "final_score": {"scores": [100, 97.5]}})
-    second = post(side_b, claims_url(match.pk), {"side": 1, "final_score": {"scores": [100, 97.5]}})
+    off = post(side_a, claims_url(match.pk), {"side": 0, "final_score": {"scores": [100, 97.5]}})
+    assert off.status_code == 400 and off.json()["code"] == "invalid_score"
+    assert off.json()["details"] == {"field": 1} and "type 95 or 100" in off.json()["message"]
+    post(side_a, claims_url(match.pk), {"side": 0, "final_score": {"scores": [100, 95]}})
+    second = post(side_b, claims_url(match.pk), {"side": 1, "final_score": {"scores": [100, 95]}})
     result = second.json()["match"]["result"]
-    assert result["scores"] == [100, 97.5] and result["verified"] is False
+    assert result["scores"] == [100, 95] and result["verified"] is False
     assert result["kind"] == "final_score"
 
 

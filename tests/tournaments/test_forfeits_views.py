@@ -162,7 +162,7 @@ def test_the_export_and_the_api_carry_the_forfeit() -> None:
     forfeits.record_no_show(match=match_at(rnd, 1), side=1, reason="absent", actor=director)
     forfeits.record_forfeit(match=match_at(rnd, 2), side=0, reason="late", actor=director)
     decisions.override_result(
-        match=match_at(rnd, 3), reason="acta", actor=director, final_score={"scores": [100, 1]}
+        match=match_at(rnd, 3), reason="acta", actor=director, final_score={"scores": [100, 5]}
     )
     document = export_event(event)
     assert document["event"]["settings"]["forfeits"] == {

@@ -232,7 +232,11 @@ def _enter(match: Match, actor: Any, rng: random.Random) -> None:
     if rng.random() < 0.5:
         sheet, _ = ts._sheets(seats)[rng.randrange(40)]
     else:
-        final = {"scores": [rng.choice([40, 75, 75, 100, 105]) for _ in range(seats)]}
+        # ties included; at most one at or past the target (100): the match ends as one reaches it
+        scores = [rng.choice([40, 75, 75, 95]) for _ in range(seats)]
+        if rng.random() < 0.8:
+            scores[rng.randrange(seats)] = rng.choice([100, 105])
+        final = {"scores": scores}
     if current is None:
         decisions.override_result(
             match=match, reason="paper", actor=actor, sheet=sheet, final_score=final

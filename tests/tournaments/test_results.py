@@ -236,15 +236,13 @@ def test_final_score_only_where_the_event_allows_it_and_marked_unverified() -> N
     assert codes(exc) == "final_score_not_allowed"
     event = make_event("loose", allow_final_score_only=True)
     match = match_at(make_round(event), 1)
-    claims.submit_claim(match=match, side=0, final_score={"scores": [100, 97.5]})
-    out = claims.submit_claim(
-        match=match, side=1, final_score={"scores": [100.0, 97.5], "winner": 0}
-    )
+    claims.submit_claim(match=match, side=0, final_score={"scores": [100, 95]})
+    out = claims.submit_claim(match=match, side=1, final_score={"scores": [100.0, 95], "winner": 0})
     assert out.state == "confirmed" and out.result is not None
     assert out.result.verified is False and out.result.kind == Claim.Kind.FINAL_SCORE
-    assert [out.result.score_a_halves, out.result.score_b_halves] == [200, 195]
+    assert [out.result.score_a_halves, out.result.score_b_halves] == [200, 190]
     exported = selectors.results_for_export(event)[match.pk]
-    assert exported["scores"] == [100, 97.5] and exported["sheet"] is None
+    assert exported["scores"] == [100, 95] and exported["sheet"] is None
 
 
 def test_a_final_score_with_the_wrong_winner_is_refused() -> None:
@@ -330,7 +328,7 @@ def test_override_and_correction_make_new_versions_never_overwrite() -> None:
     assert StandingsState.objects.get(event=event).results_generation == 2
     with pytest.raises(SpinnerError) as exc:
         decisions.override_result(
-            match=match, final_score={"scores": [1, 0]}, reason="x", actor=director
+            match=match, final_score={"scores": [5, 0]}, reason="x", actor=director
         )
     assert codes(exc) == "version_required"
 
@@ -341,7 +339,7 @@ def test_correct_needs_a_confirmed_result() -> None:
     with pytest.raises(SpinnerError) as exc:
         decisions.correct_result(
             match=match,
-            final_score={"scores": [1, 0]},
+            final_score={"scores": [5, 0]},
             reason="x",
             actor=None,
             expected_version=1,

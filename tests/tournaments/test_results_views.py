@@ -95,13 +95,13 @@ def test_the_director_enters_then_corrects_a_result_from_the_page() -> None:
     match = match_at(rnd, 1)
     client = director_client(director)
     url = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/enter/"
-    client.post(url, {"score_a": "60", "score_b": "42.5", "reason": "Board count"})
+    client.post(url, {"score_a": "60", "score_b": "45", "reason": "Board count"})
     first = MatchResult.objects.get(match=match, is_current=True)
-    assert (first.score_a_halves, first.score_b_halves, first.source) == (120, 85, "arbitral")
+    assert (first.score_a_halves, first.score_b_halves, first.source) == (120, 90, "arbitral")
     client.post(url, {"sheet": json.dumps(sheet("tally")), "reason": "Sheet found", "version": "1"})
     second = MatchResult.objects.get(match=match, is_current=True)
     assert (second.version, second.source, second.verified) == (2, "correction", True)
-    stale = client.post(url, {"score_a": "1", "score_b": "0", "reason": "x", "version": "1"})
+    stale = client.post(url, {"score_a": "5", "score_b": "0", "reason": "x", "version": "1"})
     assert stale.status_code == 400 and "changed" in stale.content.decode()
     assert MatchResult.objects.filter(match=match).count() == 2
     assert AuditEntry.objects.filter(action="result.correct").count() == 1
@@ -171,14 +171,14 @@ def test_a_stale_correction_keeps_the_scores_and_the_reason() -> None:
     match = match_at(make_round(event), 1)
     decisions.override_result(match=match, final_score={"scores": [60, 40]}, reason="a", actor=None)
     decisions.correct_result(
-        match=match, final_score={"scores": [61, 40]}, reason="b", actor=None, expected_version=1
+        match=match, final_score={"scores": [65, 40]}, reason="b", actor=None, expected_version=1
     )
     url = f"/director/events/{event.slug}/rounds/1/results/{match.pk}/enter/"
-    posted = {"score_a": "77.5", "score_b": "12", "reason": "Recount at the desk", "version": "1"}
+    posted = {"score_a": "75", "score_b": "10", "reason": "Recount at the desk", "version": "1"}
     response = director_client(director).post(url, posted)
     assert response.status_code == 400
     html = response.content.decode()
-    assert 'value="77.5"' in html and 'value="12"' in html and "Recount at the desk" in html
+    assert 'value="75"' in html and 'value="10"' in html and "Recount at the desk" in html
     assert "changed" in html
     assert MatchResult.objects.filter(match=match).count() == 2
 

@@ -145,9 +145,9 @@ def test_the_director_enters_and_corrects_a_table_with_every_players_score() -> 
         )
     assert exc.value.code == "invalid_score" and "3" in exc.value.message
     result = decisions.override_result(
-        match=match, reason="paper", actor=director, final_score={"scores": [60, 100.5, 60]}
+        match=match, reason="paper", actor=director, final_score={"scores": [60, 102.5, 60]}
     )
-    assert result.scores_halves == [120, 201, 120] and result.placings == [2, 1, 2]
+    assert result.scores_halves == [120, 205, 120] and result.placings == [2, 1, 2]
     assert result.winner_side == 1 and not result.verified
     sheet, scores = with_halves(3)
     corrected = decisions.correct_result(

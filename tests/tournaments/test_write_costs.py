@@ -190,7 +190,7 @@ def test_claims_and_results_written_out_directly_equal_the_serializers(zone: str
     post(
         table_client(rnd, 2),
         f"/api/matches/{second.pk}/claims/",
-        {"side": 0, "final_score": {"scores": [100, 72.5]}},
+        {"side": 0, "final_score": {"scores": [100, 70]}},
     )
     override = post(
         boss,

@@ -294,6 +294,11 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
         "entity_of": [s if many else s % 2 for s in range(players)],
         "tally_values": [5 * k for k in range(1, 8)],
         "allow_final_only": event.allow_final_score_only,
+        # A final score is a multiple of the game's step (displayed points: 1 in five-up, 5 in
+        # all-fives, 2.5 there at a table of three), and at most this many sides or seats are at
+        # or past the target when the match ends (the engine's rules, ``game``).
+        "score_step": float(game.displayed_from_raw(game.score_step(event, match), event)),
+        "most_past_target": game.match_options(event, match).most_past_target(),
         # The first hand's leader as the round's draw chose it by lot (None: choose at the table).
         "first_leader": drawn.number if drawn is not None else None,
         "csrf": csrf,

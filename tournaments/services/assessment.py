@@ -14,14 +14,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import orjson
 from django.utils.translation import gettext
 
 import scoring
+from tournaments import game
 from tournaments.errors import NotAllowed, ValidationFailed
-from tournaments.game import expected_game
+from tournaments.game import SEAT_LETTERS, SIDE_LETTERS, expected_game
 from tournaments.models import Claim, Event, Match
 from tournaments.results_math import to_halves
 
@@ -367,8 +369,30 @@ def assess_mismatch(sheet: dict[str, Any], refusal: SheetMismatch) -> Assessment
     )
 
 
+def check_final_possible(event: Event, match: Match | None, halves: tuple[int, ...]) -> None:
+    """Refuse (``invalid_score``) final scores no match under the event's rules ends with: a
+    score off the game's step (``game.score_step``), or more entities past the target than the
+    rules allow (``game.final_score_problem``); ``details["field"]``: the score's index."""
+    many = len(halves) > 2
+    names = [
+        gettext("Seat %(letter)s") % {"letter": SEAT_LETTERS[i]}
+        if many
+        else gettext("Side %(side)s") % {"side": SIDE_LETTERS[i]}
+        for i in range(len(halves))
+    ]
+    found = game.final_score_problem(event, match, [Fraction(h, 2) for h in halves], names)
+    if found is not None:
+        message, field = found
+        raise ValidationFailed(message, code="invalid_score", details={"field": field})
+
+
 def assess_final_score(
-    event: Event, final_score: Any, *, allow: bool | None = None, seats: int = 2
+    event: Event,
+    final_score: Any,
+    *,
+    allow: bool | None = None,
+    seats: int = 2,
+    match: Match | None = None,
 ) -> Assessment:
     """A final score only: ``{"scores": [side 0, side 1], "winner": 0 | 1 | null}`` (raw points).
 
@@ -382,7 +406,7 @@ def assess_final_score(
             code="final_score_not_allowed",
         )
     if seats > 2:
-        return assess_table_final_score(final_score, seats)
+        return assess_table_final_score(final_score, seats, event=event, match=match)
     if not isinstance(final_score, dict) or not isinstance(final_score.get("scores"), list):
         raise ValidationFailed(
             gettext('A final score is {"scores": [side 0, side 1]}.'), code="invalid_score"
@@ -393,6 +417,7 @@ def assess_final_score(
             gettext("A final score has one score per side, two in all."), code="invalid_score"
         )
     a, b = (to_halves(s) for s in scores)
+    check_final_possible(event, match, (a, b))
     winner = None if a == b else (0 if a > b else 1)
     if "winner" in final_score and final_score["winner"] != winner:
         raise ValidationFailed(
@@ -414,7 +439,9 @@ def assess_final_score(
     )
 
 
-def assess_table_final_score(final_score: Any, seats: int) -> Assessment:
+def assess_table_final_score(
+    final_score: Any, seats: int, *, event: Event | None = None, match: Match | None = None
+) -> Assessment:
     """A table of many's final score: ``{"scores": [seat 0, seat 1, ...], "winner": seat | null}``
     (raw points, one per seat). The winner is the uniquely highest seat (null: a shared top, as
     time may leave it); a ``winner`` given must agree. Marked unverified."""
@@ -434,6 +461,8 @@ def assess_table_final_score(final_score: Any, seats: int) -> Assessment:
             details={"seats": seats, "given": len(scores)},
         )
     halves = tuple(to_halves(s) for s in scores)
+    if event is not None:
+        check_final_possible(event, match, halves)
     top = max(halves)
     winner = halves.index(top) if halves.count(top) == 1 else None
     if "winner" in final_score and final_score["winner"] != winner:
@@ -476,4 +505,4 @@ def assess(
     if sheet is not None:
         return assess_sheet(event, sheet, match)
     seats = match.table_entries if match is not None else 2
-    return assess_final_score(event, final_score, allow=allow_final, seats=seats)
+    return assess_final_score(event, final_score, allow=allow_final, seats=seats, match=match)

@@ -731,7 +731,20 @@
       }
     }
     var nums = values.map(finalNumber);
+    // Every score moves by the game's step (the server's config, from the rules engine).
+    var step2 = Math.round((cfg.score_step || 1) * 2);
+    for (var f = 0; f < nums.length; f++) {
+      if (Math.round(nums[f] * 2) % step2 !== 0) {
+        var below = Math.floor(Math.round(nums[f] * 2) / step2) * step2 / 2;
+        return fmt(gettext("%(team)s: %(score)s is not a score this game can end with; scores move in steps of %(step)s (type %(below)s or %(above)s)."),
+          { team: cfg.entities[f].label, score: values[f], step: cfg.score_step, below: below, above: below + cfg.score_step });
+      }
+    }
     var top = Math.max.apply(null, nums);
+    var past = nums.filter(function (x) { return x >= goal; }).length;
+    if (cfg.most_past_target && past > cfg.most_past_target) {
+      return fmt(gettext("%(count)s scores are at or past %(target)s, but the match ends as soon as one reaches it: check the scores."), { count: past, target: goal });
+    }
     if (!st.timeCalled) {
       if (top < goal) return fmt(gettext("Nobody has reached %(target)s: the match is not over. If time was called, tick “Time was called”."), { target: goal });
       if (nums.filter(function (x) { return x === top; }).length > 1) {
@@ -1251,6 +1264,8 @@
       st.notice = fmt(gettext("Not accepted: %(reason)s"), { reason: d.message || fmt(gettext("error %(status)s"), { status: res.status }) }) +
         (d.code ? " (" + d.code + ")" : "");
       if (item.kind === "submit") st.submitted = null;
+      // A refused final score: the reason beside the fields, what was typed kept.
+      if (item.kind === "submit" && st.finalOnly && d.message) st.finalError = d.message;
     }
     save(); renderAll();
     document.body.dispatchEvent(new CustomEvent("spinner:refresh"));
