@@ -144,7 +144,7 @@ def test_the_demo_gains_standings_and_after_the_swiss_rounds_a_seeded_playoff(
                 results__is_current=True
             )
             for match in unplayed:
-                a, b = rng.randrange(0, 300), rng.randrange(0, 300)
+                a, b = rng.randrange(0, 300, 5), rng.randrange(0, 300, 5)
                 confirm(match, 305 if a >= b else a, 305 if b > a else b, director)
             if rnd.status != Round.Status.CLOSED:
                 round_status.close_round(round=rnd, actor=director)

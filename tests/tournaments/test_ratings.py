@@ -160,7 +160,7 @@ def _season() -> tuple[list[list[Match]], Any]:
 
 def test_confirmation_order_within_a_round_changes_nothing() -> None:
     rounds, actors = _season()
-    scores = [(100, 40), (55, 100), (100, 99)]
+    scores = [(100, 40), (55, 100), (100, 95)]
     outcomes = []
     for seed in range(4):
         rng = random.Random(seed)
@@ -180,7 +180,7 @@ def test_confirmation_order_within_a_round_changes_nothing() -> None:
 def test_rerating_from_any_round_equals_rerating_from_scratch() -> None:
     rounds, actors = _season()
     for index, matches in enumerate(rounds):
-        for match, score in zip(matches, [(100, 40), (55, 100), (100, 99)], strict=True):
+        for match, score in zip(matches, [(100, 40), (55, 100), (100, 95)], strict=True):
             rs.enter(match, actors[index // 2], score)
     ratings.rerate_all()
     scratch = snapshot()
@@ -211,7 +211,7 @@ def _correct(match: Match, actor: Any, rng: random.Random) -> None:
     elif what == "draw":
         rs.enter(match, actor, (90, 90))
     else:
-        rs.enter(match, actor, (rng.randint(0, 99), 100) if rng.random() < 0.5 else (100, 40))
+        rs.enter(match, actor, (5 * rng.randint(0, 19), 100) if rng.random() < 0.5 else (100, 40))
 
 
 def test_incremental_rerates_give_the_numbers_from_scratch(
@@ -222,7 +222,7 @@ def test_incremental_rerates_give_the_numbers_from_scratch(
     from scratch; and the path touched fewer rounds than the season has."""
     rounds, actors = _season()
     for index, matches in enumerate(rounds):
-        for match, score in zip(matches, [(100, 40), (55, 100), (100, 99)], strict=True):
+        for match, score in zip(matches, [(100, 40), (55, 100), (100, 95)], strict=True):
             rs.enter(match, actors[index // 2], score)
     ratings.run_requested_rerate()
     rng = random.Random(16)
@@ -344,7 +344,7 @@ def test_a_merged_player_is_rated_as_the_survivor() -> None:
 def test_the_memo_of_rated_games_never_gives_a_number_from_scratch_would_not() -> None:
     rounds, actors = _season()
     for index, matches in enumerate(rounds):
-        for match, score in zip(matches, [(100, 40), (55, 100), (100, 99)], strict=True):
+        for match, score in zip(matches, [(100, 40), (55, 100), (100, 95)], strict=True):
             rs.enter(match, actors[index // 2], score)
     last = rounds[-1][0].round
     ratings.rerate_all()
@@ -357,7 +357,7 @@ def test_the_memo_of_rated_games_never_gives_a_number_from_scratch_would_not() -
     ratings.rerate_from(event_id=last.event_id, round_number=last.number)
     assert RatingChange.objects.get(player=step.player_id, round=last).mu == step.mu
     # a correction in the round: only its game changes, the others come from the memo
-    rs.enter(rounds[-1][1], actors[1], (100, 3))
+    rs.enter(rounds[-1][1], actors[1], (100, 5))
     ratings.rerate_from(event_id=last.event_id, round_number=last.number)
     incremental = snapshot()
     ratings.rerate_all()
@@ -370,7 +370,7 @@ def test_a_big_rewrite_by_copy_stores_the_same_floats(
 ) -> None:
     rounds, actors = _season()
     for index, matches in enumerate(rounds):
-        for match, score in zip(matches, [(100, 40), (55, 100), (100, 99)], strict=True):
+        for match, score in zip(matches, [(100, 40), (55, 100), (100, 95)], strict=True):
             rs.enter(match, actors[index // 2], score)
     ratings.rerate_all()
     inserted = snapshot()

@@ -150,12 +150,17 @@ def test_placing_points_of_the_event_and_a_table_of_four() -> None:
 
 def test_the_csv_and_the_export_carry_the_placings() -> None:
     event = make_event()
-    tables, _ = played_round(event)
+    tables, scores = played_round(event)
     snapshot(event)
     text = standings_csv(standings_reads.latest_standings(event))
     rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) == 6 and all(r["placings"].startswith("1:") for r in rows)
     assert {r["placings"].split("/")[1] for r in rows} == {"3"}
+    # a settlement split in halves (All Fives at three) stays exact in the CSV's raw points
+    by_id = {int(r["entry_id"]): r for r in rows}
+    for entry, score in zip(seats(tables[1]), scores[1], strict=True):
+        assert Fraction(by_id[entry]["points_for_raw"]) == Fraction(to_halves(score), 2)
+    assert any(by_id[e]["points_for_raw"].endswith(".5") for e in seats(tables[1]))
     doc = export.export_event(event)
     exported = doc["rounds"][0]["matches"][0]
     assert exported["entries"] == seats(tables[0])
