@@ -16,6 +16,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import brotli
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -153,6 +154,10 @@ class _SentryReceiver(BaseHTTPRequestHandler):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
         if self.headers.get("Content-Encoding") == "gzip":
             body = gzip.decompress(body)
+        elif (
+            self.headers.get("Content-Encoding") == "br"
+        ):  # sentry-sdk's choice when brotli is installed
+            body = brotli.decompress(body)
         type(self).received.append(body)
         self.send_response(200)
         self.end_headers()
