@@ -416,26 +416,12 @@ def assess_final_score(
         raise ValidationFailed(
             gettext("A final score has one score per side, two in all."), code="invalid_score"
         )
-    a, b = (to_halves(s) for s in scores)
-    check_final_possible(event, match, (a, b))
-    winner = None if a == b else (0 if a > b else 1)
-    if "winner" in final_score and final_score["winner"] != winner:
-        raise ValidationFailed(
-            gettext("The winner is the side with the higher score (null when they are equal)."),
-            code="invalid_score",
-            details={"winner": final_score["winner"], "expected": winner},
-        )
-    return Assessment(
-        kind=Claim.Kind.FINAL_SCORE,
-        sheet=None,
-        digest=digest({"kind": "final_score", "halves": [a, b]}),
-        verdict=None,
-        verified=False,
-        complete=True,
-        score_a_halves=a,
-        score_b_halves=b,
-        winner_side=winner,
-        finished=True,
+    halves = tuple(to_halves(s) for s in scores)
+    check_final_possible(event, match, halves)
+    return _final_score_assessment(
+        final_score,
+        halves,
+        gettext("The winner is the side with the higher score (null when they are equal)."),
     )
 
 
@@ -463,11 +449,24 @@ def assess_table_final_score(
     halves = tuple(to_halves(s) for s in scores)
     if event is not None:
         check_final_possible(event, match, halves)
+    return _final_score_assessment(
+        final_score,
+        halves,
+        gettext("The winner is the player with the highest score (null when two share it)."),
+    )
+
+
+def _final_score_assessment(
+    final_score: dict[str, Any], halves: tuple[int, ...], wrong_winner: str
+) -> Assessment:
+    """The unverified assessment of a final score's ``halves`` (one per side or seat): the winner
+    is the uniquely highest (None: a shared top); a ``winner`` given must agree (else
+    ``wrong_winner``). A table of many keeps every seat's score in ``scores_halves``."""
     top = max(halves)
     winner = halves.index(top) if halves.count(top) == 1 else None
     if "winner" in final_score and final_score["winner"] != winner:
         raise ValidationFailed(
-            gettext("The winner is the player with the highest score (null when two share it)."),
+            wrong_winner,
             code="invalid_score",
             details={"winner": final_score["winner"], "expected": winner},
         )
@@ -482,7 +481,7 @@ def assess_table_final_score(
         score_b_halves=halves[1],
         winner_side=winner,
         finished=True,
-        scores_halves=halves,
+        scores_halves=halves if len(halves) > 2 else None,
     )
 
 
