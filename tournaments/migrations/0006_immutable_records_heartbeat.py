@@ -109,21 +109,44 @@ def _no_replace(table: str) -> str:
     )
 
 
-_RESULT_UNCHANGED = " AND ".join(f"NEW.{c} IS OLD.{c}" for c in RESULT_FIXED_COLUMNS)
+def sqlite_claim_triggers() -> list[str]:
+    """SQLite's triggers that keep claims append-only (later migrations make them again when a
+    table rebuild drops them)."""
+    return [
+        f"CREATE TRIGGER {CLAIM}_no_update BEFORE UPDATE ON {CLAIM} "
+        f"BEGIN {_refuse(CLAIM, 'UPDATE')} END;",
+        f"CREATE TRIGGER {CLAIM}_no_delete BEFORE DELETE ON {CLAIM} "
+        f"BEGIN {_refuse(CLAIM, 'DELETE')} END;",
+        _no_replace(CLAIM),
+    ]
+
+
+def sqlite_result_triggers(fixed_columns: list[str]) -> list[str]:
+    """SQLite's triggers that keep results append-only but for superseding: every column in
+    ``fixed_columns`` unchanged when ``is_current`` goes from true to false."""
+    unchanged = " AND ".join(f"NEW.{c} IS OLD.{c}" for c in fixed_columns)
+    return [
+        f"CREATE TRIGGER {RESULT}_only_supersede BEFORE UPDATE ON {RESULT} "
+        f"WHEN NOT (OLD.is_current = 1 AND NEW.is_current = 0 AND {unchanged}) "
+        f"BEGIN {_refuse(RESULT, 'UPDATE')} END;",
+        f"CREATE TRIGGER {RESULT}_no_delete BEFORE DELETE ON {RESULT} "
+        f"BEGIN {_refuse(RESULT, 'DELETE')} END;",
+        _no_replace(RESULT),
+    ]
+
+
+def sqlite_drops(table: str, names: list[str]) -> list[str]:
+    """Drop these triggers of ``table`` (``{table}_{name}``) where they exist."""
+    return [f"DROP TRIGGER IF EXISTS {table}_{name};" for name in names]
+
+
+CLAIM_TRIGGERS = ["no_update", "no_delete", "no_replace"]
+RESULT_TRIGGERS = ["only_supersede", "no_delete", "no_replace"]
 
 SQLITE_UP = [
     _no_replace(AUDIT),
-    f"CREATE TRIGGER {CLAIM}_no_update BEFORE UPDATE ON {CLAIM} "
-    f"BEGIN {_refuse(CLAIM, 'UPDATE')} END;",
-    f"CREATE TRIGGER {CLAIM}_no_delete BEFORE DELETE ON {CLAIM} "
-    f"BEGIN {_refuse(CLAIM, 'DELETE')} END;",
-    _no_replace(CLAIM),
-    f"CREATE TRIGGER {RESULT}_only_supersede BEFORE UPDATE ON {RESULT} "
-    f"WHEN NOT (OLD.is_current = 1 AND NEW.is_current = 0 AND {_RESULT_UNCHANGED}) "
-    f"BEGIN {_refuse(RESULT, 'UPDATE')} END;",
-    f"CREATE TRIGGER {RESULT}_no_delete BEFORE DELETE ON {RESULT} "
-    f"BEGIN {_refuse(RESULT, 'DELETE')} END;",
-    _no_replace(RESULT),
+    *sqlite_claim_triggers(),
+    *sqlite_result_triggers(RESULT_FIXED_COLUMNS),
 ]
 SQLITE_DOWN = [
     f"DROP TRIGGER IF EXISTS {AUDIT}_no_replace;",

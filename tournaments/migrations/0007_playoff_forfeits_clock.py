@@ -6,25 +6,14 @@ import importlib
 from django.conf import settings
 from django.db import migrations, models
 
-
 _0006 = importlib.import_module("tournaments.migrations.0006_immutable_records_heartbeat")
 RESULT = _0006.RESULT
-_RESULT_UNCHANGED = " AND ".join(
-    f"NEW.{c} IS OLD.{c}" for c in [*_0006.RESULT_FIXED_COLUMNS, "forfeit"]
-)
 # SQLite rebuilds tournaments_matchresult to add its check constraint, which drops its
 # triggers: they are made again, the new ``forfeit`` column among those that may not change.
 # (PostgreSQL alters the table in place and compares whole rows: nothing to do.)
 SQLITE_RESULT_TRIGGERS = [
-    f"DROP TRIGGER IF EXISTS {RESULT}_only_supersede;",
-    f"DROP TRIGGER IF EXISTS {RESULT}_no_delete;",
-    f"DROP TRIGGER IF EXISTS {RESULT}_no_replace;",
-    f"CREATE TRIGGER {RESULT}_only_supersede BEFORE UPDATE ON {RESULT} "
-    f"WHEN NOT (OLD.is_current = 1 AND NEW.is_current = 0 AND {_RESULT_UNCHANGED}) "
-    f"BEGIN {_0006._refuse(RESULT, 'UPDATE')} END;",
-    f"CREATE TRIGGER {RESULT}_no_delete BEFORE DELETE ON {RESULT} "
-    f"BEGIN {_0006._refuse(RESULT, 'DELETE')} END;",
-    _0006._no_replace(RESULT),
+    *_0006.sqlite_drops(RESULT, _0006.RESULT_TRIGGERS),
+    *_0006.sqlite_result_triggers([*_0006.RESULT_FIXED_COLUMNS, "forfeit"]),
 ]
 
 

@@ -5,7 +5,6 @@ every seat's score and placing; seats 0 to 3; and the director's pairing constra
 
 import importlib
 
-
 import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
@@ -13,31 +12,16 @@ from django.db import migrations, models
 _0006 = importlib.import_module("tournaments.migrations.0006_immutable_records_heartbeat")
 CLAIM = _0006.CLAIM
 RESULT = _0006.RESULT
-_RESULT_UNCHANGED = " AND ".join(
-    f"NEW.{c} IS OLD.{c}"
-    for c in [*_0006.RESULT_FIXED_COLUMNS, "forfeit", "scores_halves", "placings"]
-)
 # SQLite rebuilds tournaments_claim and tournaments_matchresult to change their check
 # constraints, which drops their triggers: they are made again, the new columns among those that
 # may not change. (PostgreSQL alters the tables in place and compares whole rows: nothing to do.)
 SQLITE_TRIGGERS = [
-    f"DROP TRIGGER IF EXISTS {CLAIM}_no_update;",
-    f"DROP TRIGGER IF EXISTS {CLAIM}_no_delete;",
-    f"DROP TRIGGER IF EXISTS {CLAIM}_no_replace;",
-    f"CREATE TRIGGER {CLAIM}_no_update BEFORE UPDATE ON {CLAIM} "
-    f"BEGIN {_0006._refuse(CLAIM, 'UPDATE')} END;",
-    f"CREATE TRIGGER {CLAIM}_no_delete BEFORE DELETE ON {CLAIM} "
-    f"BEGIN {_0006._refuse(CLAIM, 'DELETE')} END;",
-    _0006._no_replace(CLAIM),
-    f"DROP TRIGGER IF EXISTS {RESULT}_only_supersede;",
-    f"DROP TRIGGER IF EXISTS {RESULT}_no_delete;",
-    f"DROP TRIGGER IF EXISTS {RESULT}_no_replace;",
-    f"CREATE TRIGGER {RESULT}_only_supersede BEFORE UPDATE ON {RESULT} "
-    f"WHEN NOT (OLD.is_current = 1 AND NEW.is_current = 0 AND {_RESULT_UNCHANGED}) "
-    f"BEGIN {_0006._refuse(RESULT, 'UPDATE')} END;",
-    f"CREATE TRIGGER {RESULT}_no_delete BEFORE DELETE ON {RESULT} "
-    f"BEGIN {_0006._refuse(RESULT, 'DELETE')} END;",
-    _0006._no_replace(RESULT),
+    *_0006.sqlite_drops(CLAIM, _0006.CLAIM_TRIGGERS),
+    *_0006.sqlite_claim_triggers(),
+    *_0006.sqlite_drops(RESULT, _0006.RESULT_TRIGGERS),
+    *_0006.sqlite_result_triggers(
+        [*_0006.RESULT_FIXED_COLUMNS, "forfeit", "scores_halves", "placings"]
+    ),
 ]
 
 
