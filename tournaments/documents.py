@@ -13,7 +13,13 @@ the CSRF check, authentication and the views, answers such a request from the ca
   after every commit a public page may show). One ``get_many`` reads the document and both
   tokens: equal tokens, the document is served (a 304 when the browser has it, ``If-None-Match``),
   with no query, no session and no render; otherwise the page is rendered as before and kept
-  under the tokens read *before* the render (at worst one render too many, never a stale page).
+  under the tokens read *before* the render (at worst one render too many, never a stale page
+  kept as current).
+- **One render per change**: when a kept page has changed, the first reader to ask takes the
+  page's render lock (``cache.add``, :data:`RENDER_LOCK_SECONDS`) and renders it; the readers who
+  ask while that render runs get the copy it replaces, a render's time behind, instead of each
+  rendering the same page (a room reloading the round page while results arrive every second).
+  A page not kept at all yet is rendered by whoever asks.
 - **Bytes on the wire**: the document is kept as rendered and compressed once, brotli and gzip;
   each answer sends the best the browser accepts (``Content-Encoding``, ``Vary: Accept-Encoding``)
   under a strong ETag per representation (the content's digest, ``-br``/``-gzip`` added).
@@ -64,6 +70,10 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "public:match": frozenset(),
 }
 """The pages kept as documents (url names) and the query parameters each may carry."""
+
+RENDER_LOCK_SECONDS = 10
+"""Longest a reader's render of a changed page keeps the others on its previous copy (a render
+that dies without letting go frees the page after this)."""
 
 BROTLI_QUALITY = 5
 """brotli's quality: 5 compresses a 500-table round page about as well as 11 in a hundredth of the
@@ -261,12 +271,28 @@ class PublicDocumentMiddleware:
         # Read (or made) before the page reads the database: a change committed during the
         # render moves a token, so this copy is never taken for a newer one.
         current = follow_versions.ensure_pages(slug, read)
-        response = self.get_response(request)
-        if current[0] is None or current[1] is None or not keepable(request, response):
-            return response
-        assert isinstance(response, HttpResponse)
-        document = Document.of(response, (current[0], current[1]))
-        cache.set(key, document, TIMEOUT)
+        lock = None
+        if isinstance(document, Document) and None not in current:
+            # The page changed: one reader renders it; whoever asks meanwhile gets the copy it
+            # replaces (current until a moment ago), not a render of their own.
+            lock = f"{key}:render"
+            if not cache.add(lock, 1, RENDER_LOCK_SECONDS):
+                return document.answer(request)
+            # Another reader may have stored the new copy between our read and our lock.
+            fresh = cache.get(key)
+            if isinstance(fresh, Document) and fresh.tokens == current:
+                cache.delete(lock)
+                return fresh.answer(request)
+        try:
+            response = self.get_response(request)
+            if current[0] is None or current[1] is None or not keepable(request, response):
+                return response
+            assert isinstance(response, HttpResponse)
+            document = Document.of(response, (current[0], current[1]))
+            cache.set(key, document, TIMEOUT)
+        finally:
+            if lock is not None:
+                cache.delete(lock)
         answer = document.answer(request)
         answer.cookies = response.cookies  # the reader's own CSRF cookie, if the page set one
         return answer

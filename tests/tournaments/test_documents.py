@@ -9,13 +9,17 @@ from __future__ import annotations
 
 import gzip
 import re
+import threading
 import uuid
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import brotli
 import pytest
-from django.test import Client
+from django.core.cache import cache
+from django.db import connection
+from django.test import Client, RequestFactory
 from django.test.signals import template_rendered
 
 from tests.conftest import free_port
@@ -27,8 +31,11 @@ from tests.tournaments.follow_support import (
     private_cache,
     publish_next_round,
 )
+from tournaments import documents
 from tournaments.models import Round
 from tournaments.presenters import paging
+from tournaments.selectors import matches as matches_reads
+from tournaments.selectors import rounds as round_reads
 from tournaments.services import claims, decisions, events, round_status
 from tournaments.services.standings import recompute_standings
 from tournaments.views import rounds as round_views
@@ -350,6 +357,31 @@ def test_a_long_round_comes_in_slices_and_find_my_table_finds_any_table(
     assert "No table for" in body(client.get(url, {"q": "nobody here"}))
 
 
+def test_a_slice_reads_only_its_tables_and_equals_the_whole_rounds_slice(
+    django_assert_max_num_queries: Any,
+) -> None:
+    field = make_followed_event("big", teams=20)  # 21 entries: 10 tables and a bye
+    rnd = publish_next_round(field)
+    whole = round_reads.round_view(rnd)
+    assert round_reads.round_counts(rnd) == (10, 1) and whole.size == 11
+    for start, stop, byes in ((0, 4, False), (4, 8, False), (8, 12, True)):
+        with django_assert_max_num_queries(3):
+            part = round_reads.round_view(rnd, (start, stop), with_byes=byes)
+        assert part.matches == whole.matches[start:stop]
+        assert part.byes == (whole.byes if byes else ())
+    # The results of a slice are its tables' only.
+    decisions.override_result(
+        match=match_of(rnd, field.ramirez),
+        reason="test",
+        actor=field.director,
+        final_score={"scores": [305, 100]},
+    )
+    shown = [m.match_id for m in whole.matches[:4]]
+    mine = match_of(rnd, field.ramirez).pk
+    assert set(matches_reads.round_results(rnd.pk, shown)) == ({mine} & set(shown))
+    assert set(matches_reads.round_results(rnd.pk)) == {mine}
+
+
 def test_long_standings_come_in_slices_and_the_live_part_polls_its_own(
     client: Client, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -419,3 +451,94 @@ def test_a_claim_leaves_the_pages_as_they_are_and_its_confirmation_changes_them(
     after = client.get(round_url, HTTP_IF_NONE_MATCH=before["ETag"])
     assert after.status_code == 200 and after["ETag"] != before["ETag"]
     assert "61 – 30" in body(after)
+
+
+def _change_a_result(field: Field, rnd: Round) -> None:
+    other = next(
+        m
+        for m in rnd.matches.filter(is_bye=False).select_related("round__event")
+        if m.pk != match_of(rnd, field.ramirez).pk and not m.results.filter(is_current=True)
+    )
+    decisions.override_result(
+        match=other, reason="test", actor=field.director, final_score={"scores": [100, 305]}
+    )
+
+
+def test_while_one_reader_renders_a_changed_page_the_others_get_the_copy_it_replaces(
+    client: Client, django_assert_num_queries: Any, renders: list[str]
+) -> None:
+    field, rnd = played()
+    url = f"/events/{field.event.slug}/rounds/{rnd.number}/"
+    before = client.get(url)
+    _change_a_result(field, rnd)
+    found = documents.document_key(RequestFactory().get(url))
+    assert found is not None
+    lock = f"{found[1]}:render"
+    # Another reader has begun rendering the changed page (holds its render lock).
+    assert cache.add(lock, 1, documents.RENDER_LOCK_SECONDS)
+    renders.clear()
+    with django_assert_num_queries(0):
+        meanwhile = client.get(url)
+        revalidated = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert renders == []
+    assert meanwhile.status_code == 200 and meanwhile.content == before.content
+    assert revalidated.status_code == 304
+    # That render done (the lock let go), the next reader renders the new page, once.
+    cache.delete(lock)
+    after = client.get(url)
+    assert "20 – 61" in body(after) and after["ETag"] != before["ETag"]
+    assert renders.count("tournaments/rounds/public.html") == 1
+    renders.clear()
+    assert client.get(url).content == after.content and renders == []
+    assert cache.get(lock) is None  # the render let go of the page
+
+
+def test_a_render_that_fails_lets_go_of_the_page(client: Client, settings: Any) -> None:
+    field, rnd = played()
+    url = f"/events/{field.event.slug}/rounds/{rnd.number}/"
+    client.get(url)
+    _change_a_result(field, rnd)
+    found = documents.document_key(RequestFactory().get(url))
+    assert found is not None
+    rnd.status = Round.Status.DRAFT  # unpublished meanwhile: a 404, not kept
+    rnd.save(update_fields=["status"])
+    assert client.get(url).status_code == 404
+    assert cache.get(f"{found[1]}:render") is None
+
+
+def test_a_room_reloading_a_changed_page_at_once_renders_it_once(
+    settings: Any, redis_url: str, renders: list[str]
+) -> None:
+    """Eight readers ask at the same moment after a result (threads, Redis, the database the
+    suite runs on): one renders, the others get the previous copy or the new one."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "tournaments.cache.FailOpenRedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": f"documents-test-{uuid.uuid4()}",
+        }
+    }
+    field, rnd = played()
+    url = f"/events/{field.event.slug}/rounds/{rnd.number}/"
+    before = Client().get(url)
+    _change_a_result(field, rnd)
+    renders.clear()
+    start = threading.Barrier(8)
+
+    def read(_: int) -> bytes:
+        start.wait(timeout=30)
+        try:
+            response = Client().get(url)
+            assert response.status_code == 200
+            return bytes(response.content)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(8) as pool:
+        bodies = list(pool.map(read, range(8)))
+    assert renders.count("tournaments/rounds/public.html") == 1
+    new = [b for b in bodies if b != before.content]
+    assert all(b == new[0] for b in new) and "20 – 61".encode() in new[0]
+    # Afterwards everyone gets the new page, from the cache.
+    renders.clear()
+    assert Client().get(url).content == new[0] and renders == []

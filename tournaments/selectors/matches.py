@@ -311,14 +311,17 @@ def hand_drawing(sheet: dict[str, Any], index: int) -> dict[str, Any] | None:
     }
 
 
-def round_results(round_id: int) -> dict[int, dict[str, Any]]:
+def round_results(round_id: int, match_ids: list[int] | None = None) -> dict[int, dict[str, Any]]:
     """The confirmed result of each match of a round, by match id (one query), for the public
     round page: scores in seat order as exact text, the winning side, verified or not, and the
     forfeit mark ("forfeit", "no-show", "double forfeit"; a second query only for forfeits).
     At a table of many also ``seats``: every seat's score and place as the result has them
-    (:func:`seat_results`)."""
+    (:func:`seat_results`). ``match_ids``: only those matches' (a slice of a long round)."""
+    found = MatchResult.objects.filter(match__round_id=round_id, is_current=True)
+    if match_ids is not None:
+        found = found.filter(match_id__in=match_ids)
     rows = list(
-        MatchResult.objects.filter(match__round_id=round_id, is_current=True).values_list(
+        found.values_list(
             "match_id",
             "score_a_halves",
             "score_b_halves",

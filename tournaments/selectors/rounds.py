@@ -349,14 +349,35 @@ def get_round(event: Event, number: int, *, public: bool = False) -> Round:
     return rounds.get()
 
 
-def round_view(rnd: Round) -> RoundView:
-    """The round's matches by table and its byes, with each entry's players (every seat of a
-    table of many). Two queries (three with tables of many)."""
-    matches = list(
-        Match.objects.filter(round=rnd)
-        .select_related("table", "entry_a", "entry_b")
-        .order_by("table__number", "game_no", "pk")
+def round_counts(rnd: Round) -> tuple[int, int]:
+    """``(tables, byes)`` of the round: a best-of match counts once. One query."""
+    counts = Match.objects.filter(round=rnd).aggregate(
+        tables=Count("pk", filter=Q(is_bye=False, game_no=1)),
+        byes=Count("pk", filter=Q(is_bye=True)),
     )
+    return counts["tables"], counts["byes"]
+
+
+def round_view(
+    rnd: Round, window: tuple[int, int] | None = None, with_byes: bool = True
+) -> RoundView:
+    """The round's matches by table and its byes, with each entry's players (every seat of a
+    table of many). Two queries (three with tables of many, one more for a window's byes).
+
+    ``window=(start, stop)`` reads only those tables (0-based, by table number, as
+    ``matches[start:stop]`` of the whole view) and ``with_byes=False`` none of the byes: a
+    slice of a long round's page reads 50 tables, not 500. A play-off round is always read
+    whole (its series count every game) and then cut."""
+    whole = window is None or rnd.kind == Round.Kind.PLAYOFF
+    read = Match.objects.select_related("table", "entry_a", "entry_b")
+    if whole:
+        matches = list(read.filter(round=rnd).order_by("table__number", "game_no", "pk"))
+    else:
+        assert window is not None
+        played = read.filter(round=rnd, is_bye=False, game_no=1).order_by("table__number", "pk")
+        matches = list(played[window[0] : window[1]])
+        if with_byes:
+            matches += read.filter(round=rnd, is_bye=True).order_by("pk")
     labels = bracket_labels(rnd, matches) if rnd.kind == Round.Kind.PLAYOFF else {}
     matches = [m for m in matches if m.game_no == 1]  # a best-of match shows once
     seated = seated_entries(matches)
@@ -404,6 +425,9 @@ def round_view(rnd: Round) -> RoundView:
         (byes if m.is_bye else tables).append(item)
     tables.sort(key=lambda v: v.table or 0)
     byes.sort(key=lambda v: v.entry_a.name.casefold())
+    if whole and window is not None:
+        tables = tables[window[0] : window[1]]
+        byes = byes if with_byes else []
     return RoundView(round=rnd, matches=tuple(tables), byes=tuple(byes))
 
 

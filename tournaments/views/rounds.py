@@ -343,24 +343,29 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     time_zones.activate_for(event)
     rnd = _round_or_404(event, number, public=True)
     query = request.GET.get("q", "").strip()[:80]
-    view = selectors.round_view(rnd)
-    shown = view.filtered(query)
-    if query.isdigit():  # a table's number too
-        numbered = [m for m in view.matches if str(m.table) == query and m not in shown.matches]
-        shown = selectors.RoundView(
-            round=rnd,
-            matches=tuple(sorted((*numbered, *shown.matches), key=lambda m: m.table or 0)),
-            byes=shown.byes,
-        )
-    # A long round in slices (presenters/paging.py); a search shows every table it finds.
-    part = None if query else paging.slice_of(len(view.matches), request.GET.get("from"), PER_PAGE)
-    if part is not None:
-        if request.GET.get("from", str(part.first)) != str(part.first):
+    part = None
+    if query:  # a search looks through every table
+        view = selectors.round_view(rnd)
+        total = view.size
+        shown = view.filtered(query)
+        if query.isdigit():  # a table's number too
+            numbered = [m for m in view.matches if str(m.table) == query and m not in shown.matches]
+            shown = selectors.RoundView(
+                round=rnd,
+                matches=tuple(sorted((*numbered, *shown.matches), key=lambda m: m.table or 0)),
+                byes=shown.byes,
+            )
+    else:
+        # A long round in slices (presenters/paging.py), each read alone: 50 tables, not 500.
+        tables, byes = selectors.round_counts(rnd)
+        total = tables + byes
+        part = paging.slice_of(tables, request.GET.get("from"), PER_PAGE)
+        if part is not None and request.GET.get("from", str(part.first)) != str(part.first):
             return redirect(f"{request.path}?from={part.first}")
-        shown = selectors.RoundView(
-            round=rnd,
-            matches=view.matches[part.start : part.last],
-            byes=view.byes if part.is_last else (),
+        shown = (
+            selectors.round_view(rnd)
+            if part is None
+            else selectors.round_view(rnd, (part.start, part.last), with_byes=part.is_last)
         )
     context = {
         "event": event,
@@ -368,12 +373,14 @@ def public_round(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         "view": shown,
         "part": part,
         "query": query,
-        "total": view.size,
+        "total": total,
         "rounds": selectors.list_public_rounds(event),
         "director": can_oversee(request.user, event),
         # Issue 8: each table's confirmed result, where the event shows results.
         "results": (
-            matches.round_results(rnd.pk) if can_see(request.user, event, "results") else None
+            matches.round_results(rnd.pk, [m.match_id for m in (*shown.matches, *shown.byes)])
+            if can_see(request.user, event, "results")
+            else None
         ),
     }
     if _is_htmx(request) and request.headers.get("HX-Target") == "pairings":
