@@ -47,14 +47,13 @@ def run_live_job(job_id: int) -> None:
 
 @shared_task(name="tournaments.request_standings_recompute")
 def request_standings_recompute(event_id: int) -> None:
-    """A confirmed or corrected result asks for the event's standings to be recomputed.
+    """A confirmed or corrected result asks for the event's standings to be recomputed: a
+    coalesced recompute (``tournaments.services.standings.request_recompute``: at most one
+    waiting task per event). The result's own transaction marked the standings dirty
+    (``results.note_results_changed``); this task takes no lock on that row (500 of them in a
+    burst each waited for the confirmations holding it, and the recompute queued behind them)."""
+    from tournaments.services import standings  # tasks sit above services
 
-    Makes sure the event is marked dirty (idempotent), then asks for a coalesced recompute
-    (``tournaments.services.standings.request_recompute``: at most one waiting task per event).
-    """
-    from tournaments.services import results, standings  # tasks sit above services
-
-    results.mark_standings_dirty(event_id=event_id)
     standings.request_recompute(event_id=event_id)
 
 

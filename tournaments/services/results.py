@@ -380,20 +380,6 @@ def note_results_changed(*, event_id: int) -> None:
     enqueue_after_commit("tournaments.request_standings_recompute", event_id)
 
 
-@transaction.atomic
-def mark_standings_dirty(*, event_id: int) -> StandingsState:
-    """Record that the event's standings must be recomputed (safe to run any number of times).
-
-    Issue 8's recompute clears ``dirty`` for the generation it computed from.
-    """
-    state, _ = StandingsState.objects.get_or_create(event_id=event_id)
-    StandingsState.objects.filter(pk=event_id).update(
-        dirty=True, dirty_since=Coalesce(F("dirty_since"), Now())
-    )
-    state.refresh_from_db()
-    return state
-
-
 def round_results_complete(round_: Round) -> bool:
     """True when every match of the round with a table (byes aside) has a confirmed result.
 

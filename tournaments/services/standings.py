@@ -3,7 +3,7 @@
 The design (issue 8)
 --------------------
 *Dirty marks.* Every confirmed or corrected result bumps ``StandingsState.results_generation`` and
-sets ``dirty`` inside the transaction that confirms it (:func:`note_results_changed`, which the
+sets ``dirty`` inside the transaction that confirms it (``results.note_results_changed``, which the
 result writer calls) and, once the transaction commits, asks for a recompute
 (:func:`request_recompute`). Pages say "updating" while ``dirty`` is set. A recompute clears
 ``dirty`` only if the generation it read is still the latest (a conditional ``UPDATE``, in a
@@ -62,7 +62,7 @@ from typing import Literal
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import F
-from django.db.models.functions import Coalesce, Now
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from spinner.celery import app
@@ -120,22 +120,6 @@ def scheduled_key(event_id: int) -> str:
 
 def _eager() -> bool:
     return bool(app.conf.task_always_eager)
-
-
-def note_results_changed(*, event_id: int) -> None:
-    """In the caller's transaction: bump the event's results generation and mark its standings
-    dirty; ask for a recompute once the transaction commits (never failing the caller).
-
-    Every writer that changes what the standings count calls it: the result writer
-    (``services.results``), entries withdrawn or reinstated, a tiebreak round approved.
-    """
-    StandingsState.objects.get_or_create(event_id=event_id)
-    StandingsState.objects.filter(pk=event_id).update(
-        results_generation=F("results_generation") + 1,
-        dirty=True,
-        dirty_since=Coalesce(F("dirty_since"), Now()),
-    )
-    transaction.on_commit(lambda: request_recompute(event_id=event_id), robust=True)
 
 
 def _send(event_id: int, countdown: float) -> bool:
