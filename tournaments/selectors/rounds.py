@@ -349,15 +349,36 @@ def get_round(event: Event, number: int, *, public: bool = False) -> Round:
     return rounds.get()
 
 
-def round_view(rnd: Round) -> RoundView:
+SEATING_FIELDS = (
+    "round_id",
+    "is_bye",
+    "game_no",
+    "table_entries",
+    "bracket_slot",
+    "table__number",
+    "entry_a__name",
+    "entry_b__name",
+)
+"""What :func:`round_view` reads of a match and its table and entries when not ``explained``."""
+
+
+def round_view(rnd: Round, *, explained: bool = True) -> RoundView:
     """The round's matches by table and its byes, with each entry's players (every seat of a
-    table of many). Two queries (three with tables of many)."""
-    matches = list(
+    table of many). Two queries (three with tables of many, two more for a play-off round's
+    labels).
+
+    Not ``explained``: only who sits where (a page that seats people, the projector): no match's
+    ``reason``, ``explanation``, ``overrides``, ``first_leader``, ``stage`` or ``series``, and
+    only :data:`SEATING_FIELDS` read (at 500 tables about half the cost: the explanations' JSON
+    and the models' other fields)."""
+    matches_read = (
         Match.objects.filter(round=rnd)
         .select_related("table", "entry_a", "entry_b")
         .order_by("table__number", "game_no", "pk")
     )
-    labels = bracket_labels(rnd, matches) if rnd.kind == Round.Kind.PLAYOFF else {}
+    matches = list(matches_read if explained else matches_read.only(*SEATING_FIELDS))
+    playoff = explained and rnd.kind == Round.Kind.PLAYOFF
+    labels = bracket_labels(rnd, matches) if playoff else {}
     matches = [m for m in matches if m.game_no == 1]  # a best-of match shows once
     seated = seated_entries(matches)
     ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
@@ -378,7 +399,7 @@ def round_view(rnd: Round) -> RoundView:
     tables: list[MatchView] = []
     byes: list[MatchView] = []
     for m in matches:
-        data = m.explanation if isinstance(m.explanation, dict) else {}
+        data = m.explanation if explained and isinstance(m.explanation, dict) else {}
         item = MatchView(
             match_id=m.pk,
             table=m.table.number if m.table is not None else None,
