@@ -62,8 +62,15 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "public:bracket-live": frozenset({"projector"}),
     "public:team": frozenset(),
     "public:match": frozenset(),
+    "public:projector": frozenset({"view", "page"}),
 }
 """The pages kept as documents (url names) and the query parameters each may carry."""
+
+WORDS: dict[tuple[str, str], frozenset[str]] = {
+    ("public:projector", "view"): frozenset({"standings", "pairings", "seats"}),
+}
+"""The parameters that may hold a word, and their words (the projector's views:
+``presenters.projector.VIEWS``); every other value is digits (or rendered, not kept)."""
 
 BROTLI_QUALITY = 5
 """brotli's quality: 5 compresses a 500-table round page about as well as 11 in a hundredth of the
@@ -206,10 +213,12 @@ def document_key(request: HttpRequest) -> tuple[str, str] | None:
     allowed = DOCUMENTED[view_name]
     params = []
     for name, values in sorted(request.GET.lists()):
-        # a few digits at most (a slice, the projector): anything else is rendered, not kept
-        if name not in allowed or len(values) != 1 or len(values[0]) > 6:
+        # a few digits at most (a slice, the projector's page) or one of a parameter's WORDS (the
+        # projector's view): anything else is rendered, not kept
+        word = values[0] in WORDS.get((view_name, name), ())
+        if name not in allowed or len(values) != 1 or (len(values[0]) > 6 and not word):
             return None
-        if values[0] and (name == "q" or not values[0].isdigit()):
+        if values[0] and not word and (name == "q" or not values[0].isdigit()):
             return None  # a search is rendered each time
         params.append(f"{name}={values[0]}")
     try:
