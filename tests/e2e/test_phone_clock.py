@@ -187,6 +187,7 @@ def test_the_projector_counts_the_time_left_down_large(
         expect(wall.locator("#projector-clock")).to_have_text("Time is up", timeout=15_000)
         expect(wall.locator("#projector-clock")).to_have_class(re.compile(r"\bclock-expired\b"))
         assert renders == []  # counted to 0 and said so in the browser
+        wall.screenshot(path=str(artifacts / "projector-time-is-up.png"))
     finally:
         template_rendered.disconnect(count)
         context.close()
