@@ -66,6 +66,13 @@ class ClockState:
         return self.seconds_over // 60
 
     @property
+    def ends_at_ms(self) -> int | None:
+        """:attr:`ends_at` in milliseconds since the Unix epoch (None without it): a page kept as
+        a document (the projector) names the moment, and its script counts down to it on the
+        browser's clock, so the page is the same from one second to the next."""
+        return None if self.ends_at is None else int(self.ends_at.timestamp() * 1000)
+
+    @property
     def left_text(self) -> str:
         """The seconds left as the pages show them: ``m:ss``, ``h:mm:ss`` from an hour ("" while
         not started). The pages' script (``static/spinner/clock.js``) counts on from it."""

@@ -1,9 +1,10 @@
 """Public pages kept as documents: rendered once per change, then served from the cache.
 
 The pages a room reads at once (an event's page, a round's pairings and results, the standings
-and their live part, the bracket and its live part, team and match pages) are the same for every
-anonymous reader in one language. :class:`PublicDocumentMiddleware`, placed before the session,
-the CSRF check, authentication and the views, answers such a request from the cache:
+and their live part, the bracket and its live part, team and match pages, the projector's
+screens) are the same for every anonymous reader in one language.
+:class:`PublicDocumentMiddleware`, placed before the session, the CSRF check, authentication and
+the views, answers such a request from the cache:
 
 - **The key** names the page (scheme, host, path and its few allowed query parameters, htmx's
   headers) and the reader's language (the language cookie, else Accept-Language: what
@@ -68,12 +69,19 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "public:bracket-live": frozenset({"projector"}),
     "public:team": frozenset(),
     "public:match": frozenset(),
+    "public:projector": frozenset({"view", "page"}),
 }
 """The pages kept as documents (url names) and the query parameters each may carry."""
 
 RENDER_LOCK_SECONDS = 10
 """Longest a reader's render of a changed page keeps the others on its previous copy (a render
 that dies without letting go frees the page after this)."""
+
+WORDS: dict[tuple[str, str], frozenset[str]] = {
+    ("public:projector", "view"): frozenset({"standings", "pairings", "seats"}),
+}
+"""The parameters that may hold a word, and their words (the projector's views:
+``presenters.projector.VIEWS``); every other value is digits (or rendered, not kept)."""
 
 BROTLI_QUALITY = 5
 """brotli's quality: 5 compresses a 500-table round page about as well as 11 in a hundredth of the
@@ -216,10 +224,12 @@ def document_key(request: HttpRequest) -> tuple[str, str] | None:
     allowed = DOCUMENTED[view_name]
     params = []
     for name, values in sorted(request.GET.lists()):
-        # a few digits at most (a slice, the projector): anything else is rendered, not kept
-        if name not in allowed or len(values) != 1 or len(values[0]) > 6:
+        # a few digits at most (a slice, the projector's page) or one of a parameter's WORDS (the
+        # projector's view): anything else is rendered, not kept
+        word = values[0] in WORDS.get((view_name, name), ())
+        if name not in allowed or len(values) != 1 or (len(values[0]) > 6 and not word):
             return None
-        if values[0] and (name == "q" or not values[0].isdigit()):
+        if values[0] and not word and (name == "q" or not values[0].isdigit()):
             return None  # a search is rendered each time
         params.append(f"{name}={values[0]}")
     try:

@@ -18,7 +18,7 @@ With the cache down (the fail-open cache: reads miss, writes drop) no token can 
 poll is a full answer, tagged with nothing, until the cache is back.
 
 The public pages kept as documents (``tournaments/documents.py``: round, standings, bracket, team,
-match and event pages) use two more tokens of the same kind:
+match and event pages, the projector's screens) use two more tokens of the same kind:
 
 - the event's *pages* token changes after every committed change a public page of the event may
   show: whatever the event's token changes for, every audited write of the event

@@ -8,6 +8,8 @@ Two steps, from the repository root, against one PostgreSQL database::
     # the code before, on the same data (a checkout of main with its own .venv):
     .venv/bin/python benchmarks/load/pages.py measure --slug pages500 --code /work/main \\
         --documents 0 --json before.json
+    # only some pages (their names holding a word), e.g. the projector's screens:
+    .venv/bin/python benchmarks/load/pages.py measure --slug pages500 --only projector
     # gzip (per request, as GZipMiddleware would) against brotli (once per change):
     .venv/bin/python benchmarks/load/pages.py compress http://127.0.0.1:8000/events/pages500/rounds/1/
 
@@ -16,8 +18,10 @@ partnerships, round 1 paired, published and started) and then plays every table 
 services (each sheet claimed by side A, confirmed by side B, as the demo does) and recomputes the
 standings: round 1's page is full of results, the standings have every row.
 
-``measure`` starts a throw-away Redis and gunicorn (``gunicorn.conf.py``: 3 sync workers, the
-production settings) on loopback from ``--code`` (this checkout by default) and, for each page:
+``measure`` starts a throw-away Redis and gunicorn (the checkout's own ``gunicorn.conf.py``, the
+production settings; until ``d245522`` moved the configuration to the repository's root this was
+a benchmark-only file with 3 sync workers, which the first figures in RESULTS.md used) on
+loopback from ``--code`` (this checkout by default) and, for each page:
 
 - **bytes** of a 200 as it is, with gzip and with brotli (what the server sends for each
   ``Accept-Encoding``);
@@ -72,6 +76,9 @@ def pages(slug: str) -> list[tuple[str, str]]:
         ("standings live fragment", f"/events/{slug}/standings/live/"),
         ("event page", f"/events/{slug}/"),
         ("team page", f"/events/{slug}/teams/{{team}}/"),
+        ("projector, standings screen", f"/events/{slug}/projector/?view=standings&page=1"),
+        ("projector, pairings screen", f"/events/{slug}/projector/?view=pairings&page=1"),
+        ("projector, seats screen", f"/events/{slug}/projector/?view=seats&page=1"),
     ]
 
 
@@ -159,7 +166,7 @@ def _serve(code: Path, env: dict[str, str], work: Path) -> tuple[subprocess.Pope
             "-m",
             "gunicorn",
             "-c",
-            str(HERE / "gunicorn.conf.py"),
+            str(code / "gunicorn.conf.py"),  # the checkout's own (the repository's root)
             "--bind",
             f"127.0.0.1:{port}",
             "spinner.wsgi",
@@ -244,6 +251,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
                     for _name, template in pages(args.slug):
                         _get(client, template.format(team=team), {"Accept-Encoding": "br"})
                 for name, template in pages(args.slug):
+                    if args.only and not any(word in name for word in args.only):
+                        continue
                     path = template.format(team=team)
                     row: dict[str, Any] = {"page": name, "path": path, "documents": documents}
                     for encoding, accept in ACCEPT.items():
@@ -342,6 +351,9 @@ def main(argv: list[str] | None = None) -> int:
         "--documents",
         default="0,1",
         help="SPINNER_PUBLIC_DOCUMENTS values to serve with, in turn (main before this: 0)",
+    )
+    m.add_argument(
+        "--only", nargs="*", default=[], help="measure only the pages whose name has one of these"
     )
     m.add_argument("--json", help="write the report here")
     c = sub.add_parser("compress", help="compression sizes and CPU of pages a server serves")

@@ -3,9 +3,9 @@
 The browser reports each blocked script, style, eval or connection as a
 ``securitypolicyviolation`` event (and a console error): a page that trips none, with htmx and
 the phone's script running, passes. The pages: public (home, events, event, round, standings,
-team, match, log in, API docs, the check-in page, the help pages), the director's (home,
-dashboard, entries, import, rounds, the entry board, table cards, pairings sheet, standings, the
-check-in poster and code slips) and the table's phone page.
+the projector, team, match, log in, API docs, the check-in page, the help pages), the director's
+(home, dashboard, entries, import, rounds, the entry board, table cards, pairings sheet,
+standings, the check-in poster and code slips) and the table's phone page.
 """
 
 from __future__ import annotations
@@ -75,6 +75,7 @@ def test_every_page_passes_the_content_security_policy(live_server: Any, browser
         f"/events/{slug}/rounds/1/",
         f"/events/{slug}/standings/",
         f"/events/{slug}/standings/?projector=1",
+        f"/events/{slug}/projector/",
         f"/events/{slug}/teams/{team}/",
         f"/events/{slug}/matches/{match}/",
         "/accounts/login/",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime
 import os
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -131,24 +132,62 @@ def test_time_called_on_the_phone_ends_the_match_after_the_hand(
 
 
 def test_the_projector_counts_the_time_left_down_large(
-    live_server: Any, browser: Any, artifacts: Path
+    live_server: Any, browser: Any, artifacts: Path, settings: Any
 ) -> None:
-    from tests.tournaments.desk_support import states_round
+    """The projector is kept as a document (tournaments/documents.py): its second visit is served
+    from the cache, not rendered, and its clock counts down on the browser's clock to the moment
+    the page names, corrected when the browser's time of day is wrong (seven minutes behind
+    here); at 0 it says "Time is up" by itself, with no reload."""
+    from django.test.signals import template_rendered
 
-    _event, _boss, rnd, _ = orm(states_round, "hall")
+    from tests.tournaments.desk_support import states_round
+    from tests.tournaments.follow_support import private_cache
+    from tournaments import follow_versions
+
+    private_cache(settings)
+    settings.SPINNER_PUBLIC_DOCUMENTS = True
+    renders: list[str] = []
+
+    def count(sender: Any, template: Any, **kwargs: Any) -> None:
+        renders.append(str(template.name))
+
+    event, _boss, rnd, _ = orm(states_round, "hall")
+    url = f"{live_server.url}/events/hall/projector/?view=pairings&page=1"
     context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    context.clock.install(time=time.time() - 7 * 60)  # a wall display whose clock is behind
     wall = context.new_page()
+    template_rendered.connect(count)
     try:
-        wall.goto(f"{live_server.url}/events/hall/projector/?view=pairings&page=1")
+        first = wall.goto(url)
+        assert first is not None and first.headers["etag"].startswith('"d-')
+        renders.clear()
+        again = wall.goto(url)
+        assert again is not None and again.headers["etag"] == first.headers["etag"]
+        assert renders == []  # served from the cache: nothing rendered
         clock = wall.locator("#projector-clock .clock-time")
+        # The server's 50 minutes, not the browser's 57 (corrected once the server's Date is in).
         expect(clock).to_have_text(re.compile(r"^(50:00|49:[0-5]\d)$"))
-        first = clock.inner_text()
-        expect(clock).not_to_have_text(first)  # live between two refreshes
+        expect(wall.locator("#projector-clock")).to_contain_text("left")
+        first_text = clock.inner_text()
+        expect(clock).not_to_have_text(first_text)  # live, from a page kept in the cache
+        assert renders == []
         box = clock.bounding_box()
         assert box is not None and box["height"] >= 56  # large: 4rem in the bar
         wall.screenshot(path=str(artifacts / "projector-clock.png"))
-        orm(set_clock, rnd, started=-60, ends=-1)
+
+        # Three seconds left (a change the director's pages would make: the pages' token moves).
+        def nearly_up() -> None:
+            set_clock(rnd, started=-50, ends=0.05)
+            follow_versions.bump_pages(event)
+
+        orm(nearly_up)
         wall.reload()
-        expect(wall.locator("#projector-clock")).to_have_text("Time is up")
+        assert "tournaments/projector/projector.html" in renders
+        renders.clear()
+        expect(wall.locator("#projector-clock")).to_have_text("Time is up", timeout=15_000)
+        expect(wall.locator("#projector-clock")).to_have_class(re.compile(r"\bclock-expired\b"))
+        assert renders == []  # counted to 0 and said so in the browser
+        wall.screenshot(path=str(artifacts / "projector-time-is-up.png"))
     finally:
+        template_rendered.disconnect(count)
         context.close()

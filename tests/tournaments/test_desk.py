@@ -240,6 +240,28 @@ def test_the_projector_pages_through_every_team_with_the_round_label() -> None:
     assert rows == 26
 
 
+def test_a_projector_screen_reads_only_the_view_it_shows(django_assert_num_queries: Any) -> None:
+    """The standings screens do not read the round's seating, the pairings and seats screens do
+    not read the standings (a view's last page does: is there anything to show next?), and the
+    seating is read without the pairing's explanations (``round_view(explained=False)``)."""
+    event, boss, rnd = _published(26)
+    settle_round(rnd, boss)
+    round_status.close_round(round=rnd, actor=boss)
+    client = Client()
+    url = f"/events/{event.slug}/projector/"
+    with django_assert_num_queries(4):  # the event, its rounds, the snapshot, its state
+        html = client.get(url, {"view": "standings", "page": "1"}).content.decode()
+    assert 'class="page-no">1 / 3<' in html and html.count('<td class="name">') == 12
+    for view in ("pairings", "seats"):
+        with django_assert_num_queries(4):  # the event, its rounds, the matches, the players
+            html = client.get(url, {"view": view, "page": "1"}).content.decode()
+        assert f"view-{view}" in html and 'class="page-no">1 / ' in html
+        assert 'class="page-no">1 / 1<' not in html
+    with django_assert_num_queries(6):  # the last seats screen: are there standings to show?
+        html = client.get(url, {"view": "seats", "page": "3"}).content.decode()
+    assert 'class="page-no">3 / 3<' in html and "view=standings&amp;page=1" in html
+
+
 def test_the_projector_screens_turn_in_order() -> None:
     rows: dict[str, list[Any]] = {
         "standings": list(range(25)),

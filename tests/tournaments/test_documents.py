@@ -33,10 +33,10 @@ from tests.tournaments.follow_support import (
 )
 from tournaments import documents
 from tournaments.models import Round
-from tournaments.presenters import paging
+from tournaments.presenters import paging, projector
 from tournaments.selectors import matches as matches_reads
 from tournaments.selectors import rounds as round_reads
-from tournaments.services import claims, decisions, events, round_status
+from tournaments.services import claims, decisions, events, round_clock, round_status
 from tournaments.services.standings import recompute_standings
 from tournaments.views import rounds as round_views
 
@@ -89,6 +89,9 @@ def urls(field: Field, rnd: Round) -> list[str]:
         f"/events/{slug}/standings/live/",
         f"/events/{slug}/teams/{field.ramirez.pk}/",
         f"/events/{slug}/matches/{match.pk}/",
+        f"/events/{slug}/projector/",
+        f"/events/{slug}/projector/?view=pairings&page=1",
+        f"/events/{slug}/projector/?view=seats&page=2",
     ]
 
 
@@ -322,6 +325,160 @@ def test_a_bracket_page_is_a_document_too(
     assert game is not None
     win_game(game, game.entry_a_id, director)
     assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+
+
+# --- The projector ---------------------------------------------------------------------------
+
+
+def _refresh(page: str) -> str:
+    """Where the projector's meta refresh goes next."""
+    found = re.search(r'http-equiv="refresh" content="\d+;url=([^"]+)"', page)
+    assert found is not None
+    return found[1].replace("&amp;", "&")
+
+
+def test_every_projector_screen_is_a_document_and_the_cycle_still_turns(
+    client: Client, django_assert_num_queries: Any, renders: list[str]
+) -> None:
+    """The projector's screens (``?view=<word>&page=<n>``) are kept as documents, one per screen,
+    and the meta refresh still goes round every view; a view that is not one of its words, or a
+    page that is not digits, is rendered each time and not kept."""
+    field, _ = played(teams=29)  # 30 entries: more than one screen of each view
+    slug = field.event.slug
+    start = f"/events/{slug}/projector/?view=standings&page=1"
+    url, seen = start, []
+    for _ in range(12):
+        first = client.get(url)
+        assert first.status_code == 200 and first["ETag"].startswith('"d-'), url
+        renders.clear()
+        with django_assert_num_queries(0):
+            again = client.get(url)
+        assert renders == [] and again.content == first.content, url
+        view = re.search(r'class="projector view-(\w+)"', body(first))
+        page = re.search(r'class="page-no">(\d+) / (\d+)<', body(first))
+        assert view is not None and page is not None
+        seen.append((view[1], int(page[1]), int(page[2])))
+        url = _refresh(body(first))
+        if url == start:
+            break
+    assert url == start, "the screens come back round to the first"
+    assert [v for v, _, _ in seen] == sorted((v for v, _, _ in seen), key=projector.VIEWS.index)
+    for view in projector.VIEWS:
+        pages = [(page, of) for v, page, of in seen if v == view]
+        assert len(pages) > 1 and pages == [(n, len(pages)) for n in range(1, len(pages) + 1)]
+    for odd in ("?view=nonsense", "?view=standings&page=x", "?view=seats&view=seats", "?x=1"):
+        answer = client.get(f"/events/{slug}/projector/{odd}")
+        assert answer.status_code == 200 and "ETag" not in answer, odd  # rendered, not kept
+    assert documents.WORDS[("public:projector", "view")] == set(projector.VIEWS)
+
+
+def _clock_text(page: str) -> str:
+    found = re.search(r'<p class="clock [^"]*" id="projector-clock"[^>]*>.*?</p>', page)
+    assert found is not None, page
+    return found[0]
+
+
+def test_a_clock_a_result_and_a_round_change_the_projector(
+    client: Client, django_assert_num_queries: Any, renders: list[str]
+) -> None:
+    """Every move of the clock the projector shows (pause, resume, extend, call time) and every
+    result, round and standings change renders the kept screen again; meanwhile it is served
+    from the cache without a query, the same bytes while the clock runs down."""
+    field, rnd = played()
+    director = field.director
+    url = f"/events/{field.event.slug}/projector/?view=pairings&page=1"
+
+    def served_again(previous: Any, *, same: bool = False) -> Any:
+        """The next answer is a new render (the browser sends the tag it has): a new page, or
+        (``same``) the same bytes again, a 304; then it is kept again."""
+        renders.clear()
+        answer = client.get(url, HTTP_IF_NONE_MATCH=previous["ETag"])
+        assert "tournaments/projector/projector.html" in renders
+        if same:
+            assert answer.status_code == 304 and answer["ETag"] == previous["ETag"]
+            answer = client.get(url)
+        else:
+            assert answer.status_code == 200 and answer["ETag"] != previous["ETag"]
+        with django_assert_num_queries(0):
+            assert client.get(url, HTTP_IF_NONE_MATCH=answer["ETag"]).status_code == 304
+        return answer
+
+    running = client.get(url)
+    clock = _clock_text(body(running))
+    assert "clock-running" in clock and "data-clock-ends=" in clock
+    with django_assert_num_queries(0):
+        assert client.get(url).content == running.content
+
+    round_clock.pause_clock(round=rnd, actor=director)
+    paused = served_again(running)
+    assert "clock-paused" in _clock_text(body(paused)) and 'data-clock-left="' in body(paused)
+
+    round_clock.extend_clock(round=rnd, minutes=5, actor=director)
+    extended = served_again(paused)
+    assert _clock_text(body(extended)) != _clock_text(body(paused))
+
+    round_clock.resume_clock(round=rnd, actor=director)
+    resumed = served_again(extended)
+    ends = re.search(r'data-clock-ends="(\d+)"', body(resumed))
+    before = re.search(r'data-clock-ends="(\d+)"', body(running))
+    assert ends and before and int(ends[1]) > int(before[1])  # the pause and 5 minutes added
+
+    round_clock.end_clock(round=rnd, actor=director)
+    ended = served_again(resumed)
+    assert "clock-expired" in _clock_text(body(ended)) and ">Time is up<" in body(ended)
+
+    other = next(
+        m
+        for m in rnd.matches.filter(is_bye=False).select_related("round__event")
+        if m.pk != match_of(rnd, field.ramirez).pk
+    )
+    standings_url = f"/events/{field.event.slug}/projector/?view=standings&page=1"
+    standings_before = client.get(standings_url)
+    decisions.override_result(
+        match=other, reason="test", actor=director, final_score={"scores": [100, 305]}
+    )
+    resulted = served_again(ended, same=True)  # the pages' token moved: the same pairings
+    standings_after = client.get(standings_url, HTTP_IF_NONE_MATCH=standings_before["ETag"])
+    assert standings_after.status_code == 200  # the recompute after the result: new standings
+
+    for match in rnd.matches.filter(is_bye=False).exclude(results__is_current=True):
+        decisions.override_result(
+            match=match, reason="test", actor=director, final_score={"scores": [305, 0]}
+        )
+    round_status.close_round(round=rnd, actor=director)
+    closed = served_again(resulted)
+    assert "Round 1 (closed): pairings" in body(closed) and "projector-clock" not in body(closed)
+    second = publish_next_round(field)
+    published = served_again(closed)
+    assert f"Round {second.number} in play: pairings" in body(published)
+
+
+def test_on_redis_the_projector_is_one_read_and_a_clock_change_renders_it_again(
+    client: Client,
+    settings: Any,
+    redis_url: str,
+    django_assert_num_queries: Any,
+    renders: list[str],
+) -> None:
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "tournaments.cache.FailOpenRedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": f"documents-test-{uuid.uuid4()}",
+        }
+    }
+    field, rnd = played()
+    url = f"/events/{field.event.slug}/projector/?view=seats&page=1"
+    first = client.get(url, HTTP_ACCEPT_ENCODING="br")
+    renders.clear()
+    with django_assert_num_queries(0):
+        again = client.get(url, HTTP_ACCEPT_ENCODING="br")
+        not_modified = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert renders == [] and again.content == first.content and not_modified.status_code == 304
+    round_clock.pause_clock(round=rnd, actor=field.director)
+    changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_ACCEPT_ENCODING="br")
+    assert changed.status_code == 200
+    assert "clock clock-paused" in brotli.decompress(changed.content).decode()
 
 
 # --- Slices ----------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime
 import re
+import zoneinfo
 from html import unescape
 
 import pytest
@@ -123,18 +124,43 @@ def test_tables_still_playing_after_time_are_highlighted() -> None:
     assert "Pause the clock" not in desk and "Call time now" not in desk
 
 
-def test_the_projector_shows_the_time_left_large() -> None:
+def test_the_projector_shows_the_clock_as_the_moment_it_runs_out() -> None:
+    """The projector is kept as a document: a running clock is its end, as an instant for the
+    script (data-clock-ends, milliseconds since the epoch) and as a time of day in the event's
+    zone without it, so the page is the same from one second to the next; paused and expired
+    clocks are as they were."""
     event, _boss, rnd, _ = states_round()
     url = f"/events/{event.slug}/projector/"
     html = Client().get(url).content.decode()
-    clock = re.search(r'<p class="clock clock-running" id="projector-clock"[^>]*>(.*?)</p>', html)
+    clock = re.search(r'<p class="clock clock-running" id="projector-clock"([^>]*)>(.*?)</p>', html)
     assert clock is not None, html
-    assert re.search(r'data-clock-left="(3000|299\d)">(50:00|49:5\d)<', clock.group(1))
+    rnd.refresh_from_db()
+    assert rnd.clock_ends_at is not None
+    ends_ms = int(rnd.clock_ends_at.timestamp() * 1000)
+    assert f'data-clock-ends="{ends_ms}"' in clock.group(1)
+    assert 'data-clock-word-left="left"' in clock.group(1)
+    assert 'data-clock-word-up="Time is up"' in clock.group(1)
+    local = timezone.localtime(rnd.clock_ends_at, zoneinfo.ZoneInfo(event.time_zone))
+    assert '<span class="clock-word">ends</span> <time class="clock-time" datetime="' in clock[2]
+    assert f">{local:%H:%M} " in clock.group(2)  # "14:35 CST"
+    assert "data-clock-left=" not in clock.group(0)  # nothing that changes with the time of day
+    assert Client().get(url).content.decode() == html
     assert "spinner/clock.js" in html
     Round.objects.filter(pk=rnd.pk).update(clock_paused_left=754)
     html = Client().get(url).content.decode()
     assert 'data-clock-left="754">12:34</span> <span class="clock-word">paused<' in html
+    assert "data-clock-ends" not in html
     Round.objects.filter(pk=rnd.pk).update(clock_paused_left=None)
     _expire(rnd)
     html = Client().get(url).content.decode()
     assert 'class="clock clock-expired"' in html and ">Time is up<" in html
+    assert "data-clock-ends" not in html
+
+
+def test_the_projector_says_when_the_clock_ends_in_spanish() -> None:
+    event, _boss, _rnd, _ = states_round()
+    html = Client().get(f"/events/{event.slug}/projector/", HTTP_ACCEPT_LANGUAGE="es")
+    text = html.content.decode()
+    assert '<span class="clock-word">termina</span>' in text
+    assert 'data-clock-word-left="restantes"' in text
+    assert 'data-clock-word-up="Se acabó el tiempo"' in text

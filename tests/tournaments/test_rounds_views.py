@@ -264,6 +264,13 @@ def test_round_view_reads_in_two_queries(django_assert_num_queries: Any) -> None
         view = selectors.round_view(rnd)
     assert len(view.matches) == 4 and len(view.byes) == 1
     assert all(len(e.players) == 2 for e in view.entries)
+    assert all(m.reason and m.explanation for m in (*view.matches, *view.byes))
+    # Who sits where only (the projector): the same tables, byes and players, without why.
+    with django_assert_num_queries(2):
+        seating = selectors.round_view(rnd, explained=False)
+        seated = [(m.match_id, m.table, m.entries) for m in (*seating.matches, *seating.byes)]
+    assert seated == [(m.match_id, m.table, m.entries) for m in (*view.matches, *view.byes)]
+    assert all(not m.reason and not m.explanation for m in (*seating.matches, *seating.byes))
 
 
 def test_a_second_click_on_generate_follows_the_running_job(

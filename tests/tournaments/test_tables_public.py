@@ -114,6 +114,14 @@ def test_the_round_view_reads_tables_of_many_in_three_queries(
     assert [s.entry.name for s in view.matches[2].seats] == [p.name for p in night.players[8:11]]
     assert [s.compass for s in view.matches[3].seats] == ["North", "East", "South"]
     assert len(view.entries) == 14
+    with django_assert_num_queries(3):  # who sits where only (the projector): the same seats
+        seating = round_reads.round_view(night.r1, explained=False)
+        seats = [
+            (m.table, m.entries, [(s.seat, s.compass) for s in m.seats]) for m in seating.matches
+        ]
+    assert seats == [
+        (m.table, m.entries, [(s.seat, s.compass) for s in m.seats]) for m in view.matches
+    ]
     with django_assert_num_queries(1):
         results = match_reads.round_results(night.r1.pk)
     assert [r["place"] for r in results[night.t1[1].pk]["seats"]] == [1, 2, 2, 4]

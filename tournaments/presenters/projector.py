@@ -4,6 +4,7 @@ in (every page of every view, then round again). Pure: fed plain lists."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,7 +37,31 @@ def page_count(total: int, per_page: int) -> int:
     return max(1, -(-total // per_page))
 
 
-def screen(available: dict[str, list[Any]], view: str, page: int) -> Screen:
+class Views(Mapping[str, Sequence[Any]]):
+    """The views an event shows (view -> its rows), each view's rows read only when a screen asks
+    for them: a screen needs its own view's rows, and the next view's only to skip it when it is
+    empty (after a view's last page). ``view in views`` reads nothing."""
+
+    def __init__(self, readers: dict[str, Callable[[], Sequence[Any]]]) -> None:
+        self._readers = readers
+        self._rows: dict[str, Sequence[Any]] = {}
+
+    def __getitem__(self, view: str) -> Sequence[Any]:
+        if view not in self._rows:
+            self._rows[view] = self._readers[view]()
+        return self._rows[view]
+
+    def __contains__(self, view: object) -> bool:
+        return view in self._readers
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._readers)
+
+    def __len__(self) -> int:
+        return len(self._readers)
+
+
+def screen(available: Mapping[str, Sequence[Any]], view: str, page: int) -> Screen:
     """Screen ``page`` of ``view`` over ``available`` (view -> all its rows; only the views the
     event shows). An unknown view or page falls back to the first; after a view's last page comes
     the next view's first (skipping empty views), after the last view the first again."""
@@ -59,7 +84,7 @@ def screen(available: dict[str, list[Any]], view: str, page: int) -> Screen:
         view=view,
         page=page,
         pages=pages,
-        rows=rows[(page - 1) * per : page * per],
+        rows=list(rows[(page - 1) * per : page * per]),
         next_view=nxt,
         next_page=nxt_page,
         seconds=SECONDS[view],

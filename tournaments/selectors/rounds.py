@@ -358,18 +358,44 @@ def round_counts(rnd: Round) -> tuple[int, int]:
     return counts["tables"], counts["byes"]
 
 
+SEATING_FIELDS = (
+    "round_id",
+    "is_bye",
+    "game_no",
+    "table_entries",
+    "bracket_slot",
+    "table__number",
+    "entry_a__name",
+    "entry_b__name",
+)
+"""What :func:`round_view` reads of a match and its table and entries when not ``explained``."""
+
+
 def round_view(
-    rnd: Round, window: tuple[int, int] | None = None, with_byes: bool = True
+    rnd: Round,
+    window: tuple[int, int] | None = None,
+    *,
+    with_byes: bool = True,
+    explained: bool = True,
 ) -> RoundView:
     """The round's matches by table and its byes, with each entry's players (every seat of a
-    table of many). Two queries (three with tables of many, one more for a window's byes).
+    table of many). Two queries (three with tables of many, two more for a play-off round's
+    labels, one more for a window's byes).
 
     ``window=(start, stop)`` reads only those tables (0-based, by table number, as
     ``matches[start:stop]`` of the whole view) and ``with_byes=False`` none of the byes: a
     slice of a long round's page reads 50 tables, not 500. A play-off round is always read
-    whole (its series count every game) and then cut."""
-    whole = window is None or rnd.kind == Round.Kind.PLAYOFF
+    whole (its series count every game) and then cut.
+
+    Not ``explained``: only who sits where (a page that seats people, the projector): no match's
+    ``reason``, ``explanation``, ``overrides``, ``first_leader``, ``stage`` or ``series``, and
+    only :data:`SEATING_FIELDS` read (at 500 tables about half the cost: the explanations' JSON
+    and the models' other fields)."""
+    playoff = rnd.kind == Round.Kind.PLAYOFF
+    whole = window is None or playoff
     read = Match.objects.select_related("table", "entry_a", "entry_b")
+    if not explained:
+        read = read.only(*SEATING_FIELDS)
     if whole:
         matches = list(read.filter(round=rnd).order_by("table__number", "game_no", "pk"))
     else:
@@ -378,7 +404,7 @@ def round_view(
         matches = list(played[window[0] : window[1]])
         if with_byes:
             matches += read.filter(round=rnd, is_bye=True).order_by("pk")
-    labels = bracket_labels(rnd, matches) if rnd.kind == Round.Kind.PLAYOFF else {}
+    labels = bracket_labels(rnd, matches) if explained and playoff else {}
     matches = [m for m in matches if m.game_no == 1]  # a best-of match shows once
     seated = seated_entries(matches)
     ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
@@ -399,7 +425,7 @@ def round_view(
     tables: list[MatchView] = []
     byes: list[MatchView] = []
     for m in matches:
-        data = m.explanation if isinstance(m.explanation, dict) else {}
+        data = m.explanation if explained and isinstance(m.explanation, dict) else {}
         item = MatchView(
             match_id=m.pk,
             table=m.table.number if m.table is not None else None,

@@ -1,10 +1,20 @@
 """The projector (``/events/<slug>/projector/``): the standings, the round's pairings and
 "where do I sit", turning through the whole field screen by screen with a meta refresh, in a dark
-high-contrast theme for a hall's wall at 1920x1080; the round in play's clock large in the bar
-(its one script, ``clock.js``, counts the seconds down between two refreshes)."""
+high-contrast theme for a hall's wall at 1920x1080; the round in play's clock large in the bar.
+
+Each screen (``?view=<word>&page=<n>``) is kept as a document (``tournaments/documents.py``):
+rendered once per change, then served from the cache. So the page says nothing that changes
+with the time of day alone: a running clock is rendered as the moment it runs out (its end time
+for a browser without JavaScript, "ends 14:35", and the instant for the script, ``clock.js``,
+which counts down to it on the browser's clock); a paused or expired clock, or the director's
+moves (start, pause, resume, extend, end: ``services/round_clock.py``), change the event's pages
+token, so the next request renders the screen again. A screen reads only the rows it shows or
+needs to know are there (``projector.Views``)."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -38,25 +48,33 @@ def projector_page(request: HttpRequest, slug: str) -> HttpResponse:
     in_play = next((r for r in reversed(rounds) if r.status != Round.Status.CLOSED), None)
     closed = next((r for r in reversed(rounds) if r.status == Round.Status.CLOSED), None)
     current = in_play or closed
-    available: dict[str, list[Any]] = {}
-    standings = None
-    if can_see(request.user, event, "standings"):
-        standings = standings_reads.latest_standings(event)
-        if not event.public_results:
-            standings = result_privacy.without_outcomes(standings)
-        available["standings"] = standings.rows
-    view = None
-    if current is not None and can_see(request.user, event, "pairings"):
-        view = round_reads.round_view(current)
-        available["pairings"] = [*view.matches, *view.byes]
-        available["seats"] = projector.seat_list(
-            [
-                (m.table, [(e.name, list(e.players)) for e in m.entries])
-                for m in (*view.matches, *view.byes)
-            ]
+
+    @functools.cache
+    def standings() -> standings_reads.LiveStandings:
+        read = standings_reads.latest_standings(event)
+        return read if event.public_results else result_privacy.without_outcomes(read)
+
+    @functools.cache
+    def seating() -> round_reads.RoundView:
+        assert current is not None
+        return round_reads.round_view(current, explained=False)
+
+    def pairings() -> Sequence[Any]:
+        return [*seating().matches, *seating().byes]
+
+    def seats() -> Sequence[Any]:
+        return projector.seat_list(
+            [(m.table, [(e.name, list(e.players)) for e in m.entries]) for m in pairings()]
         )
+
+    readers: dict[str, Callable[[], Sequence[Any]]] = {}
+    if can_see(request.user, event, "standings"):
+        readers["standings"] = lambda: standings().rows
+    if current is not None and can_see(request.user, event, "pairings"):
+        readers["pairings"] = pairings
+        readers["seats"] = seats
     screen = projector.screen(
-        available, request.GET.get("view", ""), _page(request.GET.get("page"))
+        projector.Views(readers), request.GET.get("view", ""), _page(request.GET.get("page"))
     )
     next_url = (
         reverse("public:projector", args=[event.slug])
@@ -74,7 +92,7 @@ def projector_page(request: HttpRequest, slug: str) -> HttpResponse:
             ),
             "pairings_round": current,
             "clock": desk.round_clock(in_play) if in_play is not None else None,
-            "standings": standings,
+            "standings": standings() if screen.view == "standings" else None,
             "first_rank": (screen.page - 1) * projector.PER_PAGE.get(screen.view, 1),
         },
     )
