@@ -401,3 +401,70 @@ def test_kept_standings_are_frozen_out_of_collections_and_unfrozen_when_dropped(
         standings_records._recent.clear()
         gc.unfreeze()
     assert Round.objects.count() == 2
+
+
+def _statement_index(statements: list[str], table: str, verb: str) -> list[int]:
+    return [
+        i
+        for i, sql in enumerate(statements)
+        if sql.lstrip().upper().startswith(verb) and f'"{table}"' in sql
+    ]
+
+
+def test_a_confirmation_writes_the_events_shared_rows_last(
+    django_assert_num_queries: Any,
+) -> None:
+    """The rows every result of the event touches (its standings state, its pending re-rating
+    mark: ``tournaments/shared_rows.py``) are written after the answer is stored, just before
+    the commit, so another table's confirmation waits on them for those statements only."""
+    event = make_event()
+    event.rated = True
+    event.save(update_fields=["rated"])
+    rnd = make_round(event, tables=2)
+    _confirm_table(rnd, 2)
+    match = match_at(rnd, 1)
+    post(
+        table_client(rnd, 1),
+        f"/api/matches/{match.pk}/claims/",
+        {"side": 0, "sheet": sheet("tally")},
+    )
+    side_b = table_client(rnd, 1, side=1)
+    with django_assert_num_queries(CONFIRMATION) as captured:
+        confirm = post(side_b, f"/api/matches/{match.pk}/confirm/", {"side": 1}, If_Match='"1"')
+    assert confirm.status_code == 201, confirm.content
+    statements = [q["sql"] for q in captured.captured_queries]
+    answer = _statement_index(statements, "tournaments_idempotencyrecord", "UPDATE")
+    state = _statement_index(statements, "tournaments_standingsstate", "UPDATE")
+    mark = _statement_index(statements, "tournaments_backgroundjob", "SELECT")
+    result = _statement_index(statements, "tournaments_matchresult", "INSERT")
+    assert len(answer) == 1 and state and mark and result
+    assert result[0] < answer[0] < min(state + mark)
+    # Nothing but the shared rows (and the commit) after the answer.
+    tail = [sql for sql in statements[answer[0] + 1 :] if not sql.startswith(("RELEASE", "COMMIT"))]
+    assert all(
+        '"tournaments_standingsstate"' in sql or '"tournaments_backgroundjob"' in sql
+        for sql in tail
+    ), tail
+
+
+def test_a_refused_confirmation_leaves_the_events_shared_rows_alone() -> None:
+    from tournaments.models import StandingsState
+
+    rnd = make_round(make_event(), tables=2)
+    _confirm_table(rnd, 2)
+    generation = StandingsState.objects.get(pk=rnd.event_id).results_generation
+    match = match_at(rnd, 1)
+    post(
+        table_client(rnd, 1),
+        f"/api/matches/{match.pk}/claims/",
+        {"side": 0, "sheet": sheet("tally")},
+    )
+    stale = post(
+        table_client(rnd, 1, side=1),
+        f"/api/matches/{match.pk}/confirm/",
+        {"side": 1},
+        If_Match='"7"',
+    )
+    assert stale.status_code in (409, 412), stale.content
+    assert StandingsState.objects.get(pk=rnd.event_id).results_generation == generation
+    assert not MatchResult.objects.filter(match=match).exists()

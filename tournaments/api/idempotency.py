@@ -22,6 +22,7 @@ from django.db import IntegrityError, transaction
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from tournaments import shared_rows
 from tournaments.api.authentication import table_access
 from tournaments.errors import Conflict, SpinnerError, ValidationFailed
 from tournaments.models import IdempotencyRecord
@@ -84,12 +85,16 @@ def run_idempotent(
     """Run ``action`` once per idempotency key; replay its answer for the same key after.
 
     ``action`` runs inside a savepoint: an application error it raises rolls back its writes and
-    its error answer is kept for the key like any other answer.
+    its error answer is kept for the key like any other answer. The writes it puts off with
+    ``shared_rows.last`` are made after its answer is stored, just before the commit.
     """
     key = idempotency_key(request, required=required)
     if key is None:
         with transaction.atomic():
-            return action()
+            with shared_rows.collecting() as shared:
+                response = action()
+            shared.make()  # the rows every result touches, held only until the commit below
+            return response
     scope = client_scope(request)
     digest = request_digest(request)
     with transaction.atomic():
@@ -110,17 +115,21 @@ def run_idempotent(
             headers = dict(record.response_headers or {})
             headers["Idempotent-Replayed"] = "true"
             return Response(record.response_body, status=record.status_code, headers=headers)
-        try:
-            with transaction.atomic():
-                response = action()
-        except SpinnerError as exc:
-            response = Response(exc.as_dict(), status=exc.status)
+        with shared_rows.collecting() as shared:
+            try:
+                with transaction.atomic():
+                    response = action()
+            except SpinnerError as exc:
+                shared.drop()  # rolled back with the action
+                response = Response(exc.as_dict(), status=exc.status)
         record.status_code = response.status_code
         record.response_body = response.data
         record.response_headers = {
             name: response[name] for name in REPLAYED_HEADERS if response.has_header(name)
         }
         record.save(update_fields=["status_code", "response_body", "response_headers"])
+        # Last before the commit: the rows every result of the event touches (shared_rows.py).
+        shared.make()
         return response
 
 

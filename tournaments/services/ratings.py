@@ -38,7 +38,7 @@ from django.db import connection, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from tournaments import job_kinds
+from tournaments import job_kinds, shared_rows
 from tournaments.models import BackgroundJob, Event, Player, RatingChange
 from tournaments.queueing import enqueue_after_commit
 from tournaments.rating import PlayerRating, rate_rounds
@@ -263,7 +263,11 @@ def note_result_changed(*, event: Event, round_number: int, match_id: int | None
     round (``match_id``: only what that match's result can move) when the event is rated and
     not a draft."""
     if event.rated and event.status != Event.Status.DRAFT:
-        request_rerate(event_id=event.pk, round_number=round_number, match_id=match_id)
+        # the event's one pending mark: written last in a table's transaction (shared_rows)
+        event_id = event.pk
+        shared_rows.last(
+            lambda: request_rerate(event_id=event_id, round_number=round_number, match_id=match_id)
+        )
 
 
 def _earlier(one: dict[str, Any], other: dict[str, Any]) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from django.db.models import F
 from django.db.models.functions import Coalesce, Now
 from django.utils.translation import gettext
 
-from tournaments import follow_versions, metrics
+from tournaments import follow_versions, metrics, shared_rows
 from tournaments.errors import Conflict, NotAllowed, ValidationFailed
 from tournaments.models import Claim, Event, Match, MatchResult, Round, RoundSeat, StandingsState
 from tournaments.queueing import enqueue_after_commit
@@ -368,7 +368,12 @@ def check_result_version(current: MatchResult | None, expected_version: int | No
 
 def note_results_changed(*, event_id: int) -> None:
     """In the caller's transaction: bump the event's results generation, mark standings dirty,
-    and ask for a recompute once the transaction commits (never failing the caller)."""
+    and ask for a recompute once the transaction commits (never failing the caller). The
+    event's one state row is written last in a table's transaction (``shared_rows``)."""
+    shared_rows.last(lambda: _bump_standings_state(event_id))
+
+
+def _bump_standings_state(event_id: int) -> None:
     bump = {
         "results_generation": F("results_generation") + 1,
         "dirty": True,
