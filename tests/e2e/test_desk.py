@@ -233,4 +233,14 @@ def test_the_projector_pages_through_26_teams_at_1920x1080(
         wall.wait_for_url(re.compile(r"view=standings&page=2"), timeout=30_000)
     finally:
         context.close()
+    # Opened on a phone, every screen fits its width (smaller type, the bar wrapping).
+    phone_context = browser.new_context(viewport={"width": 390, "height": 844})
+    phone = phone_context.new_page()
+    try:
+        for view in ("standings", "pairings", "seats"):
+            phone.goto(f"{live_server.url}/events/{event.slug}/projector/?view={view}&page=1")
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 390, view
+            shot(phone, artifacts, f"08-projector-phone-{view}.png")
+    finally:
+        phone_context.close()
     assert screens >= 5  # 26 teams: three standings screens, two of pairings, three of seats
