@@ -95,6 +95,31 @@ def urls(field: Field, rnd: Round) -> list[str]:
     ]
 
 
+def on_redis(settings: Any, redis_url: str) -> None:
+    """The production shape: the fail-open Redis cache (a key prefix of the test's own)."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "tournaments.cache.FailOpenRedisCache",
+            "LOCATION": redis_url,
+            "KEY_PREFIX": f"documents-test-{uuid.uuid4()}",
+        }
+    }
+
+
+def kept_without_a_query(
+    client: Client, url: str, django_assert_num_queries: Any, renders: list[str]
+) -> Any:
+    """The page's first answer, after checking that asking again (and revalidating) reads
+    nothing and renders nothing."""
+    first = client.get(url, HTTP_ACCEPT_ENCODING="br")
+    renders.clear()
+    with django_assert_num_queries(0):
+        again = client.get(url, HTTP_ACCEPT_ENCODING="br")
+        not_modified = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert renders == [] and again.content == first.content and not_modified.status_code == 304
+    return first
+
+
 def body(response: Any) -> str:
     return bytes(response.content).decode()
 
@@ -282,22 +307,10 @@ def test_on_redis_an_unchanged_page_is_one_read_and_a_result_renders_it_again(
     django_assert_num_queries: Any,
     renders: list[str],
 ) -> None:
-    """The production shape: the fail-open Redis cache (a key prefix of the test's own)."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "tournaments.cache.FailOpenRedisCache",
-            "LOCATION": redis_url,
-            "KEY_PREFIX": f"documents-test-{uuid.uuid4()}",
-        }
-    }
+    on_redis(settings, redis_url)
     field, rnd = played()
     url = f"/events/{field.event.slug}/rounds/{rnd.number}/"
-    first = client.get(url, HTTP_ACCEPT_ENCODING="br")
-    renders.clear()
-    with django_assert_num_queries(0):
-        again = client.get(url, HTTP_ACCEPT_ENCODING="br")
-        not_modified = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
-    assert renders == [] and again.content == first.content and not_modified.status_code == 304
+    first = kept_without_a_query(client, url, django_assert_num_queries, renders)
     other = next(
         m
         for m in rnd.matches.filter(is_bye=False).select_related("round__event")
@@ -460,21 +473,10 @@ def test_on_redis_the_projector_is_one_read_and_a_clock_change_renders_it_again(
     django_assert_num_queries: Any,
     renders: list[str],
 ) -> None:
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "tournaments.cache.FailOpenRedisCache",
-            "LOCATION": redis_url,
-            "KEY_PREFIX": f"documents-test-{uuid.uuid4()}",
-        }
-    }
+    on_redis(settings, redis_url)
     field, rnd = played()
     url = f"/events/{field.event.slug}/projector/?view=seats&page=1"
-    first = client.get(url, HTTP_ACCEPT_ENCODING="br")
-    renders.clear()
-    with django_assert_num_queries(0):
-        again = client.get(url, HTTP_ACCEPT_ENCODING="br")
-        not_modified = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"])
-    assert renders == [] and again.content == first.content and not_modified.status_code == 304
+    first = kept_without_a_query(client, url, django_assert_num_queries, renders)
     round_clock.pause_clock(round=rnd, actor=field.director)
     changed = client.get(url, HTTP_IF_NONE_MATCH=first["ETag"], HTTP_ACCEPT_ENCODING="br")
     assert changed.status_code == 200
@@ -668,13 +670,7 @@ def test_a_room_reloading_a_changed_page_at_once_renders_it_once(
 ) -> None:
     """Eight readers ask at the same moment after a result (threads, Redis, the database the
     suite runs on): one renders, the others get the previous copy or the new one."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "tournaments.cache.FailOpenRedisCache",
-            "LOCATION": redis_url,
-            "KEY_PREFIX": f"documents-test-{uuid.uuid4()}",
-        }
-    }
+    on_redis(settings, redis_url)
     field, rnd = played()
     url = f"/events/{field.event.slug}/rounds/{rnd.number}/"
     before = Client().get(url)
