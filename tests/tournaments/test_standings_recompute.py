@@ -104,3 +104,22 @@ def test_a_process_remembers_a_bounded_number_of_events(
     standings_records.compute_snapshot_bytes(event_id=event["event"].pk)
     standings_records.compute_snapshot_bytes(event_id=other.pk)
     assert list(standings_records._recent) == [other.pk]
+
+
+def test_a_result_read_again_unchanged_is_the_very_record_of_the_last_read(
+    event: dict[str, Any],
+) -> None:
+    event_id, first_match = event["event"].pk, event["matches"][0]
+    standings_records.compute_snapshot_bytes(event_id=event_id)
+    before = standings_records._recent[event_id]
+    kept = {r.match_id: r for r in before.computation.tally.results_by_id.values()}
+    confirm(first_match, 20, 100, event["director"])  # a correction: a new row for this match
+    data = standings_records.load_standings_input(event_id=event_id, known=before.records)
+    fresh = standings_records.load_standings_input(event_id=event_id)
+    assert data.results == fresh.results  # the same records as a read from scratch
+    for record in data.results:
+        if record.match_id == first_match.pk:
+            assert record is not kept[record.match_id] and record != kept[record.match_id]
+        else:
+            assert record is kept[record.match_id]
+    assert standings_records.records_by_row(data) == dict(zip(data.rows, data.results, strict=True))

@@ -10,13 +10,14 @@ import gc
 import hashlib
 import threading
 from bisect import bisect_left, insort
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import timedelta
 from fractions import Fraction
-from itertools import accumulate
-from operator import itemgetter
-from typing import Any
+from itertools import accumulate, compress, repeat
+from operator import eq, itemgetter
+from typing import Any, cast
 
 from django.db import connections, router
 from django.db.models import Max
@@ -49,7 +50,7 @@ from tournaments.standings.multiplayer import (
     placings,
     table_points,
 )
-from tournaments.standings.records import normalise
+from tournaments.standings.records import entries_from_columns, normalise
 from tournaments.standings.serialise import canonical_json, encode_number
 
 SNAPSHOT_FORMAT = "spinner-standings/1"
@@ -105,6 +106,13 @@ class StandingsInput:
     results: list[StandingsResult]
     tables: list[TableResult] = field(default_factory=list)
     placing: PlacingPoints | None = None
+    rows: list[ResultRow] = field(default_factory=list)
+    """The results query's rows ``results`` were made from, in the same order (with tables of
+    many, before those were set aside)."""
+
+
+ResultRow = tuple[Any, ...]
+"""A row of :func:`results_sql`: what one record of the results is made from, and all of it."""
 
 
 def _exact(halves: int | None) -> Number:
@@ -165,29 +173,65 @@ def results_sql() -> str:
     )
 
 
-def load_standings_input(*, event_id: int) -> StandingsInput:
+def entries_sql() -> str:
+    """An event's entries in id order: id, name, status (written out, as :func:`results_sql`)."""
+    return f"SELECT id, name, status FROM {Entry._meta.db_table} WHERE event_id = %s ORDER BY id"
+
+
+def load_standings_input(
+    *, event_id: int, known: Mapping[ResultRow, StandingsResult] | None = None
+) -> StandingsInput:
     """Read the event, its entries and every counted result or bye (three queries).
 
     A result is a match's current confirmed ``MatchResult``; a bye (a match without
     ``entry_b``: the database ties the two) counts once its round is published. Scores are exact
     (stored as half-points). Rows come as plain tuples (no model instance), unordered (the
-    standings package orders them), straight into the records.
+    standings package orders them), straight into the records. ``known``: records made from
+    rows of an earlier read (:func:`records_by_row`); a row read again, the same in every
+    field, gives that very record (a record is made from its row alone) instead of a new one.
     """
     event = Event.objects.get(pk=event_id)
-    entries: list[StandingsEntry] = []
-    withdrawn: set[int] = set()
-    # in a fixed order: the next recompute reuses this one's only for the same entries, in order
-    for pk, name, status in (
-        Entry.objects.filter(event_id=event_id).order_by("pk").values_list("pk", "name", "status")
-    ):
-        entries.append(StandingsEntry(pk, name))
-        if status == Entry.Status.WITHDRAWN:
-            withdrawn.add(pk)
     with connections[router.db_for_read(Match)].cursor() as cursor:
+        # in a fixed order: the next recompute reuses this one's only for the same entries
+        cursor.execute(entries_sql(), [event_id])
+        entry_rows = cursor.fetchall()
         cursor.execute(results_sql(), [event_id, *COUNTED_KINDS, *PLAYED_STATUSES])
         rows = cursor.fetchall()
+    ids, names, statuses = zip(*entry_rows, strict=True) if entry_rows else ((), (), ())
+    entries = entries_from_columns(ids, names)
+    withdrawn = frozenset(compress(ids, map(eq, statuses, repeat(Entry.Status.WITHDRAWN))))
+    if known:
+        # in C, by the whole row; then the rows not known (the changed results) made one by one
+        found: list[StandingsResult | None] = list(map(known.get, rows))
+        at = -1
+        with suppress(ValueError):  # no further row not known
+            while True:
+                at = found.index(None, at + 1)
+                found[at] = _records([rows[at]])[0]
+        results = cast(list[StandingsResult], found)
+    else:
+        results = _records(rows)
+    tables: list[TableResult] = []
+    if event.entry_kind == Event.EntryKind.SINGLE:  # tables of many: individual events only
+        tables = load_tables_of_many(event_id)
+        if tables:
+            at_tables = {t.match_id for t in tables}
+            results = [r for r in results if r.match_id not in at_tables]
+    return StandingsInput(
+        event=event,
+        entries=entries,
+        withdrawn=withdrawn,
+        results=results,
+        tables=tables,
+        placing=game.placing_points(event) if tables else None,
+        rows=rows,
+    )
+
+
+def _records(rows: Iterable[ResultRow]) -> list[StandingsResult]:
+    """The records of :func:`results_sql`'s rows, in order."""
     kinds = ROUND_KINDS
-    results = [
+    return [
         StandingsResult(pk, number, kinds[kind], a, None, 0, 0, None)
         if b is None
         else StandingsResult(
@@ -204,20 +248,14 @@ def load_standings_input(*, event_id: int) -> StandingsInput:
         )
         for pk, number, kind, a, b, score_a, score_b, winner_side, forfeit in rows
     ]
-    tables: list[TableResult] = []
-    if event.entry_kind == Event.EntryKind.SINGLE:  # tables of many: individual events only
-        tables = load_tables_of_many(event_id)
-        if tables:
-            at_tables = {t.match_id for t in tables}
-            results = [r for r in results if r.match_id not in at_tables]
-    return StandingsInput(
-        event=event,
-        entries=entries,
-        withdrawn=frozenset(withdrawn),
-        results=results,
-        tables=tables,
-        placing=game.placing_points(event) if tables else None,
-    )
+
+
+def records_by_row(data: StandingsInput) -> dict[ResultRow, StandingsResult]:
+    """Each record of ``data`` by the row it was made from (for :func:`load_standings_input`'s
+    ``known``); none with tables of many (their rows and records do not pair up)."""
+    if data.tables or len(data.rows) != len(data.results):
+        return {}
+    return dict(zip(data.rows, data.results, strict=True))
 
 
 TABLE_KINDS = ("swiss", "round_robin")
@@ -490,6 +528,8 @@ class RecentRecompute:
     lines: ResultLines
     entry_lines: bytes
     extras: RowExtras
+    records: dict[ResultRow, StandingsResult] = field(default_factory=dict)
+    """The records by the rows they were made from (:func:`records_by_row`)."""
 
 
 RECENT_EVENTS = 8
@@ -514,7 +554,7 @@ def compute_snapshot_bytes(*, event_id: int) -> tuple[bytes, str]:
     try:
         with _recent_lock:
             recent = _recent.get(event_id)
-        data = load_standings_input(event_id=event_id)
+        data = load_standings_input(event_id=event_id, known=recent.records if recent else None)
         computation = compute_standings_of(data, recent.computation if recent else None)
         extras = row_extras(computation, data.withdrawn, recent.extras if recent else None)
         document, _ = build_document(data, computation, extras)
@@ -523,7 +563,9 @@ def compute_snapshot_bytes(*, event_id: int) -> tuple[bytes, str]:
         entries = recent.entry_lines if recent and same_entries else _entry_lines(data.entries)
         with _recent_lock:
             _recent.pop(event_id, None)
-            _recent[event_id] = RecentRecompute(computation, lines, entries, extras)
+            _recent[event_id] = RecentRecompute(
+                computation, lines, entries, extras, records_by_row(data)
+            )
             evicted = len(_recent) > RECENT_EVENTS
             while len(_recent) > RECENT_EVENTS:
                 del _recent[next(iter(_recent))]
