@@ -123,3 +123,82 @@ def test_a_result_read_again_unchanged_is_the_very_record_of_the_last_read(
         else:
             assert record is kept[record.match_id]
     assert standings_records.records_by_row(data) == dict(zip(data.rows, data.results, strict=True))
+
+
+def test_a_process_remembers_the_events_recomputed_lately_and_reuses_them(
+    event: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a worker computes before it forks (``spinner.celery``): the most recently recomputed
+    events, as many as a process keeps; the next recompute of one reuses that computation."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import StandingsRecompute
+    from tournaments.services import standings
+
+    monkeypatch.setattr(standings_records, "RECENT_EVENTS", 2)
+    old, other = make_event(slug="old"), make_event(slug="other")
+    for extra in (old, other):
+        make_entries(extra, 2, prefix=extra.slug)
+    for event_id in (old.pk, event["event"].pk, other.pk):
+        standings.recompute_standings(event_id=event_id, force=True)
+    StandingsRecompute.objects.filter(pk=old.pk).update(
+        last_started_at=timezone.now() - timedelta(hours=7)
+    )
+    standings_records._recent.clear()
+    remembered = standings_records.remember_recent_events(within=timedelta(hours=6))
+    assert remembered == [other.pk, event["event"].pk]  # the most recent first; not the old one
+    assert list(standings_records._recent) == [event["event"].pk, other.pk]  # it stays longest
+    confirm(event["matches"][1], 100, 20, event["director"])
+    again = standings_records.compute_snapshot_bytes(event_id=event["event"].pk)
+    assert standings_records._recent[event["event"].pk].computation.changed == frozenset(
+        {event["matches"][1].pk}
+    )
+    assert again == from_scratch(event["event"].pk)
+
+
+def test_a_starting_worker_computes_the_recent_standings_then_closes_and_freezes(
+    event: dict[str, Any],
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """``worker_init`` (in the worker's main process, before its pool forks): the recent events'
+    standings are kept, the database connections closed, the objects frozen out of the
+    collector; a failure is logged, not raised."""
+    import gc
+
+    from django.db import connections
+
+    from spinner import celery
+    from tournaments.services import standings
+
+    standings.recompute_standings(event_id=event["event"].pk, force=True)
+    standings_records._recent.clear()
+    closed: list[bool] = []
+    monkeypatch.setattr(connections, "close_all", lambda: closed.append(True))
+    settings.SPINNER_WORKER_WARM_STANDINGS_HOURS = 6
+    gc.unfreeze()
+    try:
+        celery._remember_recent_standings(sender=None)
+        assert list(standings_records._recent) == [event["event"].pk]
+        assert closed == [True]
+        assert gc.get_freeze_count() > 0
+        gc.unfreeze()
+        standings_records._recent.clear()
+
+        def fail(**_: Any) -> list[int]:
+            raise RuntimeError("the database is away")
+
+        monkeypatch.setattr(standings_records, "remember_recent_events", fail)
+        celery._remember_recent_standings(sender=None)  # logged, not raised
+        assert "could not be computed at start" in caplog.text
+        assert closed == [True, True] and gc.get_freeze_count() > 0
+        settings.SPINNER_WORKER_WARM_STANDINGS_HOURS = 0
+        monkeypatch.undo()
+        monkeypatch.setattr(connections, "close_all", lambda: closed.append(True))
+        celery._remember_recent_standings(sender=None)
+        assert not standings_records._recent  # turned off: nothing computed
+    finally:
+        gc.unfreeze()

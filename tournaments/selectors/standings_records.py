@@ -21,6 +21,7 @@ from typing import Any, cast
 
 from django.db import connections, router
 from django.db.models import Max
+from django.utils import timezone
 
 from tournaments import game
 from tournaments.models import (
@@ -591,6 +592,22 @@ def _keep_out_of_collections(*, cold: bool, evicted: bool) -> None:
         gc.unfreeze()
     elif cold:
         gc.freeze()
+
+
+def remember_recent_events(*, within: timedelta) -> list[int]:
+    """Compute and keep (as :func:`compute_snapshot_bytes` does) the standings of the events
+    recomputed within ``within``, the most recent first, as many as a process keeps
+    (:data:`RECENT_EVENTS`): a process's next recompute of any of them then starts from that
+    computation instead of from scratch. The event ids, in that order."""
+    since = timezone.now() - within
+    recent = list(
+        StandingsRecompute.objects.filter(last_started_at__gte=since)
+        .order_by("-last_started_at")
+        .values_list("event_id", flat=True)[:RECENT_EVENTS]
+    )
+    for event_id in reversed(recent):  # the most recent kept last (the last evicted)
+        compute_snapshot_bytes(event_id=event_id)
+    return recent
 
 
 def events_with_results_newer_than_snapshot(margin_seconds: float = 0.0) -> list[int]:
