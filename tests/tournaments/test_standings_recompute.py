@@ -202,3 +202,35 @@ def test_a_starting_worker_computes_the_recent_standings_then_closes_and_freezes
         assert not standings_records._recent  # turned off: nothing computed
     finally:
         gc.unfreeze()
+
+
+def test_the_records_by_row_grow_with_each_read_then_are_made_afresh() -> None:
+    """A read's new records are added to the dict it was given (rows no longer read stay: a
+    record is its row's, whenever that row comes back) until a quarter more rows than the read
+    are kept: then the dict is made afresh."""
+    from tournaments.standings import Result as Record
+
+    def read(rows: list[tuple[Any, ...]], made: list[int] | None) -> Any:
+        results = [Record(row[0], 1, "swiss", 1, 2, 305, 100, 1) for row in rows]
+        return standings_records.StandingsInput(
+            event=None,  # type: ignore[arg-type]
+            entries=[],
+            withdrawn=frozenset(),
+            results=results,
+            rows=rows,
+            made=made,
+        )
+
+    rows = [(n, "row") for n in range(100)]
+    first = read(rows, None)
+    known = standings_records.records_by_row(first)
+    assert known == dict(zip(rows, first.results, strict=True))
+    changed = [*rows[:-1], (99, "corrected")]
+    second = read(changed, [99])
+    kept = standings_records.records_by_row(second, known)
+    assert kept is known and len(kept) == 101  # the old row 99 stays, the new one is added
+    assert kept[(99, "corrected")] is second.results[99]
+    many = [(n, "again") for n in range(100)]
+    third = read(many, list(range(100)))
+    fresh = standings_records.records_by_row(third, kept)
+    assert fresh is not kept and fresh == dict(zip(many, third.results, strict=True))

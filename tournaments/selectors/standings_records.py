@@ -43,6 +43,7 @@ from tournaments.standings import (
     unbroken_ties,
 )
 from tournaments.standings import Result as StandingsResult
+from tournaments.standings.compute import rows_json
 from tournaments.standings.incremental import Computation, compute
 from tournaments.standings.multiplayer import (
     PlacingPoints,
@@ -110,6 +111,9 @@ class StandingsInput:
     rows: list[ResultRow] = field(default_factory=list)
     """The results query's rows ``results`` were made from, in the same order (with tables of
     many, before those were set aside)."""
+    made: list[int] | None = None
+    """Where in ``rows`` the records made by this read are (the others were ``known``); None:
+    all of them."""
 
 
 ResultRow = tuple[Any, ...]
@@ -201,14 +205,16 @@ def load_standings_input(
     ids, names, statuses = zip(*entry_rows, strict=True) if entry_rows else ((), (), ())
     entries = entries_from_columns(ids, names)
     withdrawn = frozenset(compress(ids, map(eq, statuses, repeat(Entry.Status.WITHDRAWN))))
+    made: list[int] | None = None
     if known:
         # in C, by the whole row; then the rows not known (the changed results) made one by one
         found: list[StandingsResult | None] = list(map(known.get, rows))
-        at = -1
+        made, at = [], -1
         with suppress(ValueError):  # no further row not known
             while True:
                 at = found.index(None, at + 1)
                 found[at] = _records([rows[at]])[0]
+                made.append(at)
         results = cast(list[StandingsResult], found)
     else:
         results = _records(rows)
@@ -226,6 +232,7 @@ def load_standings_input(
         tables=tables,
         placing=game.placing_points(event) if tables else None,
         rows=rows,
+        made=made,
     )
 
 
@@ -251,12 +258,25 @@ def _records(rows: Iterable[ResultRow]) -> list[StandingsResult]:
     ]
 
 
-def records_by_row(data: StandingsInput) -> dict[ResultRow, StandingsResult]:
+def records_by_row(
+    data: StandingsInput, known: dict[ResultRow, StandingsResult] | None = None
+) -> dict[ResultRow, StandingsResult]:
     """Each record of ``data`` by the row it was made from (for :func:`load_standings_input`'s
-    ``known``); none with tables of many (their rows and records do not pair up)."""
-    if data.tables or len(data.rows) != len(data.results):
+    ``known``); none with tables of many (their rows and records do not pair up).
+
+    With ``known`` (what ``data`` was read with): that dict, the records ``data`` made added.
+    A row no longer read stays in it (a record is made from its row alone: it is right again if
+    the row comes back) until the rows not read are a quarter of those read; then the dict is
+    made afresh."""
+    rows, results = data.rows, data.results
+    if data.tables or len(rows) != len(results):
         return {}
-    return dict(zip(data.rows, data.results, strict=True))
+    made = data.made
+    if known is None or made is None or len(known) + len(made) > len(rows) * 5 // 4 + 64:
+        return dict(zip(rows, results, strict=True))
+    for at in made:
+        known[rows[at]] = results[at]
+    return known
 
 
 TABLE_KINDS = ("swiss", "round_robin")
@@ -334,14 +354,16 @@ def build_document(
     data: StandingsInput,
     computation: Computation | None = None,
     extras: RowExtras | None = None,
+    rows: list[dict[str, Any]] | None = None,
 ) -> tuple[dict[str, Any], Standings]:
     """The snapshot document: the standings package's canonical JSON under ``standings``, and
     per row what the pages and the CSV show beside it (points for and against, spread, the
     match-points progression, withdrawn), the places that matter and the ties across them.
 
     ``computation``: the standings of ``data`` (:func:`compute_standings_of`); ``extras``: its
-    rows' extras (:func:`row_extras`); each made here when not given. The extras read the
-    computation's tally: the results are tallied once."""
+    rows' extras (:func:`row_extras`); ``rows``: its rows' JSON (``standings.compute.rows_json``);
+    each made here when not given. The extras read the computation's tally: the results are
+    tallied once."""
     event = data.event
     if computation is None:
         computation = compute_standings_of(data)
@@ -353,7 +375,7 @@ def build_document(
     document: dict[str, Any] = {
         "format": SNAPSHOT_FORMAT,
         "event": event.slug,
-        "standings": standings.to_json(),
+        "standings": standings.to_json(rows),
         "extra": {key: extra for key, (_, _, extra) in extras.items()},
         "places_that_matter": places,
         "unbroken_ties": unbroken_ties(standings, places) if places else [],
@@ -531,6 +553,8 @@ class RecentRecompute:
     extras: RowExtras
     records: dict[ResultRow, StandingsResult] = field(default_factory=dict)
     """The records by the rows they were made from (:func:`records_by_row`)."""
+    rows: dict[Any, tuple[Any, dict[str, Any]]] = field(default_factory=dict)
+    """The standings rows and their JSON by entry id (``standings.compute.rows_json``)."""
 
 
 RECENT_EVENTS = 8
@@ -558,14 +582,20 @@ def compute_snapshot_bytes(*, event_id: int) -> tuple[bytes, str]:
         data = load_standings_input(event_id=event_id, known=recent.records if recent else None)
         computation = compute_standings_of(data, recent.computation if recent else None)
         extras = row_extras(computation, data.withdrawn, recent.extras if recent else None)
-        document, _ = build_document(data, computation, extras)
+        row_json, rows = rows_json(computation.standings.rows, recent.rows if recent else None)
+        document, _ = build_document(data, computation, extras, row_json)
         lines = result_lines(data, recent.lines if recent else None, computation)
         same_entries = recent is not None and recent.computation.entries is computation.entries
         entries = recent.entry_lines if recent and same_entries else _entry_lines(data.entries)
         with _recent_lock:
             _recent.pop(event_id, None)
             _recent[event_id] = RecentRecompute(
-                computation, lines, entries, extras, records_by_row(data)
+                computation,
+                lines,
+                entries,
+                extras,
+                records_by_row(data, recent.records if recent else None),
+                rows,
             )
             evicted = len(_recent) > RECENT_EVENTS
             while len(_recent) > RECENT_EVENTS:
