@@ -150,6 +150,19 @@ def test_a_process_remembers_the_events_recomputed_lately_and_reuses_them(
     remembered = standings_records.remember_recent_events(within=timedelta(hours=6))
     assert remembered == [other.pk, event["event"].pk]  # the most recent first; not the old one
     assert list(standings_records._recent) == [event["event"].pk, other.pk]  # it stays longest
+    standings_records._recent.clear()
+    real = standings_records.compute_snapshot_bytes
+
+    def fails_for_other(*, event_id: int) -> tuple[bytes, str]:
+        if event_id == other.pk:
+            raise ValueError("an entry read while being added")
+        return real(event_id=event_id)
+
+    monkeypatch.setattr(standings_records, "compute_snapshot_bytes", fails_for_other)
+    assert standings_records.remember_recent_events(within=timedelta(hours=6)) == [
+        event["event"].pk
+    ]  # the other one logged and left out
+    monkeypatch.setattr(standings_records, "compute_snapshot_bytes", real)
     confirm(event["matches"][1], 100, 20, event["director"])
     again = standings_records.compute_snapshot_bytes(event_id=event["event"].pk)
     assert standings_records._recent[event["event"].pk].computation.changed == frozenset(

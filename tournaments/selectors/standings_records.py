@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import logging
 import threading
 from bisect import bisect_left, insort
 from collections.abc import Iterable, Mapping, Sequence
@@ -54,6 +55,8 @@ from tournaments.standings.multiplayer import (
 )
 from tournaments.standings.records import entries_from_columns, normalise
 from tournaments.standings.serialise import canonical_json, encode_number
+
+logger = logging.getLogger(__name__)
 
 SNAPSHOT_FORMAT = "spinner-standings/1"
 
@@ -628,16 +631,24 @@ def remember_recent_events(*, within: timedelta) -> list[int]:
     """Compute and keep (as :func:`compute_snapshot_bytes` does) the standings of the events
     recomputed within ``within``, the most recent first, as many as a process keeps
     (:data:`RECENT_EVENTS`): a process's next recompute of any of them then starts from that
-    computation instead of from scratch. The event ids, in that order."""
+    computation instead of from scratch. The ids of the events kept, in that order. An event
+    that cannot be computed (its records read while being changed, say) is logged and left out:
+    its next recompute starts from scratch, as without this."""
     since = timezone.now() - within
     recent = list(
         StandingsRecompute.objects.filter(last_started_at__gte=since)
         .order_by("-last_started_at")
         .values_list("event_id", flat=True)[:RECENT_EVENTS]
     )
+    kept: list[int] = []
     for event_id in reversed(recent):  # the most recent kept last (the last evicted)
-        compute_snapshot_bytes(event_id=event_id)
-    return recent
+        try:
+            compute_snapshot_bytes(event_id=event_id)
+        except Exception:
+            logger.exception("the standings of event %s could not be computed ahead", event_id)
+            continue
+        kept.insert(0, event_id)
+    return kept
 
 
 def events_with_results_newer_than_snapshot(margin_seconds: float = 0.0) -> list[int]:
