@@ -247,31 +247,3 @@ def test_the_records_by_row_grow_with_each_read_then_are_made_afresh() -> None:
     third = read(many, list(range(100)))
     fresh = standings_records.records_by_row(third, kept)
     assert fresh is not kept and fresh == dict(zip(many, third.results, strict=True))
-
-
-def test_a_snapshot_row_is_written_whole_and_seen_by_the_query_log(event: dict[str, Any]) -> None:
-    """``_insert_snapshot`` (a bound parameter on PostgreSQL, the ORM elsewhere) writes what the
-    ORM would, non-ASCII text included, and Django's query log sees the statement."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-    from django.utils import timezone
-
-    from tournaments.models import StandingsSnapshot
-    from tournaments.services import standings
-
-    text = '{"name":"Équipe ½ \\u2028","rows":[]}' + "x" * 300_000
-    before = timezone.now()
-    with CaptureQueriesContext(connection) as queries:
-        standings._insert_snapshot(
-            event_id=event["event"].pk,
-            generation=41,
-            results_generation=7,
-            computed_from="f" * 64,
-            digest="d" * 64,
-            data=text,
-        )
-    assert any("INSERT" in q["sql"] and "standingssnapshot" in q["sql"] for q in queries)
-    row = StandingsSnapshot.objects.get(event=event["event"], generation=41)
-    assert (row.results_generation, row.computed_from, row.digest) == (7, "f" * 64, "d" * 64)
-    assert row.data == text
-    assert before <= row.created_at <= timezone.now()

@@ -294,7 +294,7 @@ def _recompute_locked(
         else:
             generation, status = (latest[0] if latest else 0) + 1, "new"
             _compress_quickly()
-            _insert_snapshot(
+            StandingsSnapshot.objects.create(
                 event_id=event_id,
                 generation=generation,
                 results_generation=generation_read,
@@ -313,74 +313,6 @@ def _recompute_locked(
             recomputes=F("recomputes") + 1,
         )
         return RecomputeOutcome(status, generation=generation), generation_read
-
-
-def _insert_snapshot(
-    *,
-    event_id: int,
-    generation: int,
-    results_generation: int,
-    computed_from: str,
-    digest: str,
-    data: str,
-) -> None:
-    """The new snapshot's row, as ``StandingsSnapshot.objects.create`` writes it. On PostgreSQL
-    the document (0.9 MB for 2,000 entries) is sent as a bound parameter, this statement only
-    (psycopg's server-side binding), instead of quoted into the statement's text by the client
-    as Django's connection does for every statement: about 0.6 ms of CPU instead of 2.5
-    (benchmarks/standings/RESULTS.md). Through Django's cursor wrapper all the same (query
-    logging and execute wrappers see it)."""
-    binding = None
-    if connection.vendor == "postgresql":
-        from django.db.backends.postgresql import base  # psycopg 3: its server-binding cursor
-
-        binding = getattr(base, "ServerBindingCursor", None)
-    if binding is None:
-        StandingsSnapshot.objects.create(
-            event_id=event_id,
-            generation=generation,
-            results_generation=results_generation,
-            computed_from=computed_from,
-            digest=digest,
-            data=data,
-        )
-        return
-    meta = StandingsSnapshot._meta
-    columns = [
-        meta.get_field(name).column
-        for name in (
-            "event",
-            "generation",
-            "created_at",
-            "results_generation",
-            "computed_from",
-            "digest",
-            "data",
-        )
-    ]
-    sql = (
-        f"INSERT INTO {connection.ops.quote_name(meta.db_table)}"
-        f" ({', '.join(connection.ops.quote_name(c) for c in columns)})"
-        f" VALUES ({', '.join(['%s'] * len(columns))})"
-    )
-    params = [
-        event_id,
-        generation,
-        timezone.now(),  # as auto_now_add sets it
-        results_generation,
-        computed_from,
-        digest,
-        data,
-    ]
-    connection.ensure_connection()
-    raw = binding(connection.connection)
-    wrapped = (
-        connection.make_debug_cursor(raw)
-        if connection.queries_logged
-        else connection.make_cursor(raw)
-    )
-    with wrapped as cursor:
-        cursor.execute(sql, params)
 
 
 _lz4: bool | None = None  # whether the database can compress stored values with lz4
