@@ -5,7 +5,9 @@ tasks and worker hooks), plus a record of each task's CPU in the pool process th
 the checkout under test first, so ``spinner`` is that checkout's. Around every task
 (``task_prerun`` / ``task_postrun``, in the pool process) it notes the process CPU time, the wall
 time, the minor page faults and the system time, and pushes them to a Redis list
-(``BENCH_CPU_KEY``) for ``worker.py`` to read. Nothing else differs from ``celery -A spinner``.
+(``BENCH_CPU_KEY``) for ``worker.py`` to read. With ``BENCH_PROFILE`` set (a path prefix), a
+pool process's first task is profiled too (cProfile, process CPU), to ``<prefix>.<pid>``.
+Nothing else differs from ``celery -A spinner``.
 """
 
 from __future__ import annotations
@@ -29,8 +31,16 @@ _kept: list[Any] = [None]
 _client = redis.Redis.from_url(os.environ["REDIS_URL"])
 
 
+_profile: list[Any] = []
+
+
 @task_prerun.connect
 def _before(task_id: str | None = None, **_: Any) -> None:
+    if os.environ.get("BENCH_PROFILE") and _done_in_this_process == 0:  # the first task's profile
+        import cProfile
+
+        _profile.append(cProfile.Profile(time.process_time))
+        _profile[-1].enable()
     import sys
 
     records = sys.modules.get("tournaments.selectors.standings_records")
@@ -47,6 +57,9 @@ def _after(task_id: str | None = None, task: Any = None, retval: Any = None, **_
     global _done_in_this_process
     cpu, wall, usage = _started.pop(str(task_id))
     now = resource.getrusage(resource.RUSAGE_SELF)
+    if _profile:
+        _profile[-1].disable()
+        _profile.pop().dump_stats(f"{os.environ['BENCH_PROFILE']}.{os.getpid()}")
     record = {
         "pid": os.getpid(),
         "task": getattr(task, "name", ""),

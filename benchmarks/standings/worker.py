@@ -163,7 +163,12 @@ def main() -> None:
     parser.add_argument("--tasks", type=int, default=6)
     parser.add_argument("--concurrency", type=int, default=2)
     parser.add_argument("--json", type=Path, help="write every record here")
+    parser.add_argument(
+        "--profile", help="a path prefix: each pool process's first task profiled to <prefix>.<pid>"
+    )
     args = parser.parse_args()
+    if args.profile:
+        os.environ["BENCH_PROFILE"] = args.profile
     event = Event.objects.get(slug=args.slug)
     checkouts = [("this", ROOT)] + ([("base", args.base.resolve())] if args.base else [])
     results: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in checkouts}
