@@ -9,6 +9,7 @@ import os
 from typing import Any
 
 from celery import Celery
+from celery.signals import worker_init
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spinner.settings")
 
@@ -53,3 +54,47 @@ _survive_restore_after_close()
 app = Celery("spinner")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@worker_init.connect
+def _remember_recent_standings(**_: Any) -> None:
+    """In the worker's main process, before it starts its pool: compute the standings of the
+    events recomputed lately (within ``SPINNER_WORKER_WARM_STANDINGS_HOURS``; 0 for none), so
+    that every pool process forked from it starts with them and its first recompute of such an
+    event reuses that computation instead of starting from scratch
+    (``tournaments.selectors.standings_records.remember_recent_events``). Then close the database
+    connections (a forked process must not share them) and move every object made so far out of
+    the cyclic garbage collector's sight (``gc.freeze``, as the ``gc`` documentation advises
+    before forking: the pool processes share those pages rather than copying them when a
+    collection would walk them). A failure is logged and the worker starts all the same."""
+    import gc
+    import logging
+    import time
+    from datetime import timedelta
+
+    import django
+    from django.apps import apps
+
+    if not apps.ready:  # set up already in a worker (Celery's Django fixup): not again
+        django.setup()
+    from django.conf import settings
+    from django.db import connections
+
+    logger = logging.getLogger(__name__)
+    hours = float(getattr(settings, "SPINNER_WORKER_WARM_STANDINGS_HOURS", 0))
+    try:
+        if hours > 0:
+            from tournaments.selectors import standings_records
+
+            started = time.process_time()
+            events = standings_records.remember_recent_events(within=timedelta(hours=hours))
+            logger.info(
+                "standings of events %s computed before the pool starts (%.0f ms of CPU)",
+                events,
+                (time.process_time() - started) * 1000,
+            )
+    except Exception:
+        logger.exception("the standings of recent events could not be computed at start")
+    finally:
+        connections.close_all()
+        gc.freeze()

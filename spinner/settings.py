@@ -235,6 +235,12 @@ CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # every event whose standings lag its results (tournaments/services/live.py). Each message expires
 # after one interval, so a beat running while no worker does never piles them up.
 SPINNER_RECONCILE_SECONDS = float(os.environ.get("SPINNER_RECONCILE_SECONDS", "30"))
+# A worker starting computes the standings of the events recomputed within this many hours before
+# it forks its pool processes, so that each one's first recompute of them is not from scratch
+# (spinner/celery.py; benchmarks/standings/RESULTS.md). 0 turns it off.
+SPINNER_WORKER_WARM_STANDINGS_HOURS = float(
+    os.environ.get("SPINNER_WORKER_WARM_STANDINGS_HOURS", "6")
+)
 # The workers' heartbeat (tournaments/services/heartbeat.py): beat sends it every interval; the
 # director's page says "standings worker down since ..." when none ran it within the threshold.
 SPINNER_HEARTBEAT_SECONDS = float(os.environ.get("SPINNER_HEARTBEAT_SECONDS", "15"))

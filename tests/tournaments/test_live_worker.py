@@ -394,3 +394,48 @@ def test_with_redis_stopped_submissions_succeed_pages_say_updating_and_standings
     poll(converged, timeout=90)
     page = client.get(f"/events/{event.slug}/standings/")
     assert "Updating" not in page.content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_prefork_worker_starts_with_the_recent_standings_and_recomputes_them_exactly(
+    celery_worker_process: Starter,
+    worker: Starter,  # for its setup (this run's queue on the test's own Redis); started below
+) -> None:
+    """The worker's main process computes the standings of the events recomputed lately before it
+    forks its pool (``spinner.celery``); a pool process's recompute, reusing that computation,
+    writes the bytes and fingerprint a computation from scratch writes."""
+    from spinner.celery import app
+    from tournaments.selectors import standings_records
+
+    event, entries, matches = field(8, "prefork")
+    submit_both(matches[0], 100, 70)
+    standings.recompute_standings(event_id=event.pk, force=True)  # recomputed lately: by us
+    queue = app.conf.task_default_queue
+    proc = celery_worker_process(queue, "--pool", "prefork", "--concurrency", "1")
+    log = ARTIFACTS / f"worker-{queue}.log"
+
+    def remembered() -> bool:
+        alive(proc)
+        text = log.read_text(errors="replace")
+        return f"standings of events [{event.pk}] computed before the pool starts" in text
+
+    poll(remembered, timeout=60)
+    generation = StandingsSnapshot.objects.filter(event=event).count()
+    for match, margin in zip(matches[1:], [40, 20, 30], strict=True):
+        submit_both(match, 100, 100 - margin)
+
+    def converged() -> bool:
+        alive(proc)
+        return current(event) and snapshot_order(event) == expected_order(entries, [30, 40, 20, 30])
+
+    poll(converged, timeout=60)
+    latest = StandingsSnapshot.objects.filter(event=event).order_by("-generation").first()
+    assert latest is not None and latest.generation > generation
+    standings_records._recent.clear()
+    data, fingerprint = standings_records.compute_snapshot_bytes(event_id=event.pk)
+    standings_records._recent.clear()
+    assert latest.data.encode() == data
+    assert latest.computed_from == fingerprint
+    text = log.read_text(errors="replace")
+    assert "ForkPoolWorker" in text  # the recomputes ran in a pool process, forked after
+    assert "could not be computed" not in text

@@ -104,3 +104,146 @@ def test_a_process_remembers_a_bounded_number_of_events(
     standings_records.compute_snapshot_bytes(event_id=event["event"].pk)
     standings_records.compute_snapshot_bytes(event_id=other.pk)
     assert list(standings_records._recent) == [other.pk]
+
+
+def test_a_result_read_again_unchanged_is_the_very_record_of_the_last_read(
+    event: dict[str, Any],
+) -> None:
+    event_id, first_match = event["event"].pk, event["matches"][0]
+    standings_records.compute_snapshot_bytes(event_id=event_id)
+    before = standings_records._recent[event_id]
+    kept = {r.match_id: r for r in before.computation.tally.results_by_id.values()}
+    confirm(first_match, 20, 100, event["director"])  # a correction: a new row for this match
+    data = standings_records.load_standings_input(event_id=event_id, known=before.records)
+    fresh = standings_records.load_standings_input(event_id=event_id)
+    assert data.results == fresh.results  # the same records as a read from scratch
+    for record in data.results:
+        if record.match_id == first_match.pk:
+            assert record is not kept[record.match_id] and record != kept[record.match_id]
+        else:
+            assert record is kept[record.match_id]
+    assert standings_records.records_by_row(data) == dict(zip(data.rows, data.results, strict=True))
+
+
+def test_a_process_remembers_the_events_recomputed_lately_and_reuses_them(
+    event: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What a worker computes before it forks (``spinner.celery``): the most recently recomputed
+    events, as many as a process keeps; the next recompute of one reuses that computation."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from tournaments.models import StandingsRecompute
+    from tournaments.services import standings
+
+    monkeypatch.setattr(standings_records, "RECENT_EVENTS", 2)
+    old, other = make_event(slug="old"), make_event(slug="other")
+    for extra in (old, other):
+        make_entries(extra, 2, prefix=extra.slug)
+    for event_id in (old.pk, event["event"].pk, other.pk):
+        standings.recompute_standings(event_id=event_id, force=True)
+    StandingsRecompute.objects.filter(pk=old.pk).update(
+        last_started_at=timezone.now() - timedelta(hours=7)
+    )
+    standings_records._recent.clear()
+    remembered = standings_records.remember_recent_events(within=timedelta(hours=6))
+    assert remembered == [other.pk, event["event"].pk]  # the most recent first; not the old one
+    assert list(standings_records._recent) == [event["event"].pk, other.pk]  # it stays longest
+    standings_records._recent.clear()
+    real = standings_records.compute_snapshot_bytes
+
+    def fails_for_other(*, event_id: int) -> tuple[bytes, str]:
+        if event_id == other.pk:
+            raise ValueError("an entry read while being added")
+        return real(event_id=event_id)
+
+    monkeypatch.setattr(standings_records, "compute_snapshot_bytes", fails_for_other)
+    assert standings_records.remember_recent_events(within=timedelta(hours=6)) == [
+        event["event"].pk
+    ]  # the other one logged and left out
+    monkeypatch.setattr(standings_records, "compute_snapshot_bytes", real)
+    confirm(event["matches"][1], 100, 20, event["director"])
+    again = standings_records.compute_snapshot_bytes(event_id=event["event"].pk)
+    assert standings_records._recent[event["event"].pk].computation.changed == frozenset(
+        {event["matches"][1].pk}
+    )
+    assert again == from_scratch(event["event"].pk)
+
+
+def test_a_starting_worker_computes_the_recent_standings_then_closes_and_freezes(
+    event: dict[str, Any],
+    settings: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """``worker_init`` (in the worker's main process, before its pool forks): the recent events'
+    standings are kept, the database connections closed, the objects frozen out of the
+    collector; a failure is logged, not raised."""
+    import gc
+
+    from django.db import connections
+
+    from spinner import celery
+    from tournaments.services import standings
+
+    standings.recompute_standings(event_id=event["event"].pk, force=True)
+    standings_records._recent.clear()
+    closed: list[bool] = []
+    monkeypatch.setattr(connections, "close_all", lambda: closed.append(True))
+    settings.SPINNER_WORKER_WARM_STANDINGS_HOURS = 6
+    gc.unfreeze()
+    try:
+        celery._remember_recent_standings(sender=None)
+        assert list(standings_records._recent) == [event["event"].pk]
+        assert closed == [True]
+        assert gc.get_freeze_count() > 0
+        gc.unfreeze()
+        standings_records._recent.clear()
+
+        def fail(**_: Any) -> list[int]:
+            raise RuntimeError("the database is away")
+
+        monkeypatch.setattr(standings_records, "remember_recent_events", fail)
+        celery._remember_recent_standings(sender=None)  # logged, not raised
+        assert "could not be computed at start" in caplog.text
+        assert closed == [True, True] and gc.get_freeze_count() > 0
+        settings.SPINNER_WORKER_WARM_STANDINGS_HOURS = 0
+        monkeypatch.undo()
+        monkeypatch.setattr(connections, "close_all", lambda: closed.append(True))
+        celery._remember_recent_standings(sender=None)
+        assert not standings_records._recent  # turned off: nothing computed
+    finally:
+        gc.unfreeze()
+
+
+def test_the_records_by_row_grow_with_each_read_then_are_made_afresh() -> None:
+    """A read's new records are added to the dict it was given (rows no longer read stay: a
+    record is its row's, whenever that row comes back) until a quarter more rows than the read
+    are kept: then the dict is made afresh."""
+    from tournaments.standings import Result as Record
+
+    def read(rows: list[tuple[Any, ...]], made: list[int] | None) -> Any:
+        results = [Record(row[0], 1, "swiss", 1, 2, 305, 100, 1) for row in rows]
+        return standings_records.StandingsInput(
+            event=None,  # type: ignore[arg-type]
+            entries=[],
+            withdrawn=frozenset(),
+            results=results,
+            rows=rows,
+            made=made,
+        )
+
+    rows = [(n, "row") for n in range(100)]
+    first = read(rows, None)
+    known = standings_records.records_by_row(first)
+    assert known == dict(zip(rows, first.results, strict=True))
+    changed = [*rows[:-1], (99, "corrected")]
+    second = read(changed, [99])
+    kept = standings_records.records_by_row(second, known)
+    assert kept is known and len(kept) == 101  # the old row 99 stays, the new one is added
+    assert kept[(99, "corrected")] is second.results[99]
+    many = [(n, "again") for n in range(100)]
+    third = read(many, list(range(100)))
+    fresh = standings_records.records_by_row(third, kept)
+    assert fresh is not kept and fresh == dict(zip(many, third.results, strict=True))

@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import gc
 import hashlib
+import logging
 import threading
 from bisect import bisect_left, insort
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import timedelta
 from fractions import Fraction
-from itertools import accumulate
-from operator import itemgetter
-from typing import Any
+from itertools import accumulate, compress, repeat
+from operator import eq, itemgetter
+from typing import Any, cast
 
 from django.db import connections, router
 from django.db.models import Max
+from django.utils import timezone
 
 from tournaments import game
 from tournaments.models import (
@@ -41,6 +44,7 @@ from tournaments.standings import (
     unbroken_ties,
 )
 from tournaments.standings import Result as StandingsResult
+from tournaments.standings.compute import rows_json
 from tournaments.standings.incremental import Computation, compute
 from tournaments.standings.multiplayer import (
     PlacingPoints,
@@ -49,8 +53,10 @@ from tournaments.standings.multiplayer import (
     placings,
     table_points,
 )
-from tournaments.standings.records import normalise
+from tournaments.standings.records import entries_from_columns, normalise
 from tournaments.standings.serialise import canonical_json, encode_number
+
+logger = logging.getLogger(__name__)
 
 SNAPSHOT_FORMAT = "spinner-standings/1"
 
@@ -105,6 +111,16 @@ class StandingsInput:
     results: list[StandingsResult]
     tables: list[TableResult] = field(default_factory=list)
     placing: PlacingPoints | None = None
+    rows: list[ResultRow] = field(default_factory=list)
+    """The results query's rows ``results`` were made from, in the same order (with tables of
+    many, before those were set aside)."""
+    made: list[int] | None = None
+    """Where in ``rows`` the records made by this read are (the others were ``known``); None:
+    all of them."""
+
+
+ResultRow = tuple[Any, ...]
+"""A row of :func:`results_sql`: what one record of the results is made from, and all of it."""
 
 
 def _exact(halves: int | None) -> Number:
@@ -165,29 +181,68 @@ def results_sql() -> str:
     )
 
 
-def load_standings_input(*, event_id: int) -> StandingsInput:
+def entries_sql() -> str:
+    """An event's entries in id order: id, name, status (written out, as :func:`results_sql`)."""
+    return f"SELECT id, name, status FROM {Entry._meta.db_table} WHERE event_id = %s ORDER BY id"
+
+
+def load_standings_input(
+    *, event_id: int, known: Mapping[ResultRow, StandingsResult] | None = None
+) -> StandingsInput:
     """Read the event, its entries and every counted result or bye (three queries).
 
     A result is a match's current confirmed ``MatchResult``; a bye (a match without
     ``entry_b``: the database ties the two) counts once its round is published. Scores are exact
     (stored as half-points). Rows come as plain tuples (no model instance), unordered (the
-    standings package orders them), straight into the records.
+    standings package orders them), straight into the records. ``known``: records made from
+    rows of an earlier read (:func:`records_by_row`); a row read again, the same in every
+    field, gives that very record (a record is made from its row alone) instead of a new one.
     """
     event = Event.objects.get(pk=event_id)
-    entries: list[StandingsEntry] = []
-    withdrawn: set[int] = set()
-    # in a fixed order: the next recompute reuses this one's only for the same entries, in order
-    for pk, name, status in (
-        Entry.objects.filter(event_id=event_id).order_by("pk").values_list("pk", "name", "status")
-    ):
-        entries.append(StandingsEntry(pk, name))
-        if status == Entry.Status.WITHDRAWN:
-            withdrawn.add(pk)
     with connections[router.db_for_read(Match)].cursor() as cursor:
+        # in a fixed order: the next recompute reuses this one's only for the same entries
+        cursor.execute(entries_sql(), [event_id])
+        entry_rows = cursor.fetchall()
         cursor.execute(results_sql(), [event_id, *COUNTED_KINDS, *PLAYED_STATUSES])
         rows = cursor.fetchall()
+    ids, names, statuses = zip(*entry_rows, strict=True) if entry_rows else ((), (), ())
+    entries = entries_from_columns(ids, names)
+    withdrawn = frozenset(compress(ids, map(eq, statuses, repeat(Entry.Status.WITHDRAWN))))
+    made: list[int] | None = None
+    if known:
+        # in C, by the whole row; then the rows not known (the changed results) made one by one
+        found: list[StandingsResult | None] = list(map(known.get, rows))
+        made, at = [], -1
+        with suppress(ValueError):  # no further row not known
+            while True:
+                at = found.index(None, at + 1)
+                found[at] = _records([rows[at]])[0]
+                made.append(at)
+        results = cast(list[StandingsResult], found)
+    else:
+        results = _records(rows)
+    tables: list[TableResult] = []
+    if event.entry_kind == Event.EntryKind.SINGLE:  # tables of many: individual events only
+        tables = load_tables_of_many(event_id)
+        if tables:
+            at_tables = {t.match_id for t in tables}
+            results = [r for r in results if r.match_id not in at_tables]
+    return StandingsInput(
+        event=event,
+        entries=entries,
+        withdrawn=withdrawn,
+        results=results,
+        tables=tables,
+        placing=game.placing_points(event) if tables else None,
+        rows=rows,
+        made=made,
+    )
+
+
+def _records(rows: Iterable[ResultRow]) -> list[StandingsResult]:
+    """The records of :func:`results_sql`'s rows, in order."""
     kinds = ROUND_KINDS
-    results = [
+    return [
         StandingsResult(pk, number, kinds[kind], a, None, 0, 0, None)
         if b is None
         else StandingsResult(
@@ -204,20 +259,27 @@ def load_standings_input(*, event_id: int) -> StandingsInput:
         )
         for pk, number, kind, a, b, score_a, score_b, winner_side, forfeit in rows
     ]
-    tables: list[TableResult] = []
-    if event.entry_kind == Event.EntryKind.SINGLE:  # tables of many: individual events only
-        tables = load_tables_of_many(event_id)
-        if tables:
-            at_tables = {t.match_id for t in tables}
-            results = [r for r in results if r.match_id not in at_tables]
-    return StandingsInput(
-        event=event,
-        entries=entries,
-        withdrawn=frozenset(withdrawn),
-        results=results,
-        tables=tables,
-        placing=game.placing_points(event) if tables else None,
-    )
+
+
+def records_by_row(
+    data: StandingsInput, known: dict[ResultRow, StandingsResult] | None = None
+) -> dict[ResultRow, StandingsResult]:
+    """Each record of ``data`` by the row it was made from (for :func:`load_standings_input`'s
+    ``known``); none with tables of many (their rows and records do not pair up).
+
+    With ``known`` (what ``data`` was read with): that dict, the records ``data`` made added.
+    A row no longer read stays in it (a record is made from its row alone: it is right again if
+    the row comes back) until the rows not read are a quarter of those read; then the dict is
+    made afresh."""
+    rows, results = data.rows, data.results
+    if data.tables or len(rows) != len(results):
+        return {}
+    made = data.made
+    if known is None or made is None or len(known) + len(made) > len(rows) * 5 // 4 + 64:
+        return dict(zip(rows, results, strict=True))
+    for at in made:
+        known[rows[at]] = results[at]
+    return known
 
 
 TABLE_KINDS = ("swiss", "round_robin")
@@ -295,14 +357,16 @@ def build_document(
     data: StandingsInput,
     computation: Computation | None = None,
     extras: RowExtras | None = None,
+    rows: list[dict[str, Any]] | None = None,
 ) -> tuple[dict[str, Any], Standings]:
     """The snapshot document: the standings package's canonical JSON under ``standings``, and
     per row what the pages and the CSV show beside it (points for and against, spread, the
     match-points progression, withdrawn), the places that matter and the ties across them.
 
     ``computation``: the standings of ``data`` (:func:`compute_standings_of`); ``extras``: its
-    rows' extras (:func:`row_extras`); each made here when not given. The extras read the
-    computation's tally: the results are tallied once."""
+    rows' extras (:func:`row_extras`); ``rows``: its rows' JSON (``standings.compute.rows_json``);
+    each made here when not given. The extras read the computation's tally: the results are
+    tallied once."""
     event = data.event
     if computation is None:
         computation = compute_standings_of(data)
@@ -314,7 +378,7 @@ def build_document(
     document: dict[str, Any] = {
         "format": SNAPSHOT_FORMAT,
         "event": event.slug,
-        "standings": standings.to_json(),
+        "standings": standings.to_json(rows),
         "extra": {key: extra for key, (_, _, extra) in extras.items()},
         "places_that_matter": places,
         "unbroken_ties": unbroken_ties(standings, places) if places else [],
@@ -490,6 +554,10 @@ class RecentRecompute:
     lines: ResultLines
     entry_lines: bytes
     extras: RowExtras
+    records: dict[ResultRow, StandingsResult] = field(default_factory=dict)
+    """The records by the rows they were made from (:func:`records_by_row`)."""
+    rows: dict[Any, tuple[Any, dict[str, Any]]] = field(default_factory=dict)
+    """The standings rows and their JSON by entry id (``standings.compute.rows_json``)."""
 
 
 RECENT_EVENTS = 8
@@ -514,16 +582,24 @@ def compute_snapshot_bytes(*, event_id: int) -> tuple[bytes, str]:
     try:
         with _recent_lock:
             recent = _recent.get(event_id)
-        data = load_standings_input(event_id=event_id)
+        data = load_standings_input(event_id=event_id, known=recent.records if recent else None)
         computation = compute_standings_of(data, recent.computation if recent else None)
         extras = row_extras(computation, data.withdrawn, recent.extras if recent else None)
-        document, _ = build_document(data, computation, extras)
+        row_json, rows = rows_json(computation.standings.rows, recent.rows if recent else None)
+        document, _ = build_document(data, computation, extras, row_json)
         lines = result_lines(data, recent.lines if recent else None, computation)
         same_entries = recent is not None and recent.computation.entries is computation.entries
         entries = recent.entry_lines if recent and same_entries else _entry_lines(data.entries)
         with _recent_lock:
             _recent.pop(event_id, None)
-            _recent[event_id] = RecentRecompute(computation, lines, entries, extras)
+            _recent[event_id] = RecentRecompute(
+                computation,
+                lines,
+                entries,
+                extras,
+                records_by_row(data, recent.records if recent else None),
+                rows,
+            )
             evicted = len(_recent) > RECENT_EVENTS
             while len(_recent) > RECENT_EVENTS:
                 del _recent[next(iter(_recent))]
@@ -549,6 +625,30 @@ def _keep_out_of_collections(*, cold: bool, evicted: bool) -> None:
         gc.unfreeze()
     elif cold:
         gc.freeze()
+
+
+def remember_recent_events(*, within: timedelta) -> list[int]:
+    """Compute and keep (as :func:`compute_snapshot_bytes` does) the standings of the events
+    recomputed within ``within``, the most recent first, as many as a process keeps
+    (:data:`RECENT_EVENTS`): a process's next recompute of any of them then starts from that
+    computation instead of from scratch. The ids of the events kept, in that order. An event
+    that cannot be computed (its records read while being changed, say) is logged and left out:
+    its next recompute starts from scratch, as without this."""
+    since = timezone.now() - within
+    recent = list(
+        StandingsRecompute.objects.filter(last_started_at__gte=since)
+        .order_by("-last_started_at")
+        .values_list("event_id", flat=True)[:RECENT_EVENTS]
+    )
+    kept: list[int] = []
+    for event_id in reversed(recent):  # the most recent kept last (the last evicted)
+        try:
+            compute_snapshot_bytes(event_id=event_id)
+        except Exception:
+            logger.exception("the standings of event %s could not be computed ahead", event_id)
+            continue
+        kept.insert(0, event_id)
+    return kept
 
 
 def events_with_results_newer_than_snapshot(margin_seconds: float = 0.0) -> list[int]:

@@ -114,8 +114,11 @@ class Standings:
                 return row
         raise KeyError(entry_id)
 
-    def to_json(self) -> dict[str, Any]:
-        """The canonical JSON document (plain dicts and lists; see :meth:`to_json_bytes`)."""
+    def to_json(self, rows: list[RowJson] | None = None) -> dict[str, Any]:
+        """The canonical JSON document (plain dicts and lists; see :meth:`to_json_bytes`).
+
+        ``rows``: the rows' JSON already made (:func:`rows_json` of :attr:`rows`), else made here.
+        """
         p = self.points
         points: dict[str, Any] = {
             "win": encode_number(p.win),
@@ -134,7 +137,7 @@ class Standings:
             "format": FORMAT,
             "points": points,
             "tiebreaks": list(self.tiebreaks),
-            "rows": [_row_json(r) for r in self.rows],
+            "rows": [_row_json(r) for r in self.rows] if rows is None else rows,
         }
 
     def to_json_bytes(self) -> bytes:
@@ -191,6 +194,40 @@ class Standings:
             return cls(points=points, tiebreaks=tuple(doc["tiebreaks"]), rows=rows)
         except (KeyError, TypeError) as exc:
             raise ValueError(f"malformed {FORMAT} document: {exc!r}") from None
+
+
+RowJson = dict[str, Any]
+"""A row of :meth:`Standings.to_json`."""
+
+KnownRows = Mapping[EntryId, tuple[StandingRow, RowJson]]
+"""Rows and their JSON by entry id (:func:`rows_json`)."""
+
+
+def rows_json(
+    rows: Sequence[StandingRow], known: KnownRows | None = None
+) -> tuple[list[RowJson], dict[EntryId, tuple[StandingRow, RowJson]]]:
+    """The JSON of ``rows`` (what :meth:`Standings.to_json` writes for them, in order), and each
+    row with its JSON by entry id, for the next call's ``known``.
+
+    A row equal in every field to the one ``known`` for its entry takes that row's JSON; equal
+    but for the rank, that JSON with the rank replaced: a recompute after a few results changed
+    leaves most rows as they were, or moved only. The JSON is shared, not copied: treat it as
+    read-only.
+    """
+    out: list[RowJson] = []
+    by_entry: dict[EntryId, tuple[StandingRow, RowJson]] = {}
+    get = known.get if known else None
+    for row in rows:
+        hit = get(row[1]) if get is not None else None
+        if hit is None or hit[0][1:] != row[1:]:
+            made = _row_json(row)
+        elif hit[0][0] == row[0]:
+            made = hit[1]
+        else:
+            made = {**hit[1], "rank": row[0]}
+        out.append(made)
+        by_entry[row[1]] = (row, made)
+    return out, by_entry
 
 
 def _row_json(row: StandingRow) -> dict[str, Any]:

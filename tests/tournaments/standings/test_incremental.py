@@ -24,6 +24,7 @@ from tournaments.standings import (
     compute_standings,
     tally,
 )
+from tournaments.standings.compute import KnownRows, rows_json
 from tournaments.standings.incremental import Computation, compute
 
 Event = tuple[list[Entry], list[Result], PointsConfig, list[str]]
@@ -89,13 +90,21 @@ def a_result(
     )
 
 
-def assert_as_from_scratch(c: Computation, event: Event, results: list[Result]) -> None:
+def assert_as_from_scratch(
+    c: Computation, event: Event, results: list[Result], known: KnownRows | None = None
+) -> KnownRows:
+    """Every part of ``c`` as from scratch; and the rows' JSON made reusing ``known`` (the rows
+    of an earlier computation) as made afresh. Returns the rows known now."""
     entries, _, points, tiebreaks = event
     assert c.standings == compute_standings(entries, results, points=points, tiebreaks=tiebreaks)
     assert c.tally == tally(entries, results, points)
     fresh = compute(entries, results, points=points, tiebreaks=tiebreaks)
     assert c.standings.to_json_bytes() == fresh.standings.to_json_bytes()
     assert c.columns == fresh.columns
+    made, now = rows_json(c.standings.rows, known)
+    assert c.standings.to_json(made) == fresh.standings.to_json()
+    assert made == rows_json(c.standings.rows)[0]
+    return now
 
 
 @settings(max_examples=200, deadline=None)
@@ -106,7 +115,7 @@ def test_series_of_corrections_give_the_standings_from_scratch(
     entries, results, points, tiebreaks = event
     c = compute(entries, results, points=points, tiebreaks=tiebreaks)
     assert c.changed is None
-    assert_as_from_scratch(c, event, results)
+    known = assert_as_from_scratch(c, event, results)
     for _ in range(data.draw(st.integers(min_value=1, max_value=6))):
         before = {r.match_id: r for r in results}
         results = data.draw(corrected(entries, results))
@@ -114,7 +123,7 @@ def test_series_of_corrections_give_the_standings_from_scratch(
         now = {r.match_id: r for r in results}
         changed = {m for m in before.keys() | now.keys() if before.get(m) != now.get(m)}
         assert c.changed == frozenset(changed)
-        assert_as_from_scratch(c, event, results)
+        known = assert_as_from_scratch(c, event, results, known)
 
 
 @settings(max_examples=100, deadline=None)
@@ -129,7 +138,7 @@ def test_any_previous_computation_gives_the_standings_from_scratch(
         points = PointsConfig(win=3, draw=1, loss=0, bye=Fraction(3, 2))
         second = (entries, results, points, tiebreaks)
     c = compute(entries, results, points=points, tiebreaks=tiebreaks, previous=before)
-    assert_as_from_scratch(c, second, results)
+    assert_as_from_scratch(c, second, results, rows_json(before.standings.rows)[1])
 
 
 def test_only_the_changed_results_entries_and_their_opponents_are_made_again() -> None:
@@ -148,3 +157,17 @@ def test_only_the_changed_results_entries_and_their_opponents_are_made_again() -
     assert kept == [1, 2, 3, 4]  # only 5 and 6 were tallied again
     assert [r.entry_id for r in after.standings.rows][:2] == [1, 3]
     assert after.standings.row(6).rank < after.standings.row(5).rank
+    # the rows' JSON: a row as it was keeps its JSON, a row moved only gets it with its new rank
+    made, known = rows_json(before.standings.rows)
+    again_made, _ = rows_json(after.standings.rows, known)
+    by_entry = {r["entry_id"]: r for r in made}
+    reused = 0
+    for row, json in zip(after.standings.rows, again_made, strict=True):
+        old = before.standings.row(row.entry_id)
+        if old == row:
+            assert json is by_entry[row.entry_id]
+            reused += 1
+        elif old[1:] == row[1:]:
+            assert json == {**by_entry[row.entry_id], "rank": row.rank}
+    assert reused >= 2  # Teams 1 and 3 did not move
+    assert after.standings.to_json(again_made) == after.standings.to_json()

@@ -6,8 +6,11 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tournaments.standings import Entry, PointsConfig, Result, RoundKind
+from tournaments.standings.records import entries_from_columns
 
 
 def result(**changes: Any) -> Result:
@@ -73,3 +76,38 @@ def test_margin_bonus_for_a_win() -> None:
     assert points.for_win(305, 256) == 2
     assert points.for_win(305, 0, forfeit=True) == 2
     assert PointsConfig(win=2, margin_bonus=1).for_win(305, 0) == 2  # no threshold, no bonus
+
+
+# --- Many entries at once ------------------------------------------------------------------
+
+ids = st.one_of(
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.text(max_size=5),
+    st.booleans(),
+    st.floats(allow_nan=False),
+    st.none(),
+)
+
+
+@given(st.lists(st.tuples(ids, st.text(max_size=5)), max_size=8))
+def test_entries_from_columns_are_the_entries_one_by_one(pairs: list[tuple[Any, str]]) -> None:
+    """The same records, or the same error (for the first malformed id)."""
+    try:
+        expected: Any = [Entry(entry_id, name) for entry_id, name in pairs]
+    except ValueError as error:
+        expected = str(error)
+    column_ids = [entry_id for entry_id, _ in pairs]
+    names = [name for _, name in pairs]
+    try:
+        made: Any = entries_from_columns(column_ids, names)
+    except ValueError as error:
+        made = str(error)
+    assert made == expected
+    if isinstance(made, list):
+        assert all(type(entry) is Entry for entry in made)
+        assert [type(entry.entry_id) for entry in made] == [type(i) for i in column_ids]
+
+
+def test_entries_from_columns_refuse_columns_of_other_lengths() -> None:
+    with pytest.raises(ValueError, match="differ in length"):
+        entries_from_columns([1, 2], ["Ann"])
