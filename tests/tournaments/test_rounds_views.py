@@ -312,3 +312,31 @@ def test_the_review_page_explains_the_round() -> None:
     assert "Paired from this order" in body and "First lead by lot:" in body
     leader = rnd.matches.get(table__number=1).explanation["first_leader"]["player"]
     assert Player.objects.get(pk=leader).name in body
+
+
+def test_an_are_you_sure_page_reloaded_later_goes_back_to_its_page_not_a_405() -> None:
+    """The "Are you sure?" pages live at their action's address (a POST); opened again with a
+    GET (from the history, a reload after the back button), that address goes back to the page
+    the action belongs to, and does nothing."""
+    event = make_event()
+    client, boss = director_client(event)
+    make_field(event, 6)
+    first = round_generation.generate_round(event=event, actor=boss)
+    url = f"{base(event)}1/"
+    asked = client.post(url + "publish/")
+    assert asked.status_code == 200 and "Publish round 1?" in asked.content.decode()
+    for action in ("publish/", "close/", "start/", "clock/start/"):
+        again = client.get(url + action)
+        assert again.status_code == 302 and again["Location"] == url, action
+    first.refresh_from_db()
+    assert first.status == Round.Status.DRAFT  # nothing was done
+    entry = first.matches.first().entry_a_id
+    director = f"/director/events/{event.slug}/"
+    assert client.get(f"{director}finish/")["Location"] == director
+    back = client.get(f"{director}entries/{entry}/withdraw/")
+    assert back.status_code == 302 and back["Location"] == f"{director}entries/{entry}/"
+    # A stranger is sent to the page too, which refuses them as before.
+    stranger = Client()
+    sent = stranger.get(url + "publish/")
+    assert sent.status_code == 302 and sent["Location"] == url
+    assert stranger.get(url).status_code in (302, 403, 404)

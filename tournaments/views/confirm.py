@@ -4,11 +4,37 @@ check-in): the first POST shows "Are you sure?" with a button that posts again w
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+import functools
+from collections.abc import Callable
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
+from django.shortcuts import redirect, render
+from django.urls import reverse
 
 CONFIRM_FIELD = "confirm"
 CONFIRM_VALUE = "yes"
+
+
+def get_goes_back(
+    to: str, *names: str
+) -> Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]]:
+    """For a POST-only action whose "Are you sure?" page is shown at its own address: a GET of
+    that address (the page reloaded later, opened from the history, a bookmark) goes back to the
+    page ``to`` (a url name, reversed with the event's ``slug`` and ``names`` from this address)
+    instead of a bare "405 Method Not Allowed". Put it above ``require_POST``."""
+
+    def decorate(view: Callable[..., HttpResponseBase]) -> Callable[..., HttpResponseBase]:
+        @functools.wraps(view)
+        def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
+            if request.method in ("GET", "HEAD") and request.resolver_match is not None:
+                found = request.resolver_match.kwargs
+                return redirect(reverse(to, kwargs={n: found[n] for n in ("slug", *names)}))
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorate
 
 
 def confirmed(request: HttpRequest) -> bool:

@@ -26,7 +26,7 @@ from tournaments.selectors import registration as selectors
 from tournaments.services import avoidances as avoidance_services
 from tournaments.services import entries as entry_services
 from tournaments.services.entries import PlayerSpec
-from tournaments.views.confirm import confirm_page, confirmed
+from tournaments.views.confirm import confirm_page, confirmed, get_goes_back
 from tournaments.views.errors import show_error
 from tournaments.views.events import user_of
 
@@ -177,6 +177,7 @@ def _back(request: HttpRequest, event: Event) -> HttpResponseRedirect:
     return HttpResponseRedirect(_safe_back(request, event, request.POST.get("next", "")))
 
 
+@get_goes_back("director:entry", "entry_id")
 @require_POST
 @director_required
 def entry_action(request: HttpRequest, event: Event, entry_id: int, action: str) -> HttpResponse:

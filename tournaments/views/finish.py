@@ -15,7 +15,7 @@ from tournaments.models import Event
 from tournaments.permissions import director_required
 from tournaments.selectors.final_placings import FinishCheck, finish_check, unplayed_matches
 from tournaments.services import finish
-from tournaments.views.confirm import confirm_page, confirmed
+from tournaments.views.confirm import confirm_page, confirmed, get_goes_back
 from tournaments.views.errors import show_error
 
 
@@ -46,6 +46,7 @@ def _consequence(event: Event, check: FinishCheck) -> str:
     return text
 
 
+@get_goes_back("director:event")
 @require_POST
 @director_required
 def event_finish(request: HttpRequest, event: Event) -> HttpResponse:

@@ -18,7 +18,7 @@ from tournaments.errors import SpinnerError
 from tournaments.models import Event, Round
 from tournaments.permissions import director_required
 from tournaments.services import round_clock
-from tournaments.views.confirm import confirm_page, confirmed
+from tournaments.views.confirm import confirm_page, confirmed, get_goes_back
 from tournaments.views.errors import show_error
 
 ACTIONS = ("start", "pause", "resume", "extend", "end")
@@ -56,6 +56,7 @@ def _act(request: HttpRequest, rnd: Round, action: str) -> str:
     raise Http404("No such action.")
 
 
+@get_goes_back("director:round", "number")
 @require_POST
 @director_required
 def clock_action(request: HttpRequest, number: int, action: str, *, event: Event) -> HttpResponse:

@@ -27,7 +27,7 @@ from tournaments.selectors.desk import next_step
 from tournaments.selectors.pairing_reasons import draw_purposes, round_notes
 from tournaments.selectors.results import round_board
 from tournaments.services import playoff_rounds, round_edits, round_generation, round_status
-from tournaments.views.confirm import confirm_page, confirmed
+from tournaments.views.confirm import confirm_page, confirmed, get_goes_back
 from tournaments.views.errors import show_error
 
 ACTIONS = ("swap_entries", "swap_tables", "publish", "start", "close", "discard")
@@ -323,6 +323,7 @@ def _act(request: HttpRequest, event: Event, number: int, action: str) -> HttpRe
     return redirect("director:round", event.slug, number)
 
 
+@get_goes_back("director:round", "number")
 @require_POST
 @director_required
 def round_action(request: HttpRequest, number: int, action: str, *, event: Event) -> HttpResponse:

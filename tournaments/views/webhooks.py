@@ -21,7 +21,7 @@ from tournaments.models import Event, WebhookEndpoint
 from tournaments.permissions import director_required
 from tournaments.selectors import webhooks as selectors
 from tournaments.services import webhooks as services
-from tournaments.views.confirm import confirm_page, confirmed
+from tournaments.views.confirm import confirm_page, confirmed, get_goes_back
 from tournaments.views.errors import show_error
 
 
@@ -132,6 +132,7 @@ def webhook_active(request: HttpRequest, webhook_id: int, *, event: Event) -> Ht
     return redirect("director:webhook", slug=event.slug, webhook_id=endpoint.pk)
 
 
+@get_goes_back("director:webhook", "webhook_id")
 @require_POST
 @director_required
 def webhook_remove(request: HttpRequest, webhook_id: int, *, event: Event) -> HttpResponse:
