@@ -4,7 +4,6 @@ generates round 1 and reviews its tables of many, every seat shown."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
@@ -15,14 +14,9 @@ from tests.e2e.test_rounds import clean_teardown, no_sideways_scroll
 
 __all__ = ["clean_teardown"]
 
-SHOTS = Path("/tmp/tables-rounds-shots")
-
 
 def shot(page: Any, artifacts: Path, name: str) -> None:
-    path = artifacts / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    SHOTS.mkdir(exist_ok=True)
-    shutil.copy(path, SHOTS / path.name)
+    page.screenshot(path=str(artifacts / f"{name}.png"), full_page=True)
 
 
 @pytest.mark.browser
@@ -59,7 +53,6 @@ def test_director_sets_up_tables_of_four_and_reviews_round_one(
     no_sideways_scroll(phone)
     error.scroll_into_view_if_needed()
     phone.screenshot(path=str(artifacts / "1-placing-points-refused.png"))
-    shutil.copy(artifacts / "1-placing-points-refused.png", SHOTS / "1-placing-points-refused.png")
     phone.locator("#id_placing_points").fill("4,2,1,0; 4,2,0")
     phone.get_by_role("button", name="Create event").click()
     phone.get_by_role("heading", name="Club Night Cutthroat").wait_for()
@@ -93,7 +86,6 @@ def test_director_sets_up_tables_of_four_and_reviews_round_one(
     assert phone.get_by_label("Note (optional, e.g. “sisters”)").input_value() == "sisters"
     refused.scroll_into_view_if_needed()
     phone.screenshot(path=str(artifacts / "2-same-entry-refused.png"))
-    shutil.copy(artifacts / "2-same-entry-refused.png", SHOTS / "2-same-entry-refused.png")
     phone.get_by_label("apart from").select_option(label="Bea Ruiz")
     phone.get_by_role("button", name="Keep them apart").click()
     phone.get_by_text("Ana Ruiz and Bea Ruiz are kept apart from the next round.").wait_for()
@@ -101,7 +93,6 @@ def test_director_sets_up_tables_of_four_and_reviews_round_one(
     no_sideways_scroll(phone)
     phone.locator("#apart-section").scroll_into_view_if_needed()
     phone.screenshot(path=str(artifacts / "3-pair-kept-apart.png"))
-    shutil.copy(artifacts / "3-pair-kept-apart.png", SHOTS / "3-pair-kept-apart.png")
 
     phone.goto(f"{live_server.url}/director/events/{event.slug}/rounds/")
     phone.get_by_role("button", name="Generate the next round").click()
