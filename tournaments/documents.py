@@ -296,6 +296,10 @@ class PublicDocumentMiddleware:
         try:
             response = self.get_response(request)
             if current[0] is None or current[1] is None or not keepable(request, response):
+                if lock is not None:
+                    # The page is gone for the public (unpublished, hidden): its old copy must
+                    # not be handed to whoever asks during the next reader's render.
+                    cache.delete(key)
                 return response
             assert isinstance(response, HttpResponse)
             document = Document.of(response, (current[0], current[1]))

@@ -663,6 +663,10 @@ def test_a_render_that_fails_lets_go_of_the_page(client: Client, settings: Any) 
     rnd.save(update_fields=["status"])
     assert client.get(url).status_code == 404
     assert cache.get(f"{found[1]}:render") is None
+    # Nor is the old copy kept: a reader who asks while another renders gets no stale page.
+    assert cache.get(found[1]) is None
+    assert cache.add(f"{found[1]}:render", 1, documents.RENDER_LOCK_SECONDS)
+    assert client.get(url).status_code == 404
 
 
 def test_a_room_reloading_a_changed_page_at_once_renders_it_once(
