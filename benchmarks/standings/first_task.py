@@ -38,6 +38,7 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spinner.settings")
 def child(event_id: int, write: int) -> None:
     """The forked process: each step of a recompute, measured; JSON to ``write``."""
     from tournaments.models import Event
+    from tournaments.selectors import standings_input
     from tournaments.selectors import standings_records as records
 
     steps: list[tuple[str, float, float, int]] = []
@@ -61,7 +62,7 @@ def child(event_id: int, write: int) -> None:
     gc.disable()  # as compute_snapshot_bytes does
     data = step(
         "load (3 queries, the records)",
-        lambda: records.load_standings_input(
+        lambda: standings_input.load_standings_input(
             event_id=event_id, known=recent.records if recent else None
         ),
     )

@@ -69,7 +69,7 @@ from tournaments.models import (  # noqa: E402
     Player,
     Round,
 )
-from tournaments.selectors import standings_records  # noqa: E402
+from tournaments.selectors import standings_input, standings_records  # noqa: E402
 from tournaments.services import standings as live  # noqa: E402
 
 TIEBREAKS = [
@@ -228,7 +228,7 @@ def parts(event_id: int, runs: int) -> None:
     gc.disable()
     try:
         load, data = cpu_times(
-            lambda: standings_records.load_standings_input(event_id=event_id), runs
+            lambda: standings_input.load_standings_input(event_id=event_id), runs
         )
         compute, computation = cpu_times(lambda: standings_records.compute_standings_of(data), runs)
         document_times, built = cpu_times(
@@ -249,8 +249,8 @@ def parts(event_id: int, runs: int) -> None:
 
 def explain_results_query(event_id: int, runs: int) -> list[float]:
     """The results query's execution time on the server (EXPLAIN ANALYZE), ms."""
-    sql = standings_records.results_sql()
-    params = [event_id, *standings_records.COUNTED_KINDS, *standings_records.PLAYED_STATUSES]
+    sql = standings_input.results_sql()
+    params = [event_id, *standings_input.COUNTED_KINDS, *standings_input.PLAYED_STATUSES]
     times = []
     with connection.cursor() as cursor:
         for _ in range(runs):

@@ -30,7 +30,8 @@ from tournaments.models import (
 from tournaments.selectors import bracket as bracket_reads
 from tournaments.selectors import forfeits as forfeit_reads
 from tournaments.selectors import pairing_inputs
-from tournaments.selectors.standings_records import build_document, load_standings_input
+from tournaments.selectors.standings_input import load_standings_input
+from tournaments.selectors.standings_records import build_document
 from tournaments.services import decisions, forfeits, playoffs, round_generation, round_status
 from tournaments.services.standings import recompute_standings
 

@@ -31,7 +31,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import playoffs as playoff_reads
 from tournaments.selectors import standings as standings_reads
-from tournaments.selectors import standings_records
+from tournaments.selectors import standings_input, standings_records
 from tournaments.selectors import tiebreak_rounds as tiebreak_reads
 from tournaments.services import standings as standings_service
 from tournaments.services import tiebreak_rounds
@@ -183,7 +183,7 @@ def test_a_recompute_loads_the_records_in_a_fixed_number_of_queries(
 ) -> None:
     event = played["event"]
     with django_assert_num_queries(3):  # the event, its entries, its results and byes
-        data = standings_records.load_standings_input(event_id=event.pk)
+        data = standings_input.load_standings_input(event_id=event.pk)
     assert len(data.results) == 3
     # The whole forced recompute: 2 get_or_create + recompute row, generation, latest snapshot,
     # the 3 loads, 2 updates (no insert: unchanged), and savepoints in the test's transaction;

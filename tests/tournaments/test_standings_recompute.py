@@ -17,7 +17,7 @@ from tests.tournaments.live_support import (
     make_round,
 )
 from tournaments.models import Entry
-from tournaments.selectors import standings_records
+from tournaments.selectors import standings_input, standings_records
 
 pytestmark = pytest.mark.django_db
 
@@ -114,15 +114,15 @@ def test_a_result_read_again_unchanged_is_the_very_record_of_the_last_read(
     before = standings_records._recent[event_id]
     kept = {r.match_id: r for r in before.computation.tally.results_by_id.values()}
     confirm(first_match, 20, 100, event["director"])  # a correction: a new row for this match
-    data = standings_records.load_standings_input(event_id=event_id, known=before.records)
-    fresh = standings_records.load_standings_input(event_id=event_id)
+    data = standings_input.load_standings_input(event_id=event_id, known=before.records)
+    fresh = standings_input.load_standings_input(event_id=event_id)
     assert data.results == fresh.results  # the same records as a read from scratch
     for record in data.results:
         if record.match_id == first_match.pk:
             assert record is not kept[record.match_id] and record != kept[record.match_id]
         else:
             assert record is kept[record.match_id]
-    assert standings_records.records_by_row(data) == dict(zip(data.rows, data.results, strict=True))
+    assert standings_input.records_by_row(data) == dict(zip(data.rows, data.results, strict=True))
 
 
 def test_a_process_remembers_the_events_recomputed_lately_and_reuses_them(
@@ -225,7 +225,7 @@ def test_the_records_by_row_grow_with_each_read_then_are_made_afresh() -> None:
 
     def read(rows: list[tuple[Any, ...]], made: list[int] | None) -> Any:
         results = [Record(row[0], 1, "swiss", 1, 2, 305, 100, 1) for row in rows]
-        return standings_records.StandingsInput(
+        return standings_input.StandingsInput(
             event=None,  # type: ignore[arg-type]
             entries=[],
             withdrawn=frozenset(),
@@ -236,14 +236,14 @@ def test_the_records_by_row_grow_with_each_read_then_are_made_afresh() -> None:
 
     rows = [(n, "row") for n in range(100)]
     first = read(rows, None)
-    known = standings_records.records_by_row(first)
+    known = standings_input.records_by_row(first)
     assert known == dict(zip(rows, first.results, strict=True))
     changed = [*rows[:-1], (99, "corrected")]
     second = read(changed, [99])
-    kept = standings_records.records_by_row(second, known)
+    kept = standings_input.records_by_row(second, known)
     assert kept is known and len(kept) == 101  # the old row 99 stays, the new one is added
     assert kept[(99, "corrected")] is second.results[99]
     many = [(n, "again") for n in range(100)]
     third = read(many, list(range(100)))
-    fresh = standings_records.records_by_row(third, kept)
+    fresh = standings_input.records_by_row(third, kept)
     assert fresh is not kept and fresh == dict(zip(many, third.results, strict=True))

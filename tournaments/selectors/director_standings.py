@@ -11,7 +11,7 @@ from tournaments.errors import SpinnerError
 from tournaments.models import BackgroundJob, Event, Round, StandingsRecompute
 from tournaments.selectors.playoffs import check_can_seed
 from tournaments.selectors.standings import latest_standings, main_rounds_progress
-from tournaments.selectors.standings_records import places_that_matter
+from tournaments.selectors.standings_input import places_that_matter
 from tournaments.selectors.tiebreak_rounds import check_can_propose_tiebreak
 
 

@@ -24,7 +24,8 @@ from tournaments.pairing.final_places import (
 )
 from tournaments.selectors.bracket import bracket_view
 from tournaments.selectors.standings import main_rounds_progress
-from tournaments.selectors.standings_records import build_document, load_standings_input
+from tournaments.selectors.standings_input import load_standings_input
+from tournaments.selectors.standings_records import build_document
 
 
 class PlayoffNotDecided(Conflict):

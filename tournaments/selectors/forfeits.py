@@ -18,7 +18,7 @@ from django.utils.translation import gettext, gettext_lazy
 
 from tournaments import game
 from tournaments.models import AuditEntry, Event, Match, MatchResult
-from tournaments.selectors.standings_records import points_config
+from tournaments.selectors.standings_input import points_config
 
 NO_SHOW_ACTION = "entry.no_show"
 """The audit action of a no-show (written by ``services.forfeits.record_no_show``)."""

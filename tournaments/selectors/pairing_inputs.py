@@ -49,7 +49,7 @@ from tournaments.pairing.records import (
 )
 from tournaments.pairing.tables_records import PastTable
 from tournaments.ratings_scale import display_rating
-from tournaments.selectors.standings_records import points_config, standings_result
+from tournaments.selectors.standings_input import points_config, standings_result
 from tournaments.standings import result_points
 from tournaments.standings.multiplayer import TableResult, table_points
 from tournaments.standings.records import RoundKind, normalise

@@ -27,7 +27,12 @@ from tournaments.presenters import paging
 from tournaments.presenters import standings as presenter
 from tournaments.presenters import table as table_presenter
 from tournaments.selectors import director_standings as director_standings_reads
-from tournaments.selectors import matches, players, result_privacy, standings_records
+from tournaments.selectors import (
+    matches,
+    players,
+    result_privacy,
+    standings_input,
+)
 from tournaments.selectors import standings as standings_reads
 from tournaments.services import playoffs, tiebreak_rounds
 from tournaments.services import standings as standings_service
@@ -166,7 +171,7 @@ def _live_context(
                 *([("q", query)] if query else []),
             ]
         ),
-        "columns": standings_reads.tiebreak_columns(standings_records.tiebreak_list(event)),
+        "columns": standings_reads.tiebreak_columns(standings_input.tiebreak_list(event)),
         "projector": projector,
         "poll_seconds": POLL_SECONDS,
     }
