@@ -12,6 +12,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.fast_json import FastJSONEncoder
+
 
 class BackgroundJob(models.Model):
     """A unit of background work a person waits for (generating a round, seeding a bracket...).
@@ -61,7 +63,7 @@ class IdempotencyRecord(models.Model):
     key = models.CharField(max_length=200)
     request_digest = models.CharField(max_length=64)
     status_code = models.PositiveSmallIntegerField(default=0)
-    response_body = models.JSONField(null=True, blank=True)
+    response_body = models.JSONField(null=True, blank=True, encoder=FastJSONEncoder)
     response_headers = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 

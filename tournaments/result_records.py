@@ -11,6 +11,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from tournaments.fast_json import FastJSONEncoder
+
 
 class Claim(models.Model):
     """One version of one side's account of a match: a ``fives-scoresheet/1`` sheet, or (where the
@@ -44,10 +46,10 @@ class Claim(models.Model):
     version = models.PositiveIntegerField()
     kind = models.CharField(max_length=16, choices=Kind.choices)
     status = models.CharField(max_length=16, choices=Status.choices)
-    sheet = models.JSONField(null=True, blank=True)
+    sheet = models.JSONField(null=True, blank=True, encoder=FastJSONEncoder)
     # sha256 of the canonical sheet (or final score): equal digests from both sides confirm.
     digest = models.CharField(max_length=64)
-    verdict = models.JSONField(null=True, blank=True)
+    verdict = models.JSONField(null=True, blank=True, encoder=FastJSONEncoder)
     verified = models.BooleanField(default=False)
     score_a_halves = models.IntegerField(null=True, blank=True)
     score_b_halves = models.IntegerField(null=True, blank=True)
@@ -118,8 +120,8 @@ class MatchResult(models.Model):
         Claim, null=True, blank=True, on_delete=models.PROTECT, related_name="results"
     )
     kind = models.CharField(max_length=16, choices=Claim.Kind.choices)
-    sheet = models.JSONField(null=True, blank=True)
-    verdict = models.JSONField(null=True, blank=True)
+    sheet = models.JSONField(null=True, blank=True, encoder=FastJSONEncoder)
+    verdict = models.JSONField(null=True, blank=True, encoder=FastJSONEncoder)
     verified = models.BooleanField(default=False)
     score_a_halves = models.IntegerField()
     score_b_halves = models.IntegerField()

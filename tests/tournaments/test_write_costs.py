@@ -54,10 +54,10 @@ pytestmark = pytest.mark.django_db
 # the lock, the claims, the result, the claim, the audit entry, the key's answer. A
 # confirmation adds the result, its audit entry, the standings' mark, the event's webhooks and
 # the re-rating mark (read and updated).
-CLAIM = 20
-CONFIRMATION = 28
-STATUS_FRAGMENT = 6  # the phone's poll: token (2), its match, the match's board (3)
-MATCH_READ = 6  # GET /api/matches/<id>/: token (2), the match, the board (3)
+CLAIM = 19
+CONFIRMATION = 27
+STATUS_FRAGMENT = 5  # the phone's poll: token (2: its match with it), the match's board (3)
+MATCH_READ = 5  # GET /api/matches/<id>/: token (2: its match with it), the board (3)
 
 
 @pytest.fixture(autouse=True)

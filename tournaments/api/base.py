@@ -42,16 +42,10 @@ class ResultsApi(APIView):
 
     def get_match(self, request: Request, match_id: int) -> Match:
         access = table_access(request)
-        if access is not None and access.match_id == match_id:
-            # A table's own match: its round (with the event) and its table were read with
-            # the token a moment ago; only the match and its entries are left to read.
-            match = get_object_or_404(
-                Match.objects.select_related("entry_a", "entry_b"), pk=match_id
-            )
-            if match.round_id == access.round.pk:
-                match.round = access.round
-            if match.table_id == access.table.pk:
-                match.table = access.table
+        if access is not None and access.match is not None and access.match.pk == match_id:
+            # A table's own match: read with the token a moment ago, with its round (and the
+            # event), its table and its entries.
+            match = access.match
         else:
             match = get_object_or_404(
                 Match.objects.select_related("round__event", "table", "entry_a", "entry_b"),

@@ -87,14 +87,37 @@ def lock_match(match: Match) -> Match:
     on a round or event value that could change under it otherwise.
 
     The entries and the table are read in the same query (not locked either): the audit names
-    the side that acted by them and the answer shows them, without a query of their own.
+    the side that acted by them and the answer shows them, without a query of their own. When
+    ``match`` already carries them (``_read_with_its_rows``: a table's match as its token read
+    it), the match row alone is read: a row it no longer points at is read when first used.
     """
-    return (
-        Match.objects.select_for_update(of=("self",))
-        .select_related("round__event", "entry_a", "entry_b", "table")
-        .defer("round__explanation")  # how the round was paired: large, never read by a write
-        .get(pk=match.pk)
-    )
+    if not _read_with_its_rows(match):
+        return (
+            Match.objects.select_for_update(of=("self",))
+            .select_related("round__event", "entry_a", "entry_b", "table")
+            .defer("round__explanation")  # how the round was paired: large, never read by a write
+            .get(pk=match.pk)
+        )
+    # The caller read them a moment ago (a table's write: with its token): only the match row
+    # is read again, under its lock, and given the rows it still points at.
+    locked = Match.objects.select_for_update().get(pk=match.pk)
+    for name in _MATCH_ROWS:
+        row = getattr(match, name)
+        if getattr(locked, f"{name}_id") == (row.pk if row is not None else None):
+            setattr(locked, name, row)
+    return locked
+
+
+_MATCH_ROWS = ("round", "entry_a", "entry_b", "table")
+"""What a write reads with its match (the round with its event): ``lock_match``."""
+
+
+def _read_with_its_rows(match: Match) -> bool:
+    """``match`` carries its round with the event, its entries and its table, already read."""
+    fields = Match._meta
+    if not all(fields.get_field(name).is_cached(match) for name in _MATCH_ROWS):
+        return False
+    return match.round is not None and Round._meta.get_field("event").is_cached(match.round)
 
 
 def check_side(match: Match, side: int) -> None:

@@ -35,12 +35,11 @@ from __future__ import annotations
 
 import base64
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
-from django.db.models import OuterRef, Subquery
 from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext
 
@@ -92,6 +91,9 @@ class TableAccess:
     side: int
     match_id: int | None
     seats: int = 2
+    # The match as the token read it (its round, table and entries with it): a table's request
+    # on its own match needs no other read of it. Not compared: the ids above say what it is.
+    match: Match | None = field(default=None, compare=False, repr=False)
 
     @property
     def scope(self) -> str:
@@ -181,8 +183,9 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
 
     Raises ``TableLinkInvalid`` (malformed, unknown round or table, wrong mac, revoked) or
     ``TableLinkExpired`` (the round is not published or in play; ``closed_ok``: a closed round
-    is let through, for reading its result only). Runs in a fixed two queries at most (round
-    with event; table with its match).
+    is let through, for reading its result only). Runs in a fixed two queries (round with
+    event; the table's match with its table and entries), three for a table the round has no
+    match at.
     """
     parsed = _TOKEN.fullmatch(token) if isinstance(token, str) else None
     if parsed is None:
@@ -198,27 +201,26 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
         .order_by("pk")
         .first()
     )
-    # the table and its match in the round come together (a best-of match: the game being
-    # played, the highest at the table)
-    table = (
-        Table.objects.filter(event_id=round_.event_id, number=int(number))
-        .annotate(
-            round_match=Subquery(
-                Match.objects.filter(round=round_, table=OuterRef("pk"))
-                .order_by("-game_no")
-                .values("pk")[:1]
-            ),
-            round_match_seats=Subquery(
-                Match.objects.filter(round=round_, table=OuterRef("pk"))
-                .order_by("-game_no")
-                .values("table_entries")[:1]
-            ),
-        )
-        .order_by("pk")
+    # the table's match in the round, with its table and entries (a best-of match: the game
+    # being played, the highest at the table); the table alone when the round has no match there
+    match = (
+        Match.objects.filter(round=round_, table__number=int(number))
+        .select_related("table", "entry_a", "entry_b")
+        .order_by("-game_no")
         .first()
         if round_ is not None
         else None
     )
+    table: Table | None = None
+    if match is not None:
+        match.round = round_  # read above, with its event
+        table = match.table
+    elif round_ is not None:
+        table = (
+            Table.objects.filter(event_id=round_.event_id, number=int(number))
+            .order_by("pk")
+            .first()
+        )
     if round_ is None or table is None or not constant_time_compare(_mac(round_, table, side), mac):
         raise TableLinkInvalid(_invalid())
     readable = closed_ok and round_.status == Round.Status.CLOSED
@@ -227,11 +229,17 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
             gettext("This round is not open for entry: table links work only while it is in play."),
             details={"round_status": round_.status},
         )
-    match_id: int | None = table.round_match  # the annotation above
-    seats = table.round_match_seats if match_id is not None else 2
+    seats = match.table_entries if match is not None else 2
     if side >= seats:  # seat 3 of a table of three (the mac was right for a seat it lacks)
         raise TableLinkInvalid(_invalid())
-    return TableAccess(round=round_, table=table, side=side, match_id=match_id, seats=seats)
+    return TableAccess(
+        round=round_,
+        table=table,
+        side=side,
+        match_id=match.pk if match is not None else None,
+        seats=seats,
+        match=match,
+    )
 
 
 @transaction.atomic

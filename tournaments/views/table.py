@@ -39,14 +39,12 @@ def _access(token: str, *, closed_ok: bool = False) -> tuple[TableAccess, Match]
     ``SpinnerError`` (rendered by the callers), as does a table with no match this round.
     ``closed_ok``: a closed round's link is let through to read its result."""
     access = resolve_table_token(token, closed_ok=closed_ok)
-    if access.match_id is None:
+    match = access.match  # read with the token: its round and event, table and entries
+    if match is None:
         raise NoMatchHere(
             f"No match at table {access.table.number} in round {access.round.number}: "
             "check the pairings, or ask the director.",
         )
-    match = Match.objects.select_related("entry_a", "entry_b", "table", "round__event").get(
-        pk=access.match_id
-    )
     time_zones.activate_for(match.round.event)
     return access, match
 
