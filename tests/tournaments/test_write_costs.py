@@ -35,10 +35,11 @@ from tests.tournaments.results_support import (
 from tournaments.api.claim_data import claim_data, result_data
 from tournaments.api.serializers import ClaimOutputSerializer, ResultOutputSerializer
 from tournaments.errors import ValidationFailed
-from tournaments.models import Claim, MatchResult, Round, Table
+from tournaments.models import Claim, Match, MatchResult, Round, Table
 from tournaments.selectors import standings_records
 from tournaments.services import assessment
-from tournaments.services.table_links import table_token
+from tournaments.services.results import lock_match
+from tournaments.services.table_links import resolve_table_token, table_token
 from tournaments.text_safety import (
     MAX_DEPTH,
     TooDeep,
@@ -153,6 +154,29 @@ def test_a_writes_answer_is_the_match_as_a_fresh_read_shows_it(zone: str) -> Non
             answers.append(answer)
     assert [a.status_code for a in answers] == [201, 201, 201, 200, 201, 200]
     assert answers[-1].json()["match"]["state"] == "confirmed"
+
+
+def test_the_lock_reads_the_match_row_alone_and_keeps_only_the_rows_it_still_points_at(
+    django_assert_num_queries: Any,
+) -> None:
+    rnd = make_round(make_event(), tables=2)
+    access = resolve_table_token(table_token(round_=rnd, table=match_at(rnd, 1).table, side=0))
+    match = access.match
+    assert match is not None and match.pk == match_at(rnd, 1).pk
+    other = match_at(rnd, 2)
+    # re-paired between the token's read and the lock: entry_b is another entry now
+    Match.objects.filter(pk=match.pk).update(entry_b=other.entry_a)
+    with django_assert_num_queries(1):  # the match row, locked; the round, event, table kept
+        locked = lock_match(match)
+        assert locked.round is access.round and locked.round.event is access.round.event
+        assert locked.table is match.table and locked.entry_a is match.entry_a
+    with django_assert_num_queries(1):  # the entry it points at now, read when first used
+        assert locked.entry_b == other.entry_a
+    read_bare = Match.objects.get(pk=other.pk)
+    with django_assert_num_queries(1):  # a match read bare: one query with all its rows
+        bare = lock_match(read_bare)
+        assert (bare.round.event.slug, bare.table.number) == ("ev", 2)
+        assert bare.entry_b is not None and bare.entry_b.pk == other.entry_b_id
 
 
 def test_a_conflict_answer_shows_the_divergence_a_fresh_read_shows() -> None:
