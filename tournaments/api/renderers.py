@@ -28,17 +28,26 @@ class FastJSONRenderer(JSONRenderer):
         if (
             self.ensure_ascii
             or not self.compact
-            or self.get_indent(accepted_media_type, renderer_context or {}) is not None
+            or self.get_indent(accepted_media_type or "", renderer_context or {}) is not None
         ):
-            return super().render(data, accepted_media_type, renderer_context)
+            return self._drf(data, accepted_media_type, renderer_context)
         encoder = self.encoder_class()
         try:
             # times go to DRF's encoder, which writes UTC as "Z" (orjson: "+00:00")
             text = orjson.dumps(data, default=encoder.default, option=OPTIONS)
         except TypeError:
-            return super().render(data, accepted_media_type, renderer_context)
+            return self._drf(data, accepted_media_type, renderer_context)
         if _LINE_SEPARATORS[0] in text or _LINE_SEPARATORS[1] in text:
             # escaped as DRF does: JSON that is also a JavaScript string literal's subset
             text = text.replace(_LINE_SEPARATORS[0], b"\\u2028")
             text = text.replace(_LINE_SEPARATORS[1], b"\\u2029")
         return text
+
+    def _drf(
+        self,
+        data: Any,
+        accepted_media_type: str | None,
+        renderer_context: Mapping[str, Any] | None,
+    ) -> bytes:
+        rendered: bytes = super().render(data, accepted_media_type, renderer_context)
+        return rendered

@@ -30,7 +30,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
-from django.db.models import F
+from django.db.models import F, ForeignKey, Model
 from django.db.models.functions import Coalesce, Now
 from django.utils.translation import gettext
 
@@ -114,10 +114,15 @@ _MATCH_ROWS = ("round", "entry_a", "entry_b", "table")
 
 def _read_with_its_rows(match: Match) -> bool:
     """``match`` carries its round with the event, its entries and its table, already read."""
-    fields = Match._meta
-    if not all(fields.get_field(name).is_cached(match) for name in _MATCH_ROWS):
+    if not all(_cached(Match, name, match) for name in _MATCH_ROWS):
         return False
-    return match.round is not None and Round._meta.get_field("event").is_cached(match.round)
+    return match.round is not None and _cached(Round, "event", match.round)
+
+
+def _cached(model: type[Model], name: str, row: Model) -> bool:
+    """The relation ``name`` of ``row`` is read already (a select_related, an assignment)."""
+    field = model._meta.get_field(name)
+    return isinstance(field, ForeignKey) and field.is_cached(row)
 
 
 def check_side(match: Match, side: int) -> None:

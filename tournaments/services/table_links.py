@@ -212,7 +212,7 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
         else None
     )
     table: Table | None = None
-    if match is not None:
+    if match is not None and round_ is not None:
         match.round = round_  # read above, with its event
         table = match.table
     elif round_ is not None:
