@@ -56,19 +56,8 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-def _takes_standings(worker: Any) -> bool:
-    """Whether the worker starting consumes the standings queue (``-Q``; a worker started without
-    it takes the default queue only). Unknown (no worker given): assumed so."""
-    from django.conf import settings
-
-    queues = getattr(getattr(getattr(worker, "app", None), "amqp", None), "queues", None)
-    if queues is None:
-        return True
-    return settings.SPINNER_STANDINGS_QUEUE in queues.consume_from
-
-
 @worker_init.connect
-def _remember_recent_standings(sender: Any = None, **_: Any) -> None:
+def _remember_recent_standings(**_: Any) -> None:
     """In the worker's main process, before it starts its pool: compute the standings of the
     events recomputed lately (within ``SPINNER_WORKER_WARM_STANDINGS_HOURS``; 0 for none), so
     that every pool process forked from it starts with them and its first recompute of such an
@@ -77,9 +66,7 @@ def _remember_recent_standings(sender: Any = None, **_: Any) -> None:
     connections (a forked process must not share them) and move every object made so far out of
     the cyclic garbage collector's sight (``gc.freeze``, as the ``gc`` documentation advises
     before forking: the pool processes share those pages rather than copying them when a
-    collection would walk them). A failure is logged and the worker starts all the same. A
-    worker that does not take the standings queue (``settings.CELERY_TASK_ROUTES``) computes
-    nothing: it does not recompute standings."""
+    collection would walk them). A failure is logged and the worker starts all the same."""
     import gc
     import logging
     import time
@@ -96,7 +83,7 @@ def _remember_recent_standings(sender: Any = None, **_: Any) -> None:
     logger = logging.getLogger(__name__)
     hours = float(getattr(settings, "SPINNER_WORKER_WARM_STANDINGS_HOURS", 0))
     try:
-        if hours > 0 and _takes_standings(sender):
+        if hours > 0:
             from tournaments.selectors import standings_records
 
             started = time.process_time()

@@ -204,16 +204,6 @@ CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 CELERY_TASK_DEFAULT_QUEUE = os.environ.get("SPINNER_QUEUE") or (
     f"spinner-test-{os.getpid()}" if "pytest" in sys.modules else "spinner"
 )
-# The standings recomputes go to a queue of their own, taken by one long-lived worker process
-# (the Procfile's and systemd's "standings" worker: -Q <this> --concurrency 1): every recompute
-# of an event after that process's first reuses its last computation (issue 17;
-# benchmarks/standings/RESULTS.md). Every other task stays on the default queue; a worker started
-# without -Q takes only the default queue. The reconcile stays there too: with no standings
-# worker running, it still brings the standings up to date (the old way, every 30 s).
-SPINNER_STANDINGS_QUEUE = f"{CELERY_TASK_DEFAULT_QUEUE}-standings"
-CELERY_TASK_ROUTES = {
-    "tournaments.recompute_event_standings": {"queue": SPINNER_STANDINGS_QUEUE},
-}
 CELERY_TASK_ALWAYS_EAGER = not REDIS_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_IGNORE_RESULT = True
