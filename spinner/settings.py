@@ -24,6 +24,8 @@ Environment variables:
     SPINNER_PUSH_HOSTS     comma-separated push services' hosts a subscription may name
     SPINNER_PUBLIC_DOCUMENTS  ``0``: render every public page each time (no documents kept in the
                            cache; tournaments/documents.py)
+    SPINNER_DOCUMENT_MIN_AGE  seconds a kept page is served unchanged after its render though it
+                           changed meanwhile (default 1; 0: rendered again at the first change)
 """
 
 from __future__ import annotations
@@ -196,6 +198,9 @@ else:
 
 # Public pages kept as documents in the cache (tournaments/documents.py); 0 turns them off.
 SPINNER_PUBLIC_DOCUMENTS = os.environ.get("SPINNER_PUBLIC_DOCUMENTS", "1") != "0"
+# A kept page that changes again sooner than this many seconds after its render is served as it
+# was until then: at most one render a second per page while results pour in.
+SPINNER_DOCUMENT_MIN_AGE = float(os.environ.get("SPINNER_DOCUMENT_MIN_AGE", "1"))
 
 CELERY_BROKER_URL = REDIS_URL or "memory://localhost/"
 # The queue our tasks go to. A test run takes a queue of its own (pytest imports these settings

@@ -345,5 +345,7 @@ def _fresh_public_documents() -> Iterator[None]:
     from tournaments import follow_versions
 
     cache.set(follow_versions.SITE_KEY, f"test-{uuid.uuid4().hex}", None)
-    with override_settings(SPINNER_PUBLIC_DOCUMENTS=False):
+    # A test that turns documents on sees every change at once unless it sets a minimum age
+    # itself (test_documents.py's test of it).
+    with override_settings(SPINNER_PUBLIC_DOCUMENTS=False, SPINNER_DOCUMENT_MIN_AGE=0):
         yield

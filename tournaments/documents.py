@@ -21,6 +21,11 @@ the views, answers such a request from the cache:
   ask while that render runs get the copy it replaces, a render's time behind, instead of each
   rendering the same page (a room reloading the round page while results arrive every second).
   A page not kept at all yet is rendered by whoever asks.
+- **At most one render a second**: a page that changes again less than
+  ``SPINNER_DOCUMENT_MIN_AGE`` seconds (1) after its last render is served as that render left it
+  until the second has passed; the first reader after it renders the page. While results arrive
+  several a second, each page is rendered about once a second instead of once per result, and
+  no reader sees a page more than a second (and a render) behind.
 - **Bytes on the wire**: the document is kept as rendered and compressed once, brotli and gzip;
   each answer sends the best the browser accepts (``Content-Encoding``, ``Vary: Accept-Encoding``)
   under a strong ETag per representation (the content's digest, ``-br``/``-gzip`` added).
@@ -44,6 +49,7 @@ import functools
 import gzip
 import hashlib
 import re
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -109,12 +115,14 @@ class Document:
     body: bytes
     br: bytes | None
     gz: bytes | None
+    rendered_at: float = 0.0  # ``time.time()`` when its render began (0: a copy kept before)
 
     @classmethod
-    def of(cls, response: HttpResponse, tokens: tuple[str, str]) -> Document:
+    def of(cls, response: HttpResponse, tokens: tuple[str, str], rendered_at: float) -> Document:
         body = blank_csrf(response.content)
         compress = len(body) >= MIN_COMPRESS
         return cls(
+            rendered_at=rendered_at,
             tokens=tokens,
             digest=hashlib.sha256(body).hexdigest()[:24],
             headers=tuple((k, v) for k, v in response.items() if k.lower() not in _NOT_KEPT),
@@ -276,8 +284,13 @@ class PublicDocumentMiddleware:
         read = cache.get_many([key, *token_keys])
         document = read.get(key)
         tokens = (read.get(token_keys[0]), read.get(token_keys[1]))
-        if isinstance(document, Document) and None not in tokens and document.tokens == tokens:
-            return document.answer(request)
+        if isinstance(document, Document) and None not in tokens:
+            if document.tokens == tokens:
+                return document.answer(request)
+            if time.time() - document.rendered_at < settings.SPINNER_DOCUMENT_MIN_AGE:
+                # Changed again within a second of its render: served as it is until then.
+                return document.answer(request)
+        began = time.time()
         # Read (or made) before the page reads the database: a change committed during the
         # render moves a token, so this copy is never taken for a newer one.
         current = follow_versions.ensure_pages(slug, read)
@@ -302,7 +315,7 @@ class PublicDocumentMiddleware:
                     cache.delete(key)
                 return response
             assert isinstance(response, HttpResponse)
-            document = Document.of(response, (current[0], current[1]))
+            document = Document.of(response, (current[0], current[1]), began)
             cache.set(key, document, TIMEOUT)
         finally:
             if lock is not None:

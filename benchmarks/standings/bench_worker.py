@@ -6,7 +6,7 @@ the checkout under test first, so ``spinner`` is that checkout's. Around every t
 (``task_prerun`` / ``task_postrun``, in the pool process) it notes the process CPU time, the wall
 time, the minor page faults and the system time, and pushes them to a Redis list
 (``BENCH_CPU_KEY``) for ``worker.py`` to read. With ``BENCH_PROFILE`` set (a path prefix), a
-pool process's first task is profiled too (cProfile, process CPU), to ``<prefix>.<pid>``.
+pool process's first recompute is profiled too (cProfile, process CPU), to ``<prefix>.<pid>``.
 Nothing else differs from ``celery -A spinner``.
 """
 
@@ -27,6 +27,8 @@ __all__ = ["app"]
 
 _started: dict[str, tuple[float, float, Any]] = {}
 _done_in_this_process = 0
+_recomputes_in_this_process = 0
+RECOMPUTE = "tournaments.recompute_event_standings"
 _kept: list[Any] = [None]
 _client = redis.Redis.from_url(os.environ["REDIS_URL"])
 
@@ -35,8 +37,9 @@ _profile: list[Any] = []
 
 
 @task_prerun.connect
-def _before(task_id: str | None = None, **_: Any) -> None:
-    if os.environ.get("BENCH_PROFILE") and _done_in_this_process == 0:  # the first task's profile
+def _before(task_id: str | None = None, task: Any = None, **_: Any) -> None:
+    first = _recomputes_in_this_process == 0 and getattr(task, "name", "") == RECOMPUTE
+    if os.environ.get("BENCH_PROFILE") and first:  # the first recompute's profile
         import cProfile
 
         _profile.append(cProfile.Profile(time.process_time))
@@ -54,7 +57,7 @@ def _before(task_id: str | None = None, **_: Any) -> None:
 
 @task_postrun.connect
 def _after(task_id: str | None = None, task: Any = None, retval: Any = None, **_: Any) -> None:
-    global _done_in_this_process
+    global _done_in_this_process, _recomputes_in_this_process
     cpu, wall, usage = _started.pop(str(task_id))
     now = resource.getrusage(resource.RUSAGE_SELF)
     if _profile:
@@ -65,6 +68,8 @@ def _after(task_id: str | None = None, task: Any = None, retval: Any = None, **_
         "task": getattr(task, "name", ""),
         "status": retval if isinstance(retval, str) else repr(retval),
         "nth_in_process": _done_in_this_process,
+        "nth_recompute_in_process": _recomputes_in_this_process,
+        "hostname": getattr(getattr(task, "request", None), "hostname", None),
         "cpu_ms": (time.process_time() - cpu) * 1000,
         "wall_ms": (time.perf_counter() - wall) * 1000,
         "sys_ms": (now.ru_stime - usage.ru_stime) * 1000,
@@ -72,4 +77,6 @@ def _after(task_id: str | None = None, task: Any = None, retval: Any = None, **_
         "kept_before": _kept[0],
     }
     _done_in_this_process += 1
+    if record["task"] == RECOMPUTE:
+        _recomputes_in_this_process += 1
     _client.rpush(os.environ["BENCH_CPU_KEY"], json.dumps(record))

@@ -1,33 +1,36 @@
-"""Benchmark: the standings recompute as the deployment runs it, in a real Celery worker.
+"""Benchmark: the standings recompute as the deployment runs it, in real Celery workers.
 
 ``recompute.py`` and ``compare.py`` time ``recompute_standings`` called in a process of their own;
-this one times the task a worker runs after a result: the same command as the Procfile's worker
-(``celery ... worker --concurrency 2``, prefork), started fresh, taking the recompute tasks that the
-results service asks for. For each of ``--tasks`` corrections of the benchmark event (made by
-``recompute.py``; run that first, same ``DATABASE_URL``), in turn:
+this one times the task a worker runs after a result. It starts, fresh, every Celery worker of the
+checkout's ``Procfile`` (the ``celery -A spinner worker`` lines, run by ``sh`` as a Procfile
+runner would: on main one prefork worker, ``--concurrency 2``; with a standings queue, the default
+worker and the ``standings`` worker), then makes ``--tasks`` corrections of the benchmark event
+(made by ``recompute.py``; run that first, same ``DATABASE_URL``), one after the other:
 
 - one result of the last round gets a new current version with the other winner, and the event
-  is marked changed in the same transaction (``services.standings.note_results_changed``, as the
-  results service does), which after the commit asks for a recompute (a task on the queue);
+  is marked changed in the same transaction (``services.results.note_results_changed``, as the
+  results service does), which after the commit asks for a recompute (the request task on the
+  default queue; it sends the recompute task wherever the checkout routes it);
 - the recompute's last start is set 10 s back first, so the 2 s coalescing does not delay the
   task (the throttle is still checked, as always);
-- the worker's pool process runs the task; ``bench_worker`` (the worker's app: Spinner's, plus
-  signal handlers) records the CPU time of the task in that process (``task_prerun`` to
-  ``task_postrun``: the task body, whatever it imports or computes), its system time and minor
-  page faults, and which task of that process it was.
+- a worker process runs the recompute; ``bench_worker`` (the workers' app: Spinner's, plus
+  signal handlers) records the CPU time of each task in the process that ran it (``task_prerun``
+  to ``task_postrun``: the task body, whatever it imports or computes), its system time and
+  minor page faults, which recompute of that process it was, and the worker's name.
 
-A pool process's first task is *cold* (it has never computed the event, nor anything else);
-later ones are *warm* (that process computed the event before; with two pool processes each
-one's previous computation is one or two corrections old). ``--base`` runs the same against
-another checkout (e.g. ``git archive main | tar -x -C /tmp/base``), alternating fresh workers of
-each, ``--rounds`` times. The worker's main process (the consumer) is measured too
-(``/proc/<pid>/schedstat``, while the task ran).
+A process's first recompute is *cold* (it inherited, at most, the computation its worker's main
+process made before forking); later ones are *warm* (that process computed the event before).
+``--base`` runs the same against another checkout (e.g. ``git archive main | tar -x -C
+/tmp/base``), alternating fresh workers of each, ``--rounds`` times; ``--variant NAME=ARGS`` adds
+an arm: this checkout with ``ARGS`` appended to its ``standings`` worker's command (e.g.
+``solo=--pool solo``). The workers' main processes are measured too (``/proc/<pid>/schedstat``,
+while the task ran; with ``--pool solo`` that includes the task itself).
 
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/spinner_bench \\
     REDIS_URL=redis://127.0.0.1:6379/14 \\
-        .venv/bin/python benchmarks/standings/worker.py [--base DIR] [--rounds 4] [--tasks 6]
+        .venv/bin/python benchmarks/standings/worker.py [--base DIR] [--rounds 4] [--tasks 10]
 
-Uses a queue of its own (``SPINNER_QUEUE=bench-standings-<pid>``) on that Redis database.
+Uses queues of its own (``SPINNER_QUEUE=bench-standings-<pid>``) on that Redis database.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ import datetime
 import json
 import os
 import random
+import re
 import signal
 import statistics
 import subprocess
@@ -61,6 +65,7 @@ import redis  # noqa: E402
 from django.db import transaction  # noqa: E402
 from django.utils import timezone  # noqa: E402
 
+from spinner.celery import app  # noqa: E402
 from tournaments.models import (  # noqa: E402
     Event,
     Match,
@@ -68,7 +73,9 @@ from tournaments.models import (  # noqa: E402
     Round,
     StandingsRecompute,
 )
-from tournaments.services import standings as live  # noqa: E402
+from tournaments.services import results  # noqa: E402
+
+RECOMPUTE = "tournaments.recompute_event_standings"
 
 
 def correct_and_ask(event: Event, matches: list[int], rng: random.Random) -> None:
@@ -89,7 +96,7 @@ def correct_and_ask(event: Event, matches: list[int], rng: random.Random) -> Non
             score_b_halves=current.score_a_halves,
             winner_side=None if current.winner_side is None else 1 - current.winner_side,
         )
-        live.note_results_changed(event_id=event.pk)
+        results.note_results_changed(event_id=event.pk)
 
 
 def schedstat_ms(pid: int) -> float:
@@ -99,10 +106,30 @@ def schedstat_ms(pid: int) -> float:
         return float("nan")
 
 
+def worker_commands(checkout: Path, standings_args: str = "") -> dict[str, str]:
+    """The checkout's Celery worker commands, by Procfile process name, on ``bench_worker``'s app
+    (``standings_args`` appended to the ``standings`` worker's)."""
+    celery = Path(sys.executable).with_name("celery")
+    commands: dict[str, str] = {}
+    for line in (checkout / "Procfile").read_text().splitlines():
+        name, _, command = line.partition(":")
+        command = command.strip()
+        if not command.startswith("celery -A spinner worker"):
+            continue
+        command = re.sub(r"^celery -A spinner ", f"exec {celery} -A bench_worker ", command)
+        command = command.replace("--loglevel INFO", "--loglevel WARNING")
+        if name == "standings" and standings_args:
+            command = f"{command} {standings_args}"
+        commands[name] = command
+    if not commands:
+        raise SystemExit(f"{checkout}/Procfile starts no Celery worker")
+    return commands
+
+
 def run_worker(
-    checkout: Path, event: Event, tasks: int, seed: int, concurrency: int
+    checkout: Path, event: Event, tasks: int, seed: int, standings_args: str = ""
 ) -> list[dict[str, Any]]:
-    """Start a fresh worker on ``checkout``, let it run ``tasks`` recomputes, stop it."""
+    """Start the checkout's workers fresh, let them run ``tasks`` recomputes, stop them."""
     client = redis.Redis.from_url(os.environ["REDIS_URL"])
     client.delete(CPU_KEY)
     env = {
@@ -111,101 +138,148 @@ def run_worker(
         "BENCH_CPU_KEY": CPU_KEY,
         "SPINNER_QUEUE": QUEUE,
     }
-    celery = Path(sys.executable).with_name("celery")
-    worker = subprocess.Popen(
-        [str(celery), "-A", "bench_worker", "worker", "--loglevel", "WARNING",
-         "--concurrency", str(concurrency)],
-        cwd=checkout,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        text=True,
-    )  # fmt: skip
+    workers = {
+        name: subprocess.Popen(
+            ["/bin/sh", "-c", command],
+            cwd=checkout,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        for name, command in worker_commands(checkout, standings_args).items()
+    }
+    # Every worker answers a ping (started, its pool forked) before the first correction, so
+    # that the main processes' CPU of the first task does not include their start.
+    deadline = time.monotonic() + 120
+    while len(app.control.ping(timeout=0.5) or []) < len(workers):
+        if time.monotonic() > deadline or any(w.poll() is not None for w in workers.values()):
+            raise SystemExit(f"{checkout}: the workers did not start")
     rng = random.Random(seed)
     last = Round.objects.filter(event=event).order_by("-number").values_list("pk", flat=True)[0]
     matches = list(Match.objects.filter(round_id=last).values_list("pk", flat=True))
     found: list[dict[str, Any]] = []
     try:
         for _ in range(tasks):
-            consumer = schedstat_ms(worker.pid)
+            mains = {name: schedstat_ms(w.pid) for name, w in workers.items()}
             correct_and_ask(event, matches, rng)
-            popped = None
+            record = None
             deadline = time.monotonic() + 120
-            while popped is None and time.monotonic() < deadline and worker.poll() is None:
+            while record is None and time.monotonic() < deadline:
+                if any(w.poll() is not None for w in workers.values()):
+                    raise SystemExit(f"{checkout}: a worker exited")
                 popped = client.blpop([CPU_KEY], timeout=2)
-            if popped is None:
-                raise SystemExit(f"{checkout}: no task ran within 120 s (worker {worker.poll()})")
-            record = json.loads(popped[1])
-            record["consumer_ms"] = schedstat_ms(worker.pid) - consumer
+                if popped is not None and json.loads(popped[1])["task"] == RECOMPUTE:
+                    record = json.loads(popped[1])
+            if record is None:
+                raise SystemExit(f"{checkout}: no recompute ran within 120 s")
+            record["mains_ms"] = sum(schedstat_ms(w.pid) - mains[n] for n, w in workers.items())
             if record["status"] != "new":
                 raise SystemExit(f"the recompute did not write a new snapshot: {record}")
             found.append(record)
     finally:
-        worker.send_signal(signal.SIGTERM)  # warm shutdown
-        try:
-            worker.wait(timeout=60)
-        except subprocess.TimeoutExpired:
-            worker.kill()
+        for w in workers.values():
+            w.send_signal(signal.SIGTERM)  # warm shutdown (sh exec'd celery: the worker itself)
+        for w in workers.values():
+            try:
+                w.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                w.kill()
     return found
 
 
 def describe(values: list[float]) -> str:
     if not values:
         return "(none)"
-    return f"median {statistics.median(values):6.1f} (min {min(values):6.1f}, n {len(values)})"
+    ordered = sorted(values)
+    p90 = ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+    return (
+        f"median {statistics.median(values):6.1f}  mean {statistics.fmean(values):6.1f}  "
+        f"p90 {p90:6.1f}  min {ordered[0]:6.1f}  max {ordered[-1]:6.1f}  (n {len(values)})"
+    )
+
+
+def is_cold(record: dict[str, Any]) -> bool:
+    return bool(record["nth_recompute_in_process"] == 0)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", type=Path, help="another checkout, alternated with this one")
+    parser.add_argument(
+        "--variant",
+        action="append",
+        default=[],
+        metavar="NAME=ARGS",
+        help="another arm: this checkout, ARGS appended to its standings worker's command",
+    )
     parser.add_argument("--slug", default="bench-2000x10")
     parser.add_argument("--rounds", type=int, default=4)
-    parser.add_argument("--tasks", type=int, default=6)
-    parser.add_argument("--concurrency", type=int, default=2)
+    parser.add_argument("--tasks", type=int, default=10)
     parser.add_argument("--json", type=Path, help="write every record here")
     parser.add_argument(
-        "--profile", help="a path prefix: each pool process's first task profiled to <prefix>.<pid>"
+        "--profile", help="a path prefix: each process's first recompute profiled to <prefix>.<pid>"
     )
     args = parser.parse_args()
     if args.profile:
         os.environ["BENCH_PROFILE"] = args.profile
     event = Event.objects.get(slug=args.slug)
-    checkouts = [("this", ROOT)] + ([("base", args.base.resolve())] if args.base else [])
-    results: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in checkouts}
+    arms: list[tuple[str, Path, str]] = [("this", ROOT, "")]
+    if args.base:
+        arms.append(("base", args.base.resolve(), ""))
+    for variant in args.variant:
+        name, _, extra = variant.partition("=")
+        arms.append((name, ROOT, extra))
+    for name, checkout, extra in arms:
+        print(f"{name}: {checkout}: {worker_commands(checkout, extra)}")
+    found: dict[str, list[dict[str, Any]]] = {name: [] for name, _, _ in arms}
     load = os.getloadavg()
     for i in range(args.rounds):
-        for name, checkout in checkouts if i % 2 else checkouts[::-1]:
-            for record in run_worker(checkout, event, args.tasks, i, args.concurrency):
-                record["round"] = i
-                results[name].append(record)
+        order = arms[i % len(arms) :] + arms[: i % len(arms)]  # each arm first in turn
+        for name, checkout, extra in order:
+            for n, record in enumerate(run_worker(checkout, event, args.tasks, i, extra)):
+                record["round"], record["nth_correction"] = i, n
+                found[name].append(record)
     print(
-        f"{args.slug}: {args.rounds} fresh workers each (--concurrency {args.concurrency}), "
-        f"{args.tasks} recomputes each; load {load} before, {os.getloadavg()} after"
+        f"{args.slug}: {args.rounds} fresh sets of workers each, {args.tasks} corrections each; "
+        f"load {load} before, {os.getloadavg()} after"
     )
-    for name, records in results.items():
-        cold = [r for r in records if r["nth_in_process"] == 0]
-        warm = [r for r in records if r["nth_in_process"] > 0]
-        print(f"{name}:")
-        for label, group in (("cold (a pool process's first task)", cold), ("warm", warm)):
+    for name, records in found.items():
+        cold = [r for r in records if is_cold(r)]
+        print(f"{name}: {len(cold)} of {len(records)} recomputes cold (a process's first)")
+        for label, group in (
+            ("all recomputes", records),
+            ("cold", cold),
+            ("warm", [r for r in records if not is_cold(r)]),
+        ):
             print(f"  {label}")
-            print(f"    task CPU in the pool process  {describe([r['cpu_ms'] for r in group])}")
-            print(f"    of which system time          {describe([r['sys_ms'] for r in group])}")
-            print(
-                f"    minor page faults             {describe([r['minor_faults'] for r in group])}"
-            )
-            print(f"    wall                          {describe([r['wall_ms'] for r in group])}")
-            print(
-                f"    the consumer's CPU meanwhile  {describe([r['consumer_ms'] for r in group])}"
-            )
+            print(f"    task CPU                 {describe([r['cpu_ms'] for r in group])}")
+            print(f"    of which system time     {describe([r['sys_ms'] for r in group])}")
+            print(f"    minor page faults        {describe([r['minor_faults'] for r in group])}")
+            print(f"    wall                     {describe([r['wall_ms'] for r in group])}")
+            print(f"    workers' main processes  {describe([r['mains_ms'] for r in group])}")
+        by_correction = [
+            statistics.median(r["cpu_ms"] for r in records if r["nth_correction"] == n)
+            for n in range(args.tasks)
+        ]
+        print("  task CPU by correction (median over rounds): " + " ".join(
+            f"{v:.0f}" for v in by_correction
+        ))  # fmt: skip
     if args.base:
-        for label, first in (("cold", True), ("warm", False)):
-            this = [r["cpu_ms"] for r in results["this"] if (r["nth_in_process"] == 0) == first]
-            base = [r["cpu_ms"] for r in results["base"] if (r["nth_in_process"] == 0) == first]
-            if this and base:
-                ratio = statistics.median(this) / statistics.median(base)
-                print(f"{label}: this / base = {ratio:.2f}")
+        for name in [n for n, _, _ in arms if n != "base"]:
+            for label, keep in (
+                ("all", lambda r: True),
+                ("cold", is_cold),
+                ("warm", lambda r: not is_cold(r)),
+            ):
+                this = [r["cpu_ms"] for r in found[name] if keep(r)]
+                base = [r["cpu_ms"] for r in found["base"] if keep(r)]
+                if this and base:
+                    median = statistics.median(this) / statistics.median(base)
+                    mean = statistics.fmean(this) / statistics.fmean(base)
+                    print(f"{name} / base, {label}: median {median:.2f}, mean {mean:.2f}")
     if args.json:
-        args.json.write_text(json.dumps(results, indent=1))
+        args.json.write_text(json.dumps(found, indent=1))
 
 
 if __name__ == "__main__":

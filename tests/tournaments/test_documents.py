@@ -652,6 +652,26 @@ def test_while_one_reader_renders_a_changed_page_the_others_get_the_copy_it_repl
     assert cache.get(lock) is None  # the render let go of the page
 
 
+def test_a_page_changed_again_soon_after_its_render_waits_for_its_minimum_age(
+    client: Client, settings: Any, django_assert_num_queries: Any, renders: list[str]
+) -> None:
+    field, rnd = played()
+    url = f"/events/{field.event.slug}/rounds/{rnd.number}/"
+    settings.SPINNER_DOCUMENT_MIN_AGE = 60  # a minute, for the test (1 s in production)
+    before = client.get(url)
+    _change_a_result(field, rnd)
+    renders.clear()
+    with django_assert_num_queries(0):  # younger than its minimum age: as it was, no render
+        meanwhile = client.get(url)
+        revalidated = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert meanwhile.content == before.content and revalidated.status_code == 304
+    assert renders == []
+    settings.SPINNER_DOCUMENT_MIN_AGE = 0  # the minute has passed: the next reader renders it
+    after = client.get(url)
+    assert "20 – 61" in body(after) and after["ETag"] != before["ETag"]
+    assert renders.count("tournaments/rounds/public.html") == 1
+
+
 def test_a_render_that_fails_lets_go_of_the_page(client: Client, settings: Any) -> None:
     field, rnd = played()
     url = f"/events/{field.event.slug}/rounds/{rnd.number}/"
