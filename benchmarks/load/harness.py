@@ -42,6 +42,7 @@ import json
 import os
 import platform
 import random
+import resource
 import runpy
 import secrets
 import shutil
@@ -595,6 +596,20 @@ def closed_loop(
         row["server_cpu_ms"] = round(used * 1000 / row["count"], 2)
         row["server_cores"] = round(used / elapsed, 2)  # the CPU the server got: < nproc = shared
     return row
+
+
+def client_cpu_seconds() -> float:
+    """User and system CPU seconds of this harness (the client's threads)."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def machine_cpu_seconds() -> tuple[float, float]:
+    """CPU seconds the whole machine spent busy, and that it had (all cores), from /proc/stat."""
+    fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    idle = fields[3] + fields[4]  # idle and iowait
+    tick = os.sysconf("SC_CLK_TCK")
+    return (sum(fields[:8]) - idle) / tick, sum(fields[:8]) / tick
 
 
 def tree_cpu_seconds(pid: int) -> float:
@@ -1246,6 +1261,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         t0 = time.monotonic()
         cpu0 = {p.name: tree_cpu_seconds(p.popen.pid) for p in supervisor.procs if p.popen}
+        client0, machine0 = client_cpu_seconds(), machine_cpu_seconds()
         wanted = t0 + (args.burst_seconds or args.spread + max(args.redis_outage, 0) + 240)
         burst_deadline = min(hard_deadline - 30, wanted)
         if burst_deadline < t0 + args.spread + (args.redis_outage if "redis" in dict(plan) else 0):
@@ -1296,6 +1312,12 @@ def main(argv: list[str] | None = None) -> int:
             and p.restarts == 0
             and p.name not in {name for name, _ in plan}
         }
+        # The rest of the machine's 2 cores: this harness's own client threads, and what every
+        # process used (PostgreSQL, Redis and anything else running), out of what there was.
+        burst_cpu["client (this harness)"] = round(client_cpu_seconds() - client0, 1)
+        busy, there = (b - a for a, b in zip(machine0, machine_cpu_seconds(), strict=True))
+        burst_cpu["machine, all processes"] = round(busy, 1)
+        burst_cpu["machine, available"] = round(there, 1)
         loadavg["end of burst"] = [round(x, 2) for x in os.getloadavg()]
         stop_spectators.set()
         for t in background:
