@@ -128,7 +128,9 @@ def app_on_redis(redis_url: str, settings: Any) -> Iterator[str]:
         "default": {
             "BACKEND": "tournaments.cache.FailOpenRedisCache",
             "LOCATION": redis_url,
-            "KEY_PREFIX": "spinner-test",
+            # The worker processes' own prefix (spinner/settings.py): web and worker share
+            # keys, such as the one that says a recompute is already scheduled.
+            "KEY_PREFIX": "spinner",
             "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
         }
     }
@@ -325,16 +327,19 @@ def test_a_worker_killed_mid_recompute_then_restarted_converges(worker: Any, bea
 
     # Block the next recompute at its last write, so that it is caught in the middle.
     blocker = _lock_holder()
-    blocker.execute(
-        "SELECT 1 FROM tournaments_standingsrecompute WHERE event_id = %s FOR UPDATE", [event.pk]
-    )
-    submit_both(matches[1], 100, 20)
-    poll(lambda: _holds_recompute_lock(event), timeout=30)  # a recompute is running...
-    poll(lambda: _waiting_on_a_lock(), timeout=30)  # ...and is stuck at its last write
-    proc.send_signal(signal.SIGKILL)
-    proc.wait(timeout=10)
-    blocker.rollback()
-    blocker.close()
+    try:
+        blocker.execute(
+            "SELECT 1 FROM tournaments_standingsrecompute WHERE event_id = %s FOR UPDATE",
+            [event.pk],
+        )
+        submit_both(matches[1], 100, 20)
+        poll(lambda: _holds_recompute_lock(event), timeout=30)  # a recompute is running...
+        poll(lambda: _waiting_on_a_lock(), timeout=30)  # ...and is stuck at its last write
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:  # let go (a failure above must not leave the teardown waiting on this lock)
+        blocker.rollback()
+        blocker.close()
 
     # The killed recompute left nothing: its transaction and its lock died with it.
     poll(lambda: not _holds_recompute_lock(event), timeout=30)
