@@ -55,7 +55,6 @@ from tournaments.api.serializers import (
     if_match,
     match_state,
 )
-from tournaments.models import Match
 from tournaments.selectors import results as selectors
 from tournaments.selectors.desk import round_clock
 from tournaments.services import assessment, claims
@@ -84,8 +83,7 @@ class TableMatchApi(ResultsApi):
         access = table_access(request)
         assert access is not None
         event = access.round.event
-        current = Match.objects.filter(pk=access.match_id).first() if access.match_id else None
-        expected = game.expected_game(event, current)
+        expected = game.expected_game(event, access.match)  # read with the token
         board = selectors.match_board(access.match_id) if access.match_id else None
         return Response(
             {

@@ -154,9 +154,9 @@ def request_recompute(*, event_id: int, countdown: float | None = None) -> bool:
         if _eager():
             _send(event_id, 0)
             return True
-        if countdown is None and cache.get(scheduled_key(event_id)) is not None:
-            return False  # already scheduled: the common case in a burst, one Redis read
         if countdown is None:
+            if cache.get(scheduled_key(event_id)) is not None:
+                return False  # already scheduled: the common case in a burst, one Redis read
             countdown = _wait_left(_last_started(event_id))
         if not cache.add(scheduled_key(event_id), "1", timeout=countdown + SCHEDULED_TTL_MARGIN):
             return False  # already scheduled (or the cache is down: then so is the broker)

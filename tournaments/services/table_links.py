@@ -81,19 +81,22 @@ class NotYourSide(NotAllowed):
 class TableAccess:
     """What a valid table link grants: entry for one side of one table of one round.
 
-    ``side`` is 0 (side A) or 1 (side B), or at a table of many the seat (0 to 3); ``match_id`` is
-    the table's match in that round (None if the round has none there); ``seats``: how many
-    sides or seats the table has (2, or 3 and 4 at a table of many).
+    ``side`` is 0 (side A) or 1 (side B), or at a table of many the seat (0 to 3); ``match`` is
+    the table's match in that round as the token read it, with its round (and event), table and
+    entries, so that a table's request on its own match needs no other read of it (None if the
+    round has none there); ``seats``: how many sides or seats the table has (2, or 3 and 4 at a
+    table of many).
     """
 
     round: Round
     table: Table
     side: int
-    match_id: int | None
+    match: Match | None = field(repr=False)
     seats: int = 2
-    # The match as the token read it (its round, table and entries with it): a table's request
-    # on its own match needs no other read of it. Not compared: the ids above say what it is.
-    match: Match | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def match_id(self) -> int | None:
+        return self.match.pk if self.match is not None else None
 
     @property
     def scope(self) -> str:
@@ -201,6 +204,8 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
         .order_by("pk")
         .first()
     )
+    if round_ is None:
+        raise TableLinkInvalid(_invalid())
     # the table's match in the round, with its table and entries (a best-of match: the game
     # being played, the highest at the table); the table alone when the round has no match there
     match = (
@@ -208,20 +213,17 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
         .select_related("table", "entry_a", "entry_b")
         .order_by("-game_no")
         .first()
-        if round_ is not None
-        else None
     )
-    table: Table | None = None
-    if match is not None and round_ is not None:
+    if match is not None:
         match.round = round_  # read above, with its event
-        table = match.table
-    elif round_ is not None:
-        table = (
-            Table.objects.filter(event_id=round_.event_id, number=int(number))
-            .order_by("pk")
-            .first()
-        )
-    if round_ is None or table is None or not constant_time_compare(_mac(round_, table, side), mac):
+    table = (
+        match.table
+        if match is not None
+        else Table.objects.filter(event_id=round_.event_id, number=int(number))
+        .order_by("pk")
+        .first()
+    )
+    if table is None or not constant_time_compare(_mac(round_, table, side), mac):
         raise TableLinkInvalid(_invalid())
     readable = closed_ok and round_.status == Round.Status.CLOSED
     if round_.status not in LINK_ACTIVE_STATUSES and not readable:
@@ -232,14 +234,7 @@ def resolve_table_token(token: str, *, closed_ok: bool = False) -> TableAccess:
     seats = match.table_entries if match is not None else 2
     if side >= seats:  # seat 3 of a table of three (the mac was right for a seat it lacks)
         raise TableLinkInvalid(_invalid())
-    return TableAccess(
-        round=round_,
-        table=table,
-        side=side,
-        match_id=match.pk if match is not None else None,
-        seats=seats,
-        match=match,
-    )
+    return TableAccess(round=round_, table=table, side=side, match=match, seats=seats)
 
 
 @transaction.atomic
