@@ -293,8 +293,15 @@ def test_a_long_hand_stays_legible_to_match_over_without_layout_shift(
         )
 
         # Pinch (two fingers spreading on the pane) zooms the drawing, never the page.
-        pane = measured["pane"]
-        cx, cy = (pane["l"] + pane["r"]) / 2, (pane["t"] + pane["b"]) / 2
+        # The pane's place now (the zoom taps may have scrolled the page since it was measured),
+        # and the fingers' midpoint must land on it.
+        now = measure(page)
+        pane = now["pane"]
+        top, bottom = max(pane["t"], now["bar"]), min(pane["b"], now["floor"])
+        cx, cy = (pane["l"] + pane["r"]) / 2, (top + bottom) / 2
+        assert page.evaluate(
+            "([x, y]) => !!document.elementFromPoint(x, y)?.closest('#layout')", [cx, cy]
+        ), (pane, page.evaluate("() => [window.scrollX, window.scrollY]"))
         cdp = context.new_cdp_session(page)
         before = page.evaluate("() => +document.querySelector('#layout svg').getAttribute('width')")
 

@@ -486,6 +486,9 @@
   /** Render the entry panel (only when something changed: a late verdict that changes nothing
    *  here replaces nothing); the input that had the focus gets it back, with its caret. */
   function renderEntry() {
+    // Two fingers on the drawing: a re-render (the engine's answer, the clock) would take the
+    // drawing from under them and the pinch would be lost; it waits for the fingers to lift.
+    if (pinch) { heldEntry = true; return; }
     var active = document.activeElement;
     var focusId = active && entry.contains(active) && active.id ? active.id : null;
     var caret = null;
@@ -1162,9 +1165,10 @@
     if (ev.target && ev.target.id === "layout") paneScroll = [ev.target.scrollLeft, ev.target.scrollTop];
   }, true);
   // Pinch: two fingers on the pane zoom the drawing (the browser's own pinch would zoom the page).
-  var pinch = null;
+  var pinch = null, heldEntry = false;
   function spread(t) { return Math.hypot(t[0].clientX - t[1].clientX, t[0].clientY - t[1].clientY); }
   app.addEventListener("touchstart", function (ev) {
+    if (pinch && ev.touches.length < 2) endPinch(ev);  // a pinch whose lift was never told
     var pane = ev.target.closest && ev.target.closest("#layout");
     if (!pane || ev.touches.length !== 2) return;
     pinch = { d: spread(ev.touches), z: zoom() };
@@ -1183,9 +1187,9 @@
   }, { passive: false });
   function endPinch(ev) {
     if (!pinch || (ev.touches && ev.touches.length >= 2)) return;
-    var z = pinch.now;
-    pinch = null;
-    if (z) setZoom(Math.round(z));
+    var z = pinch.now, held = heldEntry;
+    pinch = null; heldEntry = false;
+    if (z) setZoom(Math.round(z)); else if (held) renderEntry();
   }
   app.addEventListener("touchend", endPinch);
   app.addEventListener("touchcancel", endPinch);
