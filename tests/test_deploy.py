@@ -25,6 +25,7 @@ def unit(path: Path) -> configparser.ConfigParser:
 def test_there_is_a_unit_for_each_process() -> None:
     assert [p.name for p in UNITS] == [
         "spinner-beat.service",
+        "spinner-web-tables.service",
         "spinner-web.service",
         "spinner-worker.service",
     ]
@@ -115,3 +116,81 @@ def test_the_web_unit_and_the_procfile_read_gunicorn_conf() -> None:
     procfile = (ROOT / "Procfile").read_text()
     assert "web: gunicorn spinner.wsgi --config gunicorn.conf.py" in procfile
     assert "--workers" not in procfile and "--workers" not in web["ExecStart"]
+
+
+# --- The balancer: the table flow on processes of its own (deploy/nginx/spinner.conf) -----------
+
+NGINX = ROOT / "deploy" / "nginx" / "spinner.conf"
+
+
+def _nginx_routes() -> tuple[dict[str, str], dict[str, str]]:
+    """``({upstream: its server's address}, {location prefix: the upstream it passes to})``."""
+    text = re.sub(r"#[^\n]*", "", NGINX.read_text())
+    upstreams = {
+        name: server
+        for name, server in re.findall(r"upstream\s+(\w+)\s*\{\s*server\s+([\d.:]+);", text)
+    }
+    locations = dict(re.findall(r"location\s+(/\S*)\s*\{\s*proxy_pass\s+http://(\w+);", text))
+    return upstreams, locations
+
+
+def _routed(path: str, locations: dict[str, str]) -> str:
+    """The upstream nginx picks for ``path``: the longest matching prefix location."""
+    return locations[max((p for p in locations if path.startswith(p)), key=len)]
+
+
+def _bind(name: str) -> str:
+    execstart = unit(ROOT / "deploy" / "systemd" / name)["Service"]["ExecStart"]
+    found = re.search(r"--bind (\S+)", execstart)
+    assert found, execstart
+    return found.group(1)
+
+
+def test_the_balancer_sends_every_table_request_to_the_tables_server_and_the_rest_to_the_web() -> (
+    None
+):
+    from django.urls import reverse
+
+    upstreams, locations = _nginx_routes()
+    assert upstreams == {
+        "spinner_public": _bind("spinner-web.service"),
+        "spinner_tables": _bind("spinner-web-tables.service"),
+    }
+    token = "1-2-0-abcdef"
+    table = [
+        reverse("table:page", kwargs={"token": token}),
+        reverse("table:status", kwargs={"token": token}),
+        reverse("table:position", kwargs={"token": token}),
+        reverse("table:clock", kwargs={"token": token}),
+        reverse("table:language", kwargs={"token": token}),
+        reverse("table:sw"),
+        reverse("api:table-match"),
+        *(
+            reverse(name, kwargs={"match_id": 7})
+            for name in ("api:sheet-verify", "api:match-claims", "api:claim-confirm")
+        ),
+    ]
+    public = [
+        "/",
+        reverse("public:standings", kwargs={"slug": "open"}),
+        reverse("api:event-standings", kwargs={"slug": "open"}),
+        "/static/spinner/phone.js",
+        "/healthz",
+    ]
+    assert {path: _routed(path, locations) for path in table} == dict.fromkeys(
+        table, "spinner_tables"
+    )
+    assert {path: _routed(path, locations) for path in public} == dict.fromkeys(
+        public, "spinner_public"
+    )
+
+
+def test_the_tables_unit_is_the_web_unit_on_its_own_port_and_processes() -> None:
+    web = unit(ROOT / "deploy" / "systemd" / "spinner-web.service")["Service"]
+    tables = unit(ROOT / "deploy" / "systemd" / "spinner-web-tables.service")["Service"]
+    assert tables["ExecStart"].replace(_bind("spinner-web-tables.service"), "PORT") == (
+        web["ExecStart"].replace(_bind("spinner-web.service"), "PORT")
+        + " --workers ${TABLES_CONCURRENCY}"
+    )
+    for key in ("KillMode", "TimeoutStopSec", "EnvironmentFile", "User", "ExecReload"):
+        assert tables[key] == web[key]

@@ -14,6 +14,11 @@ the harness restarts it, as a supervisor would: it restarts any of its processes
 ``redis`` (stop Redis for ``--redis-outage`` seconds, then start it again), ``gunicorn`` (kill -9
 one gunicorn worker; the master forks another).
 
+The deployment with the tables on processes of their own (``docs/deploy.md``): ``--write-workers
+N`` starts a second gunicorn for the claims and confirmations (``--write-threads`` its threads),
+and ``--balancer nginx`` puts nginx in front with ``deploy/nginx/spinner.conf`` as committed,
+routing every request of the run by path.
+
 Then it VERIFIES, polling with a deadline: every match has exactly one result and it is current,
 and the standings the server serves equal a fresh recompute. It reports throughput (req/s by
 request type), latency p50/p95/p99, result-to-public latency (confirmation answered -> both
@@ -729,15 +734,20 @@ def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def server_overrides(args: argparse.Namespace) -> list[str]:
-    """gunicorn options the flags set over the repository's ``gunicorn.conf.py``."""
+def server_overrides(
+    args: argparse.Namespace, workers: int | None = None, threads: int | None = None
+) -> list[str]:
+    """gunicorn options the flags set over the repository's ``gunicorn.conf.py`` (``workers``,
+    ``threads``: the tables' server's, instead of ``--gunicorn-workers`` and ``-threads``)."""
     out = []
-    if args.gunicorn_workers is not None:
-        out += ["--workers", str(args.gunicorn_workers)]
+    workers = workers if workers is not None else args.gunicorn_workers
+    threads = threads if threads is not None else args.gunicorn_threads
+    if workers is not None:
+        out += ["--workers", str(workers)]
     if args.gunicorn_worker_class is not None:
         out += ["--worker-class", args.gunicorn_worker_class]
-    if args.gunicorn_threads is not None:
-        out += ["--threads", str(args.gunicorn_threads)]
+    if threads is not None:
+        out += ["--threads", str(threads)]
     return out
 
 
@@ -749,7 +759,15 @@ def server_shape(args: argparse.Namespace) -> str:
     workers = args.gunicorn_workers or conf.get("workers", 1)
     klass = args.gunicorn_worker_class or conf.get("worker_class", "sync")
     threads = args.gunicorn_threads or conf.get("threads", 1)
-    return f"gunicorn {workers} x {klass}/{threads} threads"
+    shape = f"gunicorn {workers} x {klass}/{threads} threads"
+    if args.write_workers:
+        shape += (
+            f"; writes on a second gunicorn {args.write_workers} x {klass}/"
+            f"{args.write_threads or threads} threads"
+        )
+        if args.balancer == "nginx":
+            shape += ", nginx in front (deploy/nginx/spinner.conf)"
+    return shape
 
 
 def start_profile(pid: int, seconds: float, out: Path) -> subprocess.Popen[bytes] | None:
@@ -1010,6 +1028,19 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--gunicorn-workers", type=int, default=None)
     p.add_argument("--gunicorn-worker-class", default=None)
     p.add_argument("--gunicorn-threads", type=int, default=None)
+    p.add_argument(
+        "--write-workers",
+        type=int,
+        default=0,
+        help="claims and confirmations on a second gunicorn of this many processes (0: one server)",
+    )
+    p.add_argument("--write-threads", type=int, default=None, help="the tables' server's threads")
+    p.add_argument(
+        "--balancer",
+        choices=["none", "nginx"],
+        default="none",
+        help="with --write-workers: nginx in front (deploy/nginx/spinner.conf) routes by path",
+    )
     p.add_argument("--celery-concurrency", type=int, default=2)
     p.add_argument(
         "--reconcile-seconds",
@@ -1049,6 +1080,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("the redis fault needs the harness's own Redis (no --redis-url)")
     if "worker" in names and args.no_celery:
         p.error("the worker fault needs the harness's own worker (no --no-celery)")
+    if args.balancer != "none" and not args.write_workers:
+        p.error("--balancer routes to the two servers of --write-workers")
     if "gunicorn" in names and args.base_url and not args.gunicorn_pid:
         p.error("the gunicorn fault on an attached server needs --gunicorn-pid")
     return args
@@ -1169,6 +1202,68 @@ def main(argv: list[str] | None = None) -> int:
                     work / "gunicorn.log",
                 )
             )
+        # Writes on their own processes (``--write-workers``): the table phones' requests go to a
+        # second gunicorn, as a balancer routing ``/t/`` and ``/api/`` by path would send them
+        # (docs/deploy.md), so that a claim never waits for the GIL behind a page render.
+        write_proc = None
+        write_url = base_url
+        if args.write_workers and not args.base_url:
+            port = free_port()
+            write_url = f"http://127.0.0.1:{port}"
+            write_proc = supervisor.add(
+                Proc(
+                    "gunicorn (writes)",
+                    [
+                        PY,
+                        "-m",
+                        "gunicorn",
+                        "-c",
+                        str(ROOT / "gunicorn.conf.py"),
+                        "--bind",
+                        f"127.0.0.1:{port}",
+                        *server_overrides(
+                            args, workers=args.write_workers, threads=args.write_threads
+                        ),
+                        "spinner.wsgi:application",
+                    ],
+                    env,
+                    work / "gunicorn-writes.log",
+                )
+            )
+        # A balancer in front (``--balancer nginx``): deploy/nginx/spinner.conf as it is, its
+        # two upstreams pointed at the two servers; every request of the run then goes through it.
+        if args.balancer == "nginx" and write_proc is not None:
+            port = free_port()
+            conf = (ROOT / "deploy" / "nginx" / "spinner.conf").read_text()
+            conf = (
+                conf.replace("listen 80;", f"listen 127.0.0.1:{port};")
+                .replace("127.0.0.1:8000", base_url.removeprefix("http://"))
+                .replace("127.0.0.1:8001", write_url.removeprefix("http://"))
+            )
+            (work / "nginx-site.conf").write_text(conf)
+            temp = work / "nginx-temp"
+            temp.mkdir()
+            (work / "nginx.conf").write_text(
+                ("user root;\n" if os.geteuid() == 0 else "")
+                + f"worker_processes 1;\npid {work}/nginx.pid;\n"
+                f"error_log {work}/nginx-error.log warn;\n"
+                "events { worker_connections 4096; }\n"
+                "http {\n  access_log off;\n"
+                + "".join(
+                    f"  {kind}_temp_path {temp}/{kind};\n"
+                    for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
+                )
+                + f"  include {work}/nginx-site.conf;\n}}\n"
+            )
+            supervisor.add(
+                Proc(
+                    "nginx",
+                    ["nginx", "-p", str(work), "-c", str(work / "nginx.conf"), "-g", "daemon off;"],
+                    env,
+                    work / "nginx.log",
+                )
+            )
+            base_url = write_url = f"http://127.0.0.1:{port}"
         worker_proc = None
         if not args.no_celery:
             worker_proc = supervisor.add(
@@ -1218,7 +1313,9 @@ def main(argv: list[str] | None = None) -> int:
         supervisor.begin()
         recorder = Recorder()
         client = Client(base_url, recorder)
+        writes = Client(write_url, recorder)
         wait_http(client, STATIC_PATH, time.monotonic() + 60, lambda a: a.status == 200)
+        wait_http(writes, STATIC_PATH, time.monotonic() + 60, lambda a: a.status == 200)
         wait_http(
             client, f"/events/{slug}/standings/", time.monotonic() + 60, lambda a: a.status == 200
         )
@@ -1229,7 +1326,8 @@ def main(argv: list[str] | None = None) -> int:
         server_pid = args.gunicorn_pid or (
             gunicorn_proc.popen.pid if gunicorn_proc and gunicorn_proc.popen else None
         )
-        calibration = calibrate(client, tables[: args.calibrate], server_pid)
+        write_pid = write_proc.popen.pid if write_proc and write_proc.popen else server_pid
+        calibration = calibrate(writes, tables[: args.calibrate], write_pid)
         tables = tables[args.calibrate :]
         recorder.samples.clear()
 
@@ -1295,7 +1393,7 @@ def main(argv: list[str] | None = None) -> int:
         with ThreadPoolExecutor(max_workers=args.writers) as pool:
             outcomes = list(
                 pool.map(
-                    lambda rs: play_table(client, rs[0], rs[1], burst_deadline),
+                    lambda rs: play_table(writes, rs[0], rs[1], burst_deadline),
                     zip(tables, starts, strict=True),
                 )
             )
