@@ -734,6 +734,21 @@ def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def gunicorn_argv(port: int, options: list[str]) -> list[str]:
+    """gunicorn on loopback ``port``: production's ``gunicorn.conf.py``, ``options`` over it."""
+    return [
+        PY,
+        "-m",
+        "gunicorn",
+        "-c",
+        str(ROOT / "gunicorn.conf.py"),
+        "--bind",
+        f"127.0.0.1:{port}",
+        *options,
+        "spinner.wsgi:application",
+    ]
+
+
 def server_overrides(
     args: argparse.Namespace, workers: int | None = None, threads: int | None = None
 ) -> list[str]:
@@ -1187,17 +1202,7 @@ def main(argv: list[str] | None = None) -> int:
             gunicorn_proc = supervisor.add(
                 Proc(
                     "gunicorn",
-                    [
-                        PY,
-                        "-m",
-                        "gunicorn",
-                        "-c",
-                        str(ROOT / "gunicorn.conf.py"),  # production's, with these overrides:
-                        "--bind",
-                        f"127.0.0.1:{port}",
-                        *server_overrides(args),
-                        "spinner.wsgi:application",
-                    ],
+                    gunicorn_argv(port, server_overrides(args)),
                     env,
                     work / "gunicorn.log",
                 )
@@ -1213,19 +1218,12 @@ def main(argv: list[str] | None = None) -> int:
             write_proc = supervisor.add(
                 Proc(
                     "gunicorn (writes)",
-                    [
-                        PY,
-                        "-m",
-                        "gunicorn",
-                        "-c",
-                        str(ROOT / "gunicorn.conf.py"),
-                        "--bind",
-                        f"127.0.0.1:{port}",
-                        *server_overrides(
+                    gunicorn_argv(
+                        port,
+                        server_overrides(
                             args, workers=args.write_workers, threads=args.write_threads
                         ),
-                        "spinner.wsgi:application",
-                    ],
+                    ),
                     env,
                     work / "gunicorn-writes.log",
                 )

@@ -115,25 +115,20 @@ def run_phase(
 ) -> dict[str, Any]:
     port = h.free_port()
     base_url = f"http://127.0.0.1:{port}"
-    argv = [
-        PY,
-        "-m",
-        "gunicorn",
-        "-c",
-        str(ROOT / "gunicorn.conf.py"),
-        "--bind",
-        f"127.0.0.1:{port}",
-        "--workers",
-        str(config["workers"]),
-        "--worker-class",
-        config["worker_class"],
-        "--threads",
-        str(config["threads"]),
-        "--error-logfile",
-        "-",
-        *config["extra"],
-        "spinner.wsgi:application",
-    ]
+    argv = h.gunicorn_argv(
+        port,
+        [
+            "--workers",
+            str(config["workers"]),
+            "--worker-class",
+            config["worker_class"],
+            "--threads",
+            str(config["threads"]),
+            "--error-logfile",
+            "-",
+            *config["extra"],
+        ],
+    )
     others = pg_connections(args.database_url)  # the worker's and beat's, before gunicorn
     proc = h.Proc(
         f"gunicorn-{phase_no}", argv, {**env, **config["env"]}, work / f"gunicorn-{phase_no}.log"
