@@ -156,7 +156,7 @@ def test_the_balancer_sends_every_table_request_to_the_tables_server_and_the_res
         "spinner_public": _bind("spinner-web.service"),
         "spinner_tables": _bind("spinner-web-tables.service"),
     }
-    token = "1-2-0-abcdef"
+    token = "1.2.0." + "a" * 43  # a table link's shape: round.table.side.mac
     table = [
         reverse("table:page", kwargs={"token": token}),
         reverse("table:status", kwargs={"token": token}),

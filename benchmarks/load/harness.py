@@ -1208,8 +1208,8 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
         # Writes on their own processes (``--write-workers``): the table phones' requests go to a
-        # second gunicorn, as a balancer routing ``/t/`` and ``/api/`` by path would send them
-        # (docs/deploy.md), so that a claim never waits for the GIL behind a page render.
+        # second gunicorn, as deploy/nginx/spinner.conf routes them by path (docs/deploy.md), so
+        # that a claim never waits for the GIL behind a page render.
         write_proc = None
         write_url = base_url
         if args.write_workers and not args.base_url:
