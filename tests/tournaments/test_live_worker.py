@@ -444,3 +444,47 @@ def test_a_prefork_worker_starts_with_the_recent_standings_and_recomputes_them_e
     text = log.read_text(errors="replace")
     assert "ForkPoolWorker" in text  # the recomputes ran in a pool process, forked after
     assert "could not be computed" not in text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_burst_of_rated_results_is_rerated_in_one_run_by_a_real_worker(worker: Any) -> None:
+    """Each result asks for a re-rate; the task waits ``ratings.COALESCE_SECONDS``, so the results
+    confirmed meanwhile join its run (one run per result before: most of a burst's worker CPU),
+    and the ratings it leaves are those of a re-rate from scratch."""
+    from spinner.celery import app
+    from tests.tournaments import ratings_support as rs
+    from tournaments import job_kinds
+    from tournaments.models import BackgroundJob, Player, RatingChange
+    from tournaments.services import ratings
+
+    proc = worker()
+    log = ARTIFACTS / f"worker-{app.conf.task_default_queue}.log"
+    event = rs.make_event("rerate-burst", entries=8)
+    actor = rs.director(event)
+    matches = rs.seat_round(event, 1, [(0, 1), (2, 3), (4, 5), (6, 7)])
+
+    def ready() -> bool:  # consuming: a task sent now runs now, not after the whole burst
+        alive(proc)
+        return " ready." in log.read_text(errors="replace")
+
+    poll(ready, timeout=60)
+    started = time.monotonic()
+    for n, match in enumerate(matches):
+        rs.enter(match, actor, (100, 10 * n))  # each its own transaction: four requests
+    entered = time.monotonic() - started
+
+    def rated() -> bool:
+        alive(proc)
+        pending = BackgroundJob.objects.filter(kind=job_kinds.RERATE).exists()
+        return not pending and RatingChange.objects.filter(event=event).count() == 16
+
+    poll(rated, timeout=60)
+    players = sorted(Player.objects.values_list("pk", "rating_mu", "rating_sigma", "rated_games"))
+    ratings.rerate_all()
+    assert sorted(
+        Player.objects.values_list("pk", "rating_mu", "rating_sigma", "rated_games")
+    ) == players
+    text = log.read_text(errors="replace")
+    runs = text.count("Task tournaments.rerate_players[") // 2  # received, then succeeded
+    assert "raised" not in text
+    assert 1 <= runs <= entered / ratings.COALESCE_SECONDS + 1, (runs, entered)

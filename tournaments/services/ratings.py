@@ -18,7 +18,8 @@ the rows whose values changed (a second run writes nothing: idempotent).
 :func:`request_rerate` in the result's transaction (``services.results.write_result``). The mark
 is a pending ``BackgroundJob`` of kind ``rerate`` per event whose ``params["round"]`` is the
 earliest round to re-rate from: a burst of results lowers that number on the one pending row,
-and only the request that created the row sends the task (after commit). The task
+and only the request that created the row sends the task (after commit), to run
+:data:`COALESCE_SECONDS` later, so the results confirmed meanwhile join that one run. The task
 (:func:`run_requested_rerate`) claims every pending mark at once (a short transaction of its
 own, pending -> running, so a table's confirmation never waits on a re-rate), re-rates from the
 earliest position among them, and deletes them; a result confirmed meanwhile finds no pending
@@ -51,6 +52,12 @@ logger = logging.getLogger(__name__)
 
 RERATE_TASK = "tournaments.rerate_players"
 """The task that runs the pending re-rate (``tasks.py``)."""
+
+COALESCE_SECONDS = 2.0
+"""A re-rate task runs this long after the result that asked for it: a room confirming 8 results
+a second made one run per result or two (435 runs in a 60 s burst of 495 results, most of the
+worker's CPU: benchmarks/load/RESULTS.md, "sixth pass"); the results of the next 2 s now fold into
+the waiting mark. Ratings are not on the live pages, so 2 s later costs no reader anything."""
 
 LOCK_KEY = 0x5241  # "RA": one re-rate at a time, across events (ratings span the season)
 
@@ -255,7 +262,7 @@ def request_rerate(
             pending.save(update_fields=["params", "updated_at"])
         return
     job = BackgroundJob.objects.create(kind=job_kinds.RERATE, event_id=event_id, params=wanted)
-    enqueue_after_commit(RERATE_TASK, job.pk)
+    enqueue_after_commit(RERATE_TASK, job.pk, countdown=COALESCE_SECONDS)
 
 
 def note_result_changed(*, event: Event, round_number: int, match_id: int | None = None) -> None:
