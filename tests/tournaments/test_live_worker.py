@@ -481,9 +481,10 @@ def test_a_burst_of_rated_results_is_rerated_in_one_run_by_a_real_worker(worker:
     poll(rated, timeout=60)
     players = sorted(Player.objects.values_list("pk", "rating_mu", "rating_sigma", "rated_games"))
     ratings.rerate_all()
-    assert sorted(
-        Player.objects.values_list("pk", "rating_mu", "rating_sigma", "rated_games")
-    ) == players
+    assert (
+        sorted(Player.objects.values_list("pk", "rating_mu", "rating_sigma", "rated_games"))
+        == players
+    )
     text = log.read_text(errors="replace")
     runs = text.count("Task tournaments.rerate_players[") // 2  # received, then succeeded
     assert "raised" not in text
