@@ -279,6 +279,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
         "schedule": SPINNER_RECONCILE_SECONDS,
         "options": {"expires": SPINNER_RECONCILE_SECONDS},
     },
+    "reconcile-ratings": {
+        "task": "tournaments.reconcile_ratings",
+        "schedule": SPINNER_RECONCILE_SECONDS,
+        "options": {"expires": SPINNER_RECONCILE_SECONDS},
+    },
     "worker-heartbeat": {
         "task": "tournaments.worker_heartbeat",
         "schedule": SPINNER_HEARTBEAT_SECONDS,

@@ -74,6 +74,15 @@ def reconcile_standings() -> dict[int, str]:
     return standings.reconcile_standings()
 
 
+@shared_task(name="tournaments.reconcile_ratings")
+def reconcile_ratings() -> bool:
+    """Periodic (beat): run the re-rate a lost message left waiting (see
+    ``ratings.rerate_forgotten_marks``). True when it sent the task."""
+    from tournaments.services import ratings  # tasks sit above services
+
+    return ratings.rerate_forgotten_marks()
+
+
 @shared_task(name="tournaments.worker_heartbeat", bind=True)
 def worker_heartbeat(self: Any) -> None:
     """Periodic (beat): the worker running it records that it takes work."""

@@ -146,6 +146,68 @@ def test_a_burst_of_results_is_one_mark_and_one_run(
     assert snapshot() == rated
 
 
+def test_a_mark_whose_task_was_lost_is_rerated_by_the_reconcile(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from tournaments.tasks import reconcile_ratings
+
+    event = rs.make_event("lost", entries=4)
+    actor = rs.director(event)
+    first = rs.seat_round(event, 1, [(0, 1), (2, 3)])
+    with django_capture_on_commit_callbacks(execute=False):  # the task never sent: lost
+        for match in first:
+            rs.enter(match, actor, (100, 10))
+    later = rs.seat_round(event, 2, [(0, 2), (1, 3)])
+    with django_capture_on_commit_callbacks(execute=True):
+        rs.enter(later[0], actor, (100, 10))  # finds the mark pending: sends nothing
+    mark = BackgroundJob.objects.get(kind=job_kinds.RERATE)
+    assert mark.status == "pending" and not RatingChange.objects.exists()
+
+    assert reconcile_ratings.apply().get() is False  # a minute not gone: its task may yet run
+    BackgroundJob.objects.filter(pk=mark.pk).update(
+        created_at=mark.created_at - ratings.FORGOTTEN_AFTER
+    )
+    assert reconcile_ratings.apply().get() is True  # sent, and run (eager here)
+    assert not BackgroundJob.objects.filter(kind=job_kinds.RERATE).exists()
+    assert RatingChange.objects.filter(round__number=1).count() == 8
+    assert RatingChange.objects.filter(round__number=2).count() == 4
+    rated = snapshot()
+    ratings.rerate_all()
+    assert snapshot() == rated
+    assert reconcile_ratings.apply().get() is False  # nothing waits now
+
+
+def test_a_mark_left_running_by_a_dead_worker_is_taken_again(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    event = rs.make_event("dead", entries=4)
+    actor = rs.director(event)
+    matches = rs.seat_round(event, 1, [(0, 1), (2, 3)])
+    with django_capture_on_commit_callbacks(execute=False):
+        for match in matches:
+            rs.enter(match, actor, (100, 10))
+    BackgroundJob.objects.filter(kind=job_kinds.RERATE).update(status="running")  # then died
+    assert ratings.rerate_forgotten_marks() is False  # it may still be running
+    BackgroundJob.objects.filter(kind=job_kinds.RERATE).update(
+        updated_at=datetime.datetime.now(datetime.UTC) - ratings.STALE_RUNNING
+    )
+    assert ratings.rerate_forgotten_marks() is True
+    assert not BackgroundJob.objects.filter(kind=job_kinds.RERATE).exists()
+    assert RatingChange.objects.filter(round__number=1).count() == 8
+
+
+def test_beat_runs_the_ratings_reconcile() -> None:
+    from django.conf import settings
+
+    from tournaments.tasks import reconcile_ratings
+
+    entries = [
+        e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == reconcile_ratings.name
+    ]
+    assert len(entries) == 1
+    assert entries[0]["schedule"] == settings.SPINNER_RECONCILE_SECONDS
+
+
 def _season() -> tuple[list[list[Match]], Any]:
     """Two events of two rounds each (the second a day later), the same players in both."""
     matches: list[list[Match]] = []

@@ -41,7 +41,7 @@ from django.utils import timezone
 
 from tournaments import job_kinds, shared_rows
 from tournaments.models import BackgroundJob, Event, Player, RatingChange
-from tournaments.queueing import enqueue_after_commit
+from tournaments.queueing import enqueue_after_commit, send_task_safely
 from tournaments.rating import PlayerRating, rate_rounds
 from tournaments.rating.engine import Position
 from tournaments.selectors import rating_records
@@ -330,6 +330,37 @@ def run_requested_rerate() -> RerateOutcome | None:
 
 STALE_RUNNING = datetime.timedelta(minutes=15)
 """A running mark this old belongs to a worker that died: the next run takes it again."""
+
+FORGOTTEN_AFTER = datetime.timedelta(minutes=1)
+"""A pending mark this old has lost its task: it was made :data:`COALESCE_SECONDS` before its
+task was due to run, and a task claims every pending mark."""
+
+
+def rerate_forgotten_marks() -> bool:
+    """Send the re-rate task when a mark waits with no task to run it; True when sent. The
+    periodic reconcile calls it (``tasks.reconcile_ratings``).
+
+    Only the request that makes a mark sends its task, so a task that never runs leaves the
+    mark, and every result after it, unrated: the broker refused the message (down for a
+    moment: a result's confirmation never fails for it), or the worker holding it died (its
+    message comes back only after the broker's visibility timeout, an hour). A pending mark older
+    than :data:`FORGOTTEN_AFTER`, or a running one older than :data:`STALE_RUNNING`, is such a
+    mark. A second task finds nothing to claim, so sending one too many is harmless."""
+    now = timezone.now()
+    forgotten = (
+        BackgroundJob.objects.filter(kind=job_kinds.RERATE, event__isnull=False)
+        .filter(
+            Q(status=BackgroundJob.Status.PENDING, created_at__lt=now - FORGOTTEN_AFTER)
+            | Q(status=BackgroundJob.Status.RUNNING, updated_at__lt=now - STALE_RUNNING)
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if forgotten is None:
+        return False
+    logger.warning("a re-rate mark waited with no task to run it: sending one (mark %s)", forgotten)
+    return send_task_safely(RERATE_TASK, forgotten)
 
 
 @transaction.atomic
