@@ -10,7 +10,7 @@ from django.contrib.auth.models import User
 
 from tests import factories
 from tests.tournaments import results_support
-from tournaments.models import Entry, Event, Match, MatchResult, Round
+from tournaments.models import Entry, Event, Match, MatchResult, Player, RatingChange, Round
 from tournaments.services import decisions
 
 
@@ -55,3 +55,26 @@ def enter(match: Match, actor: User, scores: tuple[int, int]) -> MatchResult:
         expected_version=current.version,
         final_score={"scores": list(scores)},
     )
+
+
+def snapshot() -> dict[str, Any]:
+    """Every stored rating step and every player's latest rating, in a fixed order: two equal
+    snapshots are the same ratings, to the float."""
+    steps = sorted(
+        RatingChange.objects.values_list(
+            "player_id", "round_id", "event_id", "mu", "sigma", "games"
+        )
+    )
+    players = sorted(Player.objects.values_list("pk", "rating_mu", "rating_sigma", "rated_games"))
+    return {"steps": steps, "players": players}
+
+
+def mark_left_unsent(slug: str) -> Event:
+    """A rated event of four partnerships whose round 1 results (two tables) made the re-rate
+    mark, its task never sent (a lost message: the after-commit callbacks are dropped). Call
+    inside ``django_capture_on_commit_callbacks(execute=False)``."""
+    event = make_event(slug, entries=4)
+    actor = director(event)
+    for match in seat_round(event, 1, [(0, 1), (2, 3)]):
+        enter(match, actor, (100, 10))
+    return event

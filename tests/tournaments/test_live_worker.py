@@ -454,7 +454,7 @@ def test_a_burst_of_rated_results_is_rerated_in_one_run_by_a_real_worker(worker:
     from spinner.celery import app
     from tests.tournaments import ratings_support as rs
     from tournaments import job_kinds
-    from tournaments.models import BackgroundJob, Player, RatingChange
+    from tournaments.models import BackgroundJob, RatingChange
     from tournaments.services import ratings
 
     proc = worker()
@@ -479,12 +479,9 @@ def test_a_burst_of_rated_results_is_rerated_in_one_run_by_a_real_worker(worker:
         return not pending and RatingChange.objects.filter(event=event).count() == 16
 
     poll(rated, timeout=60)
-    players = sorted(Player.objects.values_list("pk", "rating_mu", "rating_sigma", "rated_games"))
+    rated = rs.snapshot()
     ratings.rerate_all()
-    assert (
-        sorted(Player.objects.values_list("pk", "rating_mu", "rating_sigma", "rated_games"))
-        == players
-    )
+    assert rs.snapshot() == rated
     text = log.read_text(errors="replace")
     runs = text.count("Task tournaments.rerate_players[") // 2  # received, then succeeded
     assert "raised" not in text

@@ -39,16 +39,6 @@ def players_of(entry: Entry) -> tuple[int, ...]:
     return tuple(sorted(entry.members.values_list("player_id", flat=True)))
 
 
-def snapshot() -> dict[str, Any]:
-    steps = sorted(
-        RatingChange.objects.values_list(
-            "player_id", "round_id", "event_id", "mu", "sigma", "games"
-        )
-    )
-    players = sorted(Player.objects.values_list("pk", "rating_mu", "rating_sigma", "rated_games"))
-    return {"steps": steps, "players": players}
-
-
 def test_a_confirmed_result_rates_its_four_players_as_openskill_does(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
@@ -112,10 +102,10 @@ def test_a_correction_rerates_from_its_round(django_capture_on_commit_callbacks:
     before = Player.objects.get(pk=winner).rating_mu
     with django_capture_on_commit_callbacks(execute=True):
         rs.enter(first[0], actor, (30, 100))  # the correction: side B won round 1's table 1
-    after = snapshot()
+    after = rs.snapshot()
     assert Player.objects.get(pk=winner).rating_mu != before
     ratings.rerate_all()
-    assert snapshot() == after
+    assert rs.snapshot() == after
 
 
 def test_a_burst_of_results_is_one_mark_and_one_run(
@@ -140,10 +130,10 @@ def test_a_burst_of_results_is_one_mark_and_one_run(
     assert not BackgroundJob.objects.filter(kind=job_kinds.RERATE).exists()
     assert RatingChange.objects.filter(round__number=1).count() == 12
     assert RatingChange.objects.filter(round__number=2).count() == 4
-    rated = snapshot()
+    rated = rs.snapshot()
     assert ratings.run_requested_rerate() is None  # a second delivery does nothing
     ratings.rerate_all()
-    assert snapshot() == rated
+    assert rs.snapshot() == rated
 
 
 def test_a_mark_whose_task_was_lost_is_rerated_by_the_reconcile(
@@ -151,15 +141,11 @@ def test_a_mark_whose_task_was_lost_is_rerated_by_the_reconcile(
 ) -> None:
     from tournaments.tasks import reconcile_ratings
 
-    event = rs.make_event("lost", entries=4)
-    actor = rs.director(event)
-    first = rs.seat_round(event, 1, [(0, 1), (2, 3)])
     with django_capture_on_commit_callbacks(execute=False):  # the task never sent: lost
-        for match in first:
-            rs.enter(match, actor, (100, 10))
+        event = rs.mark_left_unsent("lost")
     later = rs.seat_round(event, 2, [(0, 2), (1, 3)])
-    with django_capture_on_commit_callbacks(execute=True):
-        rs.enter(later[0], actor, (100, 10))  # finds the mark pending: sends nothing
+    with django_capture_on_commit_callbacks(execute=True):  # finds the mark pending: sends none
+        rs.enter(later[0], event.directors.get(), (100, 10))
     mark = BackgroundJob.objects.get(kind=job_kinds.RERATE)
     assert mark.status == "pending" and not RatingChange.objects.exists()
 
@@ -171,21 +157,17 @@ def test_a_mark_whose_task_was_lost_is_rerated_by_the_reconcile(
     assert not BackgroundJob.objects.filter(kind=job_kinds.RERATE).exists()
     assert RatingChange.objects.filter(round__number=1).count() == 8
     assert RatingChange.objects.filter(round__number=2).count() == 4
-    rated = snapshot()
+    rated = rs.snapshot()
     ratings.rerate_all()
-    assert snapshot() == rated
+    assert rs.snapshot() == rated
     assert reconcile_ratings.apply().get() is False  # nothing waits now
 
 
 def test_a_mark_left_running_by_a_dead_worker_is_taken_again(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
-    event = rs.make_event("dead", entries=4)
-    actor = rs.director(event)
-    matches = rs.seat_round(event, 1, [(0, 1), (2, 3)])
     with django_capture_on_commit_callbacks(execute=False):
-        for match in matches:
-            rs.enter(match, actor, (100, 10))
+        rs.mark_left_unsent("dead")
     BackgroundJob.objects.filter(kind=job_kinds.RERATE).update(status="running")  # then died
     assert ratings.rerate_forgotten_marks() is False  # it may still be running
     BackgroundJob.objects.filter(kind=job_kinds.RERATE).update(
@@ -233,7 +215,7 @@ def test_confirmation_order_within_a_round_changes_nothing() -> None:
             for match, score in order:
                 rs.enter(match, actors[index // 2], score)
             ratings.run_requested_rerate()  # as the worker would, after each round's burst
-        outcomes.append(snapshot()["players"])
+        outcomes.append(rs.snapshot()["players"])
         transaction.savepoint_rollback(sid)
     assert all(outcome == outcomes[0] for outcome in outcomes)
     assert any(mu is not None for _, mu, _, _ in outcomes[0])
@@ -245,7 +227,7 @@ def test_rerating_from_any_round_equals_rerating_from_scratch() -> None:
         for match, score in zip(matches, [(100, 40), (55, 100), (100, 95)], strict=True):
             rs.enter(match, actors[index // 2], score)
     ratings.rerate_all()
-    scratch = snapshot()
+    scratch = rs.snapshot()
     for matches in rounds:
         rnd = matches[0].round
         # an incremental run from each round finds the stored numbers already right
@@ -254,7 +236,7 @@ def test_rerating_from_any_round_equals_rerating_from_scratch() -> None:
         )
     RatingChange.objects.filter(event=rounds[2][0].round.event).delete()
     ratings.rerate_from(event_id=rounds[2][0].round.event_id, round_number=1)
-    assert snapshot() == scratch
+    assert rs.snapshot() == scratch
 
 
 def _correct(match: Match, actor: Any, rng: random.Random) -> None:
@@ -297,10 +279,10 @@ def test_incremental_rerates_give_the_numbers_from_scratch(
         assert [m.params.get("matches") for m in marks] == [[match.pk]]
         outcome = ratings.run_requested_rerate()
         assert outcome is not None and outcome.rounds <= len(rounds) - index
-        incremental = snapshot()
+        incremental = rs.snapshot()
         scratch = ratings.rerate_all()  # writes nothing: the incremental numbers were right
         assert (scratch.steps_written, scratch.steps_deleted, scratch.players_updated) == (0, 0, 0)
-        assert snapshot() == incremental
+        assert rs.snapshot() == incremental
 
 
 def test_seeding_by_rating_uses_the_openskill_rating_then_the_registration_one() -> None:
@@ -350,15 +332,15 @@ def test_the_rerate_command_rebuilds_what_was_lost() -> None:
     (match,) = rs.seat_round(event, 1, [(0, 1)])
     rs.enter(match, rs.director(event), (100, 10))
     ratings.rerate_all()
-    rated = snapshot()
+    rated = rs.snapshot()
     RatingChange.objects.all().delete()
     Player.objects.update(rating_mu=None, rating_sigma=None, rated_games=0)
     out = io.StringIO()
     call_command("rerate", "--event", "cmd", stdout=out)
-    assert snapshot() == rated
+    assert rs.snapshot() == rated
     assert "4 rating steps written" in out.getvalue()
     call_command("rerate", stdout=out)
-    assert snapshot() == rated
+    assert rs.snapshot() == rated
 
 
 def test_making_an_event_unrated_or_moving_it_rerates(
@@ -379,9 +361,9 @@ def test_making_an_event_unrated_or_moving_it_rerates(
         events.update_event(
             actor=None, event=late, start_date=datetime.date(2026, 12, 1), reason="moved"
         )
-    moved = snapshot()
+    moved = rs.snapshot()
     ratings.rerate_all()
-    assert snapshot() == moved
+    assert rs.snapshot() == moved
     assert RatingChange.objects.count() == 8
 
 
@@ -421,9 +403,9 @@ def test_the_memo_of_rated_games_never_gives_a_number_from_scratch_would_not() -
     # a correction in the round: only its game changes, the others come from the memo
     rs.enter(rounds[-1][1], actors[1], (100, 5))
     ratings.rerate_from(event_id=last.event_id, round_number=last.number)
-    incremental = snapshot()
+    incremental = rs.snapshot()
     ratings.rerate_all()
-    assert snapshot() == incremental
+    assert rs.snapshot() == incremental
 
 
 @pytest.mark.postgres
@@ -435,8 +417,8 @@ def test_a_big_rewrite_by_copy_stores_the_same_floats(
         for match, score in zip(matches, [(100, 40), (55, 100), (100, 95)], strict=True):
             rs.enter(match, actors[index // 2], score)
     ratings.rerate_all()
-    inserted = snapshot()
+    inserted = rs.snapshot()
     RatingChange.objects.all().delete()
     monkeypatch.setattr(ratings, "COPY_FROM", 1)  # every rewrite takes the COPY path
     assert ratings.rerate_all().steps_written == len(inserted["steps"])
-    assert snapshot() == inserted
+    assert rs.snapshot() == inserted

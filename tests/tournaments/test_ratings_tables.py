@@ -43,16 +43,6 @@ from tournaments.services import claims, decisions, ratings
 pytestmark = pytest.mark.django_db
 
 
-def snapshot() -> dict[str, Any]:
-    steps = sorted(
-        RatingChange.objects.values_list(
-            "player_id", "round_id", "event_id", "mu", "sigma", "games"
-        )
-    )
-    players = sorted(Player.objects.values_list("pk", "rating_mu", "rating_sigma", "rated_games"))
-    return {"steps": steps, "players": players}
-
-
 def seated_players(match: Match) -> list[int]:
     """Each seat's player (individual entries: one each), in seat order."""
     seats = RoundSeat.objects.filter(match=match).order_by("side").values_list("entry", flat=True)
@@ -266,9 +256,9 @@ def test_incremental_rerates_at_tables_of_many_give_the_numbers_from_scratch(
                 _enter(match, actors[index], rng)
     assert ratings.run_requested_rerate() is not None
     assert RatingChange.objects.count() == 7 * 2 + 8 * 2 + 8 * 2
-    first = snapshot()
+    first = rs.snapshot()
     assert ratings.rerate_all().steps_written == 0
-    assert snapshot() == first
+    assert rs.snapshot() == first
     many = 0
     for _ in range(14):
         index = rng.randrange(len(rounds))
@@ -280,10 +270,10 @@ def test_incremental_rerates_at_tables_of_many_give_the_numbers_from_scratch(
         assert [m.params.get("matches") for m in marks] == [[match.pk]]
         outcome = ratings.run_requested_rerate()
         assert outcome is not None and outcome.rounds <= len(rounds) - index
-        incremental = snapshot()
+        incremental = rs.snapshot()
         scratch = ratings.rerate_all()  # writes nothing: the incremental numbers were right
         assert (scratch.steps_written, scratch.steps_deleted, scratch.players_updated) == (0, 0, 0)
-        assert snapshot() == incremental
+        assert rs.snapshot() == incremental
     assert many >= 7  # most corrections were at tables of many
 
 
@@ -293,8 +283,8 @@ def test_the_demo_all_fives_night_rates_its_players_on_their_pages() -> None:
     event = Event.objects.get(slug=demo_allfives.SLUG)
     players = list(Player.objects.filter(memberships__event=event).distinct())
     assert len(players) == demo_allfives.PLAYER_COUNT
-    rated = snapshot()
-    assert ratings.rerate_all().steps_written == 0 and snapshot() == rated
+    rated = rs.snapshot()
+    assert ratings.rerate_all().steps_written == 0 and rs.snapshot() == rated
     client = Client()
     for player in players:
         steps = RatingChange.objects.filter(player=player, event=event)

@@ -331,6 +331,12 @@ def run_requested_rerate() -> RerateOutcome | None:
 STALE_RUNNING = datetime.timedelta(minutes=15)
 """A running mark this old belongs to a worker that died: the next run takes it again."""
 
+
+def _stale_running(now: datetime.datetime) -> Q:
+    """The running marks of a worker that died (older than :data:`STALE_RUNNING`)."""
+    return Q(status=BackgroundJob.Status.RUNNING, updated_at__lt=now - STALE_RUNNING)
+
+
 FORGOTTEN_AFTER = datetime.timedelta(minutes=1)
 """A pending mark this old has lost its task: it was made :data:`COALESCE_SECONDS` before its
 task was due to run, and a task claims every pending mark."""
@@ -351,7 +357,7 @@ def rerate_forgotten_marks() -> bool:
         BackgroundJob.objects.filter(kind=job_kinds.RERATE, event__isnull=False)
         .filter(
             Q(status=BackgroundJob.Status.PENDING, created_at__lt=now - FORGOTTEN_AFTER)
-            | Q(status=BackgroundJob.Status.RUNNING, updated_at__lt=now - STALE_RUNNING)
+            | _stale_running(now)
         )
         .order_by("pk")
         .values_list("pk", flat=True)
@@ -367,14 +373,10 @@ def rerate_forgotten_marks() -> bool:
 def _claim_marks() -> list[tuple[int, int, dict[str, Any]]]:
     """Every pending mark (and every stale running one), now running: (pk, event id, params)
     of the events that still exist."""
-    stale = timezone.now() - STALE_RUNNING
     rows = list(
         BackgroundJob.objects.select_for_update()
         .filter(kind=job_kinds.RERATE, event__isnull=False)
-        .filter(
-            Q(status=BackgroundJob.Status.PENDING)
-            | Q(status=BackgroundJob.Status.RUNNING, updated_at__lt=stale)
-        )
+        .filter(Q(status=BackgroundJob.Status.PENDING) | _stale_running(timezone.now()))
         .values_list("pk", "event_id", "params")
     )
     BackgroundJob.objects.filter(pk__in=[pk for pk, _, _ in rows]).update(
