@@ -28,7 +28,11 @@ def new_salt() -> str:
 
 
 class Player(models.Model):
-    """A person who plays. Contact details are for the director only, never shown publicly."""
+    """A person who plays, across events. The record (name, club, contact, merges) is its
+    owner's, the account that created it (``services.players.may_manage_player``): a director
+    of another event the player enters edits what that event shows (the entry's name, the
+    contact that event collected: ``EntryPlayer``), never this row. Contact details are never
+    shown publicly."""
 
     name = models.CharField(max_length=120)
     # The name folded for search (accents and case removed: "Ramírez" -> "ramirez"), kept by
@@ -44,6 +48,15 @@ class Player(models.Model):
     rated_games = models.PositiveIntegerField(default=0)
     email = models.EmailField(blank=True)
     phone = models.CharField(max_length=40, blank=True)
+    # Who may change this record: the account that created it (a director registering a new
+    # player); null for the system's rows, which only superusers change.
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
     # A row merged into another for the same person: it stays (the merge is reversible from
     # its audit record) but every page and search follows ``merged_into``.
     merged_into = models.ForeignKey(
@@ -331,6 +344,10 @@ class EntryPlayer(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="+")
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="members")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="memberships")
+    # The contact details this event collected for the player: its directors read and edit
+    # these, never the contact another event (or the player's owner) holds.
+    email = models.EmailField(blank=True)
+    phone = models.CharField(max_length=40, blank=True)
 
     class Meta:
         constraints = [

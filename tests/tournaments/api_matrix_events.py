@@ -5,8 +5,8 @@ The event ("home") is running and unlisted, with round 1 in play: anyone may rea
 of draft) and the public list; its entries, audit log and every change are its directors' (staff
 read them and change nothing: 403 ``read_only_staff``); a director of another event gets 404, a
 table link 403. Creating an event takes an organiser (the setup makes the home director one).
-A player is edited by those who manage them (the player page's rule: directors of an event the
-player played in, and staff).
+A player is edited by its owner (the home director, whose registration created it) and
+superusers: never staff (403 ``read_only_staff``) nor another director (404).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rest_framework.test import APIClient
 
 from tests.tournaments.api_support import key as new_key
 from tests.tournaments.api_support import post
-from tournaments.models import Match, Round
+from tournaments.models import Match, Player, Round
 from tournaments.permissions import ORGANISERS_GROUP
 
 READ_ONLY = "read_only_staff"
@@ -32,6 +32,12 @@ def _organisers(match: Match) -> None:
     group = Group.objects.get(name=ORGANISERS_GROUP)
     for director in match.round.event.directors.all():
         director.groups.add(group)
+
+
+def _owned(match: Match) -> None:
+    """The match's players were entered by the home director: their records are theirs."""
+    director = match.round.event.directors.order_by("pk").first()
+    Player.objects.filter(memberships__entry=match.entry_a).update(owner=director)
 
 
 def _patch(client: APIClient, url: str, data: Any) -> Any:
@@ -133,14 +139,14 @@ ENDPOINTS: dict[str, tuple[Any, Call, dict[str, int]]] = {
         {**_DIRECTORS, "director": 200},
     ),
     "player_update": (
-        _nothing,
+        _owned,
         lambda c, m, r: _patch(c, f"/api/players/{_player(m)}/", {"club": "Elsewhere"}),
         {**_DIRECTORS, "director": 200},
     ),
 }
 PUBLIC_READS = {"events_list", "event_detail"}
 # Staff read every event's endpoints and change none of them; creating an event takes an
-# organiser (staff are none: a plain 403); a player is staff's to edit, as on the player page.
+# organiser (staff are none: a plain 403); a player record is its owner's, never staff's.
 STAFF = {
     "events_list": 200,
     "event_create": 403,
@@ -154,7 +160,7 @@ STAFF = {
     "entry_update": 403,
     "entry_action": 403,
     "event_audit": 200,
-    "player_update": 200,
+    "player_update": 403,
 }
 CODES = {
     **{
@@ -166,6 +172,7 @@ CODES = {
             "entry_import",
             "entry_update",
             "entry_action",
+            "player_update",
         )
     },
     ("player_update", "other_director"): "player_not_found",

@@ -66,6 +66,7 @@ def two_events() -> World:
         "spring", name="Spring Open", public_listing=True, start_date=day, end_date=day
     )
     boss = factories.make_director(spring, "boss")
+    Player.objects.filter(pk__in=[ana.pk, bob.pk, ed.pk]).update(owner=boss)  # boss entered them
     spring_entry = entry_of(spring, "Ana & Bob", ana, bob)
     other = entry_of(spring, "Cy & Di", make_player("Cy Osei"), make_player("Di Park"))
     play(spring, 1, spring_entry, other, boss)
@@ -86,4 +87,6 @@ def two_events() -> World:
     recompute_standings(event_id=summer.pk)
     spring.refresh_from_db()
     summer.refresh_from_db()
+    for player in (ana, bob, ed):
+        player.refresh_from_db()
     return World(ana, bob, ed, boss, spring, summer, spring_entry, summer_entry)

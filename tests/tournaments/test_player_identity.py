@@ -9,9 +9,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from tests import factories
 from tests.tournaments.players_support import entry_of, make_player, two_events
 from tournaments import job_kinds
-from tournaments.errors import Conflict, NotFound, ValidationFailed
+from tournaments.errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from tournaments.models import (
     AuditEntry,
     BackgroundJob,
@@ -157,20 +158,28 @@ def test_registration_follows_a_merge_and_sets_the_name_key() -> None:
 
 
 def test_who_may_manage_a_player() -> None:
+    """The record's owner and superusers; never staff, nor another director of her events."""
     w = two_events()
     stranger = User.objects.create_user("stranger")
     staff = User.objects.create_user("staff", is_staff=True)
+    co_director = factories.make_director(w.summer, "co")  # directs an event Ana plays in
     assert players.may_manage_player(w.boss, w.ana)
-    assert players.may_manage_player(staff, w.ana)
+    assert players.may_manage_player(User.objects.create_superuser("root"), w.ana)
+    assert not players.may_manage_player(staff, w.ana)
+    assert not players.may_manage_player(co_director, w.ana)
     assert not players.may_manage_player(stranger, w.ana)
-    with pytest.raises(NotFound) as caught:
-        players.managed_player(stranger, w.ana.pk)
-    assert caught.value.code == "player_not_found"
+    for user in (stranger, co_director):
+        with pytest.raises(NotFound) as caught:
+            players.managed_player(user, w.ana.pk)
+        assert caught.value.code == "player_not_found"
+    with pytest.raises(NotAllowed) as refused:
+        players.managed_player(staff, w.ana.pk)
+    assert refused.value.code == "read_only_staff"
 
 
 def test_the_director_pages_edit_merge_with_a_confirmation_and_unmerge() -> None:
     w = two_events()
-    twin = make_player("Ana Ramirez", "Brixton Fives")
+    twin = make_player("Ana Ramirez", "Brixton Fives", owner=w.boss)
     entry_of(
         Event.objects.create(
             slug="winter",

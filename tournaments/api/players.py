@@ -7,9 +7,11 @@ in these reads. The list is paginated by page number (``page``, ``page_size`` up
 are displayed points and ratings the display scale (``tournaments.ratings_scale``).
 
 ``PATCH /api/players/<id>/`` is the director's player page: those who may manage the player
-(``services.players.may_manage_player``: a director of an event the player played in, staff)
-edit the name, club and contact details, audited (``player.edit``); the answer, for them, holds
-the contact details and the player's version (its ``ETag``, also on their GET) for ``If-Match``.
+(``services.players.may_manage_player``: the player's owner, the account that created the
+record, and superusers) edit the name, club and contact details, audited (``player.edit``); the
+answer, for them, holds the contact details and the player's version (its ``ETag``, also on
+their GET) for ``If-Match``. Staff get 403 ``read_only_staff``; a director who entered the
+player in an event of theirs gets 404 ``player_not_found`` (they change their entry instead).
 """
 
 from __future__ import annotations
@@ -187,8 +189,8 @@ UPDATE_EXAMPLE = OpenApiExample(
 
 
 class PlayerDetailApi(APIView):
-    """A player's record across the events the caller may see; its managers (a director of an
-    event the player played in, staff) edit the player as the player page does."""
+    """A player's record across the events the caller may see; its managers (the player's
+    owner, superusers) edit the player as the player page does."""
 
     authentication_classes = AUTHENTICATION
     permission_classes = [PublicReadSignedInWrite, NotEventScopedKey]
@@ -239,10 +241,12 @@ class PlayerDetailApi(APIView):
 
     @extend_schema(
         operation_id="player_update",
-        summary="Director: edit a player's name, club and contact details",
-        description="As the director's player page (a director of an event the player played "
-        "in, or staff); audited. If-Match: the player's ETag (412 stale_version). A merged "
-        "row: 409 player_merged (edit the player it was merged into).",
+        summary="The player's owner: edit a player's name, club and contact details",
+        description="As the director's player page: the player's owner (the account that "
+        "created the record) or a superuser; audited. Staff: 403 read_only_staff; anyone else, "
+        "the director of another event the player entered included: 404 player_not_found. "
+        "If-Match: the player's ETag (412 stale_version). A merged row: 409 player_merged "
+        "(edit the player it was merged into).",
         request=PlayerUpdateSerializer,
         parameters=[IDEMPOTENCY_OPTIONAL, if_match_tag("the player (its ETag)")],
         examples=[UPDATE_EXAMPLE],

@@ -180,18 +180,15 @@ def director_player_events(player: Player) -> list[EntryPlayer]:
     )
 
 
-def player_directable_events(player: Player) -> QuerySet[Event]:
-    """The events the player played in (whose directors may edit the player)."""
-    return Event.objects.filter(pk__in=EntryPlayer.objects.filter(player=player).values("event"))
-
-
-def merge_candidates(player: Player, query: str) -> list[Player]:
-    """Other unmerged players whose folded name holds the folded query (the director's "merge
-    into..." search), at most 20."""
+def merge_candidates(player: Player, query: str, user: Viewer) -> list[Player]:
+    """Other unmerged players whose folded name holds the folded query (the "merge into..."
+    search), at most 20: only rows this user may change too (their own; a superuser's, all)."""
     key = name_key(query.replace("\x00", ""))[:MAX_QUERY]
     if not key:
         return []
     rows = Player.objects.filter(merged_into__isnull=True, name_key__contains=key)
+    if not getattr(user, "is_superuser", False):
+        rows = rows.filter(owner_id=user.pk)
     return list(rows.exclude(pk=player.pk).order_by("name_key", "pk")[:20])
 
 

@@ -74,8 +74,9 @@ def clean(text: str) -> str:
     return " ".join(text.split())
 
 
-def find_or_create_player(spec: PlayerSpec) -> Player:
-    """The existing player with exactly this name and club (the oldest, if several), else a new one.
+def find_or_create_player(spec: PlayerSpec, *, owner: User | None = None) -> Player:
+    """The existing player with exactly this name and club (the oldest, if several), else a new one
+    owned by ``owner`` (who may then change the record: ``services.players``).
 
     A reused player's rating is updated when the spec gives one and the player has none. A
     player merged into another (``services/players.py``) resolves to the row it was merged into.
@@ -95,6 +96,7 @@ def find_or_create_player(spec: PlayerSpec) -> Player:
             rating=spec.rating,
             email=spec.email,
             phone=spec.phone,
+            owner=owner,
         )
     if spec.rating is not None and player.rating is None:
         player.rating = spec.rating
@@ -143,8 +145,16 @@ def _already_entered(event: Event, players: Sequence[Player]) -> Conflict | None
     )
 
 
-def _resolve(players: Sequence[Player | PlayerSpec]) -> list[Player]:
-    return [p if isinstance(p, Player) else find_or_create_player(p) for p in players]
+def _resolve(players: Sequence[Player | PlayerSpec], owner: User | None) -> list[Player]:
+    return [p if isinstance(p, Player) else find_or_create_player(p, owner=owner) for p in players]
+
+
+def _contacts(players: Sequence[Player | PlayerSpec]) -> list[tuple[str, str]]:
+    """The contact details this registration collected, per player (none for a known player
+    given as a row: its record's contact is its owner's, not this event's)."""
+    return [
+        ("", "") if isinstance(p, Player) else (p.email.strip(), clean(p.phone)) for p in players
+    ]
 
 
 def check_open_for_entries(event: Event, *, late: bool) -> None:
@@ -174,7 +184,7 @@ def create_entry(
     """Create one entry of a locked, open event (the shared core of every registration)."""
     _check_players(event, players)
     _check_seed(event, seed)
-    resolved = _resolve(players)
+    resolved = _resolve(players, actor)
     if len(resolved) == 2 and resolved[0].pk == resolved[1].pk:
         raise ValidationFailed(
             gettext("The two partners are the same player: give two different players."),
@@ -187,6 +197,7 @@ def create_entry(
     try:
         with transaction.atomic():
             entry = _write_entry(event, resolved, team_name, seed, late)
+            _write_members(event, entry, resolved, _contacts(players))
     except IntegrityError as exc:  # a concurrent registration got there first
         clash = _already_entered(event, resolved)
         if clash is not None:
@@ -230,8 +241,8 @@ def _check_players(event: Event, players: Sequence[Player | PlayerSpec]) -> None
 def _write_entry(
     event: Event, resolved: Sequence[Player], team_name: str, seed: int | None, late: bool
 ) -> Entry:
-    """Write the entry (a partnership's reuses the pair's unused partnership of that name) and
-    its players; the unique constraints refuse a player entered twice."""
+    """Write the entry (a partnership's reuses the pair's unused partnership of that name); its
+    players follow (``_write_members``), the unique constraints refusing a player entered twice."""
     if len(resolved) == 2:
         a, b = resolved
         partnership = (
@@ -259,10 +270,18 @@ def _write_entry(
             late=late,
             check_in_code=check_in_codes.new_code(),
         )
-    EntryPlayer.objects.bulk_create(
-        [EntryPlayer(event=event, entry=entry, player=p) for p in resolved]
-    )
     return entry
+
+
+def _write_members(
+    event: Event, entry: Entry, resolved: Sequence[Player], contacts: Sequence[tuple[str, str]]
+) -> None:
+    EntryPlayer.objects.bulk_create(
+        [
+            EntryPlayer(event=event, entry=entry, player=p, email=email, phone=phone)
+            for p, (email, phone) in zip(resolved, contacts, strict=True)
+        ]
+    )
 
 
 @transaction.atomic

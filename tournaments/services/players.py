@@ -1,16 +1,20 @@
 """Player identity: edit a player's name, club and contact details; merge two rows for the same
 person; undo a merge from its audit record.
 
-Who may: a director of an event the player played in, staff and superusers
-(:func:`may_manage_player`); a merge needs that for both rows. Every change is audited
-(``player.edit``, ``player.merge``, ``player.unmerge``, with no event: a player spans events).
-``player.merge``'s ``after`` holds everything needed to undo it exactly: the loser's and the
-survivor's ids, the moved ``EntryPlayer`` ids, the ``Partnership`` rows whose ``player_a`` or
-``player_b`` changed (and which), and the head-to-head ``Entry`` rows whose ``player`` changed.
+Who may: the player's owner (the account that created the record) and superusers
+(:func:`may_manage_player`); never staff, never the director of another event the player was
+entered in (that director edits what their event shows: the entry's name and the contact their
+event collected, ``services.entry_contacts.edit_member_contact``). A merge needs it for both
+rows. Every change is audited (``player.edit``, ``player.merge``, ``player.unmerge``, with no
+event: a player spans events). ``player.merge``'s ``after`` holds everything needed to undo it
+exactly: the loser's and the survivor's ids, the moved ``EntryPlayer`` ids, the
+``Partnership`` rows whose ``player_a`` or ``player_b`` changed (and which), and the
+head-to-head ``Entry`` rows whose ``player`` changed.
 
 Error codes (``tournaments.errors``):
 
     player_not_found         no such player, or not one this user may manage
+    read_only_staff          staff (not superusers) change no player (NotAllowed, 403)
     player_required          the name is empty
     invalid_email            the email is not an address
     player_merged            the row was merged into another: edit or merge the survivor
@@ -26,39 +30,49 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
-from django.core.exceptions import ValidationError
-from django.core.validators import validate_email
 from django.db import transaction
 from django.utils.translation import gettext
 
-from tournaments.errors import Conflict, NotFound, ValidationFailed
+from tournaments.errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from tournaments.models import AuditEntry, Entry, EntryPlayer, Event, Partnership, Player
 from tournaments.permissions import is_staff
 from tournaments.search_keys import name_key
-from tournaments.selectors.players import player_directable_events
 from tournaments.services import ratings
 from tournaments.services.audit import record, snapshot
 from tournaments.services.entries import clean
+from tournaments.services.entry_contacts import checked_email
 
 EDIT_FIELDS = ["name", "name_key", "club", "email", "phone"]
 
 
+class ReadOnlyStaffPlayer(NotAllowed):
+    """A staff user (not a superuser) tried to change a player record."""
+
+    code = "read_only_staff"
+
+
 def may_manage_player(user: AbstractBaseUser | AnonymousUser, player: Player) -> bool:
-    """Staff, superusers, and the directors of an event the player played in."""
+    """The player's owner and superusers. Staff see players and change none; a director who
+    entered the player in an event of theirs changes that entry, not the player's record."""
     if not user.is_authenticated:
         return False
-    if is_staff(user):
+    if getattr(user, "is_superuser", False):
         return True
-    return player_directable_events(player).filter(directors__id=user.pk).exists()
+    return player.owner_id is not None and player.owner_id == user.pk
 
 
 def managed_player(user: AbstractBaseUser | AnonymousUser, player_id: int) -> Player:
-    """The player, if this user may manage them (``player_not_found`` otherwise: a player's
-    existence is not revealed)."""
+    """The player, if this user may manage them: ``read_only_staff`` (403) for staff, else
+    ``player_not_found`` (a player's record is not revealed to who may not change it)."""
     player = Player.objects.filter(pk=player_id).first()
-    if player is None or not may_manage_player(user, player):
-        raise NotFound(gettext("No such player among yours."), code="player_not_found")
-    return player
+    if player is not None and may_manage_player(user, player):
+        return player
+    if player is not None and is_staff(user):
+        raise ReadOnlyStaffPlayer(
+            gettext("Staff can see players; only the player's owner changes the record."),
+            details={"player": player.pk},
+        )
+    raise NotFound(gettext("No such player among yours."), code="player_not_found")
 
 
 def _unmerged(player: Player) -> None:
@@ -78,26 +92,14 @@ def edit_player(
     """Change a player's name, club, email and phone (``name_key`` follows the name)."""
     player = Player.objects.select_for_update().get(pk=player_id)
     _unmerged(player)
-    name, club, email, phone = clean(name), clean(club), email.strip(), clean(phone)
-    problems: dict[str, str] = {}
+    name, club, phone = clean(name), clean(club), clean(phone)
     if not name:
         raise ValidationFailed(
             gettext("Every player needs a name."),
             code="player_required",
             details={"name": "required"},
         )
-    if email:
-        try:
-            validate_email(email)
-        except ValidationError:
-            problems["email"] = "not an email address"
-    if problems:
-        raise ValidationFailed(
-            gettext("%(email)r is not an email address: correct it or leave it empty.")
-            % {"email": email},
-            code="invalid_email",
-            details=problems,
-        )
+    email = checked_email(email)
     before = snapshot(player, EDIT_FIELDS)
     player.name, player.name_key, player.club = name, name_key(name), club
     player.email, player.phone = email, phone

@@ -25,6 +25,8 @@ from tournaments.selectors import avoidances as avoidance_reads
 from tournaments.selectors import registration as selectors
 from tournaments.services import avoidances as avoidance_services
 from tournaments.services import entries as entry_services
+from tournaments.services import entry_contacts
+from tournaments.services import players as player_services
 from tournaments.services.entries import PlayerSpec
 from tournaments.views.confirm import confirm_page, confirmed, get_goes_back
 from tournaments.views.errors import show_error
@@ -88,6 +90,14 @@ class NameForm(forms.Form):
         label=gettext_lazy("Name"),
         help_text=gettext_lazy("The name the entry is shown by; the players keep theirs."),
     )
+
+
+class ContactForm(forms.Form):
+    """The contact details this event holds for one of the entry's players."""
+
+    player = forms.IntegerField(widget=forms.HiddenInput)
+    email = forms.CharField(max_length=254, required=False, label=gettext_lazy("Email"))
+    phone = forms.CharField(max_length=40, required=False, label=gettext_lazy("Phone"))
 
 
 class SeedForm(forms.Form):
@@ -277,7 +287,12 @@ def entry_add(request: HttpRequest, event: Event, late: bool = False) -> HttpRes
     )
 
 
-ENTRY_FORMS: dict[str, type[forms.Form]] = {"name": NameForm, "seed": SeedForm, "pin": PinForm}
+ENTRY_FORMS: dict[str, type[forms.Form]] = {
+    "name": NameForm,
+    "seed": SeedForm,
+    "pin": PinForm,
+    "contact": ContactForm,
+}
 """The entry page's forms by the ``form`` field each posts."""
 
 
@@ -287,10 +302,44 @@ def _save_entry_form(request: HttpRequest, entry: Entry, which: str, data: dict[
         entry_services.rename_entry(actor=user_of(request), entry=entry, name=data["name"])
     elif which == "seed":
         entry_services.set_seed(actor=user_of(request), entry=entry, seed=data["seed"])
+    elif which == "contact":
+        entry_contacts.edit_member_contact(
+            actor=user_of(request),
+            entry=entry,
+            player_id=data["player"],
+            email=data["email"],
+            phone=data["phone"],
+        )
     else:
         entry_services.pin_table(
             actor=user_of(request), entry=entry, table=data["pinned_table"], reason=data["reason"]
         )
+
+
+def _member_rows(
+    request: HttpRequest, entry: Entry, bound: forms.Form | None
+) -> list[dict[str, Any]]:
+    """The entry's players, each with its contact form (the one posted, as typed, when it was
+    refused) and whether this user may open the player's record (its owner, a superuser)."""
+    posted = bound.data.get("player") if bound is not None else None
+    rows = []
+    for member in entry.members.select_related("player").order_by("pk"):
+        form = (
+            bound
+            if bound is not None and posted == str(member.player_id)
+            else ContactForm(
+                initial={"player": member.player_id, "email": member.email, "phone": member.phone},
+                auto_id=f"id_%s_{member.player_id}",
+            )
+        )
+        rows.append(
+            {
+                "member": member,
+                "form": form,
+                "owns": player_services.may_manage_player(request.user, member.player),
+            }
+        )
+    return rows
 
 
 @director_required
@@ -328,6 +377,7 @@ def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
             "name_form": shown["name"],
             "seed_form": shown["seed"],
             "pin_form": shown["pin"],
+            "members": _member_rows(request, entry, shown.get("contact")),
             "withdraw_form": WithdrawForm(),
         },
     )

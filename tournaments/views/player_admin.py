@@ -2,8 +2,8 @@
 contact details, merge the row into another for the same person (a search, then a
 confirmation step), and undo a merge from its audit record. Reached from the entries pages.
 
-Who may: ``services.players.may_manage_player`` (a director of an event the player played in,
-staff, superusers); anyone else gets 404.
+Who may: ``services.players.may_manage_player`` (the player's owner, superusers); staff get 403,
+anyone else 404 (a director who entered the player in their event edits that entry instead).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_lazy
@@ -42,11 +43,14 @@ def _event_names(memberships: list[Any]) -> str:
 def _player(request: HttpRequest, player_id: int) -> Player:
     try:
         return services.managed_player(request.user, player_id)
+    except services.ReadOnlyStaffPlayer as exc:
+        raise PermissionDenied(exc.message) from exc
     except SpinnerError as exc:
         raise Http404(exc.message) from exc
 
 
-def _context(player: Player, form: PlayerForm, merge_q: str) -> dict[str, Any]:
+def _context(request: HttpRequest, player: Player, form: PlayerForm) -> dict[str, Any]:
+    merge_q = request.GET.get("merge_q", "").strip()
     merges = AuditEntry.objects.filter(action="player.merge", after__survivor=player.pk)
     undone = set(
         AuditEntry.objects.filter(action="player.unmerge").values_list("object_id", flat=True)
@@ -56,7 +60,7 @@ def _context(player: Player, form: PlayerForm, merge_q: str) -> dict[str, Any]:
         "form": form,
         "memberships": selectors.director_player_events(player),
         "merge_q": merge_q,
-        "candidates": selectors.merge_candidates(player, merge_q) if merge_q else [],
+        "candidates": selectors.merge_candidates(player, merge_q, request.user) if merge_q else [],
         "merges": [m for m in merges.order_by("-at") if str(m.pk) not in undone],
         "survivor": selectors.survivor_of(player) if player.merged_into_id else None,
     }
@@ -84,7 +88,7 @@ def player_admin(request: HttpRequest, player_id: int) -> HttpResponse:
         form = PlayerForm(
             initial={f: getattr(player, f) for f in ("name", "club", "email", "phone")}
         )
-    context = _context(player, form, request.GET.get("merge_q", "").strip())
+    context = _context(request, player, form)
     return render(request, "tournaments/players/admin.html", context)
 
 
