@@ -5,11 +5,15 @@ Run as a separate process from the repository root (``harness.py`` does), with t
 
     python benchmarks/load/django_side.py setup --slug S --tables N --out FILE
     python benchmarks/load/django_side.py verify --slug S
+    python benchmarks/load/django_side.py health
 
 ``setup`` builds the event through the project's own services (as ``manage.py demo`` does):
 2N partnerships registered and checked in, round 1 paired, published and started, and writes a
 JSON file with, per table, the match id, the table's token (as ``manage.py table_link`` prints it)
 and a valid simulated sheet (as ``manage.py simulate`` makes them).
+
+``health`` prints JSON: what the director's desk says of the background processes (each
+``*_health`` reader of ``tournaments.selectors.health``: down or not, and its message).
 
 ``verify`` prints JSON: per match the count of results and of current results, and the standings
 snapshot a fresh recompute computes now (without writing anything).
@@ -127,6 +131,18 @@ def verify(slug: str) -> None:
     )
 
 
+def health() -> None:
+    from tournaments.selectors import health as readers
+
+    said = {}
+    for name in sorted(dir(readers)):
+        reader = getattr(readers, name)
+        if name.endswith("_health") and callable(reader):
+            answer = reader()
+            said[name] = {"down": answer.down, "message": str(answer.message)}
+    json.dump(said, sys.stdout)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
@@ -137,6 +153,7 @@ def main() -> None:
     p.add_argument("--rules", default="five-up")
     v = sub.add_parser("verify")
     v.add_argument("--slug", required=True)
+    sub.add_parser("health")
     args = parser.parse_args()
 
     import django
@@ -144,6 +161,8 @@ def main() -> None:
     django.setup()
     if args.command == "setup":
         setup(args.slug, args.tables, args.out, args.rules)
+    elif args.command == "health":
+        health()
     else:
         verify(args.slug)
 

@@ -67,11 +67,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from faults import FAULTS, Faults, OwnPostgres, children_of, fault_windows, read_health
+
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
 PY = sys.executable
 STATIC_PATH = "/static/spinner/spinner.css"
-FAULTS = ("worker", "redis", "gunicorn")
 PAGE_NAMES = ("standings", "live", "round")
 
 
@@ -175,32 +176,13 @@ class Supervisor:
             proc.stop()
 
 
-def children_of(pid: int) -> list[int]:
-    """The direct children of a process (Linux /proc)."""
-    out = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        # pid (comm) state ppid ...: comm may hold spaces; split after the last ')'.
-        fields = stat[stat.rfind(")") + 2 :].split()
-        if len(fields) > 1 and int(fields[1]) == pid:
-            out.append(int(entry.name))
-    return out
-
-
-# --- HTTP client -------------------------------------------------------------------------------
-
-
 @dataclass
 class Sample:
     kind: str
     status: int  # 0: no answer (connection refused, reset, timeout)
     seconds: float
     end: float  # time.monotonic() when it ended
+    retry_after: bool = False  # the answer said when to try again
 
 
 class Recorder:
@@ -266,7 +248,13 @@ class Client:
             self.recorder.add(Sample(kind, 0, time.perf_counter() - start, time.monotonic()))
             return None
         self.recorder.add(
-            Sample(kind, answer.status, time.perf_counter() - start, time.monotonic())
+            Sample(
+                kind,
+                answer.status,
+                time.perf_counter() - start,
+                time.monotonic(),
+                "retry-after" in answer.headers,
+            )
         )
         return answer
 
@@ -304,7 +292,7 @@ def play_table(
             )
             if answer is not None and answer.status < 500 and answer.status != 429:
                 return answer
-            if answer is not None and answer.status == 429:
+            if answer is not None and "retry-after" in answer.headers:
                 pause = max(pause, float(answer.headers.get("retry-after", "1") or 1))
             time.sleep(pause + random.random() * pause)
             pause = min(pause * 2, 4.0)
@@ -422,72 +410,6 @@ class Watcher:
                     if extra.get("progress") and int(entry_id) not in self.first_seen:
                         self.first_seen[int(entry_id)] = now
             self.stop.wait(0.25)
-
-
-# --- Faults ------------------------------------------------------------------------------------
-
-
-class Faults:
-    def __init__(
-        self,
-        plan: list[tuple[str, float]],
-        *,
-        worker: Proc | None,
-        redis: Proc | None,
-        gunicorn: Proc | None,
-        gunicorn_pid: int | None,
-        outage: float,
-    ) -> None:
-        self.plan = sorted(plan, key=lambda p: p[1])
-        self.worker, self.redis, self.gunicorn = worker, redis, gunicorn
-        self.gunicorn_pid = gunicorn_pid
-        self.outage = outage
-        self.done: list[dict[str, Any]] = []
-        self.threads: list[threading.Thread] = []
-        self.t0 = 0.0
-
-    def start(self, t0: float) -> None:
-        self.t0 = t0
-        for name, at in self.plan:
-            thread = threading.Thread(target=self._fire, args=(name, t0 + at), daemon=True)
-            thread.start()
-            self.threads.append(thread)
-
-    def join(self, deadline: float) -> None:
-        for thread in self.threads:
-            thread.join(timeout=max(0.0, deadline - time.monotonic()))
-
-    def _fire(self, name: str, at: float) -> None:
-        time.sleep(max(0.0, at - time.monotonic()))
-        note: dict[str, Any] = {"fault": name, "at_s": round(at - self.t0, 1)}
-        if name == "worker":
-            assert self.worker is not None
-            note["pid"] = self.worker.popen.pid if self.worker.popen else None
-            self.worker.kill_group(signal.SIGKILL)  # the supervisor starts it again
-            log(f"fault: kill -9 the Celery worker (pid {note['pid']})")
-        elif name == "gunicorn":
-            master = self.gunicorn_pid or (self.gunicorn.popen.pid if self.gunicorn else None)
-            assert master is not None
-            workers = children_of(master)
-            if workers:
-                victim = random.choice(workers)
-                os.kill(victim, signal.SIGKILL)
-                note["pid"] = victim
-                log(f"fault: kill -9 gunicorn worker {victim} (of {len(workers)})")
-            else:
-                note["error"] = "no gunicorn worker found"
-        elif name == "redis":
-            assert self.redis is not None and self.redis.popen is not None
-            self.redis.supervise = False
-            self.redis.popen.terminate()
-            self.redis.popen.wait(timeout=30)
-            log(f"fault: Redis stopped for {self.outage:.0f} s")
-            time.sleep(self.outage)
-            self.redis.start()
-            self.redis.supervise = True
-            note["seconds"] = self.outage
-            log("fault: Redis started again")
-        self.done.append(note)
 
 
 # --- Setup and verification --------------------------------------------------------------------
@@ -894,6 +816,28 @@ def machine() -> dict[str, Any]:
     }
 
 
+def render_fault_windows(report: dict[str, Any]) -> list[str]:
+    """Each fault and the requests around it (``faults.fault_windows``)."""
+    if not report.get("fault_windows"):
+        return []
+    out = ["", "around each fault (its window: from the fault to 15 s after it ended):"]
+    out.append(
+        "| fault | took s | requests | statuses | 5xx with / without Retry-After | no answer "
+        "| slowest s | over 2 s | desk said |"
+    )
+    out.append("| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | --- |")
+    notes = {n["fault"]: n for n in report["faults"]}
+    for w in report["fault_windows"]:
+        note = notes.get(w["fault"], {})
+        desk = note.get("desk", "")
+        out.append(
+            f"| {w['fault']} | {note.get('seconds', '')} | {w['requests']} | {w['statuses']} | "
+            f"{w['5xx_with_retry_after']} / {w['5xx_without_retry_after']} | {w['no_answer']} | "
+            f"{w['slowest_s']} | {w['over_2s']} | {desk} |"
+        )
+    return out
+
+
 def render(report: dict[str, Any]) -> str:
     out = []
     a = report["args"]
@@ -930,6 +874,7 @@ def render(report: dict[str, Any]) -> str:
             f"| {r['kind']} | {r['count']} | {r['req_s']} | {r['p50_ms']} | {r['p95_ms']} | "
             f"{r['p99_ms']} | {r['max_ms']} | {r['statuses']} |"
         )
+    out.extend(render_fault_windows(report))
     cal = report["calibration"]
     out.append("")
     out.append(f"calibration (one table at a time, quiet server): {cal}")
@@ -1025,6 +970,17 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--redis-outage", type=float, default=30.0)
     p.add_argument(
+        "--beat-outage",
+        type=float,
+        default=90.0,
+        help="the beat fault keeps beat down this long (past the heartbeat's stale threshold)",
+    )
+    p.add_argument(
+        "--own-postgres",
+        action="store_true",
+        help="a PostgreSQL of the harness's own on a free port (needed by the postgres fault)",
+    )
+    p.add_argument(
         "--burst-seconds",
         type=float,
         default=None,
@@ -1082,8 +1038,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     )
     p.add_argument("--work-dir", type=Path, default=None, help="the work folder (default: a temp)")
     args = p.parse_args(argv)
-    if not args.database_url.startswith("postgres"):
-        p.error("needs PostgreSQL: DATABASE_URL or --database-url postgres://...")
+    if not args.database_url.startswith("postgres") and not args.own_postgres:
+        p.error("needs PostgreSQL: DATABASE_URL, --database-url postgres://... or --own-postgres")
     if not 0 <= args.calibrate < args.tables:
         p.error("--calibrate: fewer than --tables")
     if not args.spectator_pages or set(args.spectator_pages) - set(PAGE_NAMES):
@@ -1115,7 +1071,13 @@ def main(argv: list[str] | None = None) -> int:
     supervisor = Supervisor()
     loadavg: dict[str, list[float]] = {"start": [round(x, 2) for x in os.getloadavg()]}
     ok = False
+    own_postgres = None
     try:
+        if args.own_postgres:  # our own, so that the restart harms nobody else
+            own_postgres = OwnPostgres(work / "postgres", free_port())
+            own_postgres.create()
+            args.database_url = own_postgres.url
+            log(f"PostgreSQL of our own on port {own_postgres.port}")
         # Redis: our own, so that the outage harms nobody else.
         redis_proc = None
         redis_url = args.redis_url
@@ -1262,7 +1224,7 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
             base_url = write_url = f"http://127.0.0.1:{port}"
-        worker_proc = None
+        worker_proc = beat_proc = None
         if not args.no_celery:
             worker_proc = supervisor.add(
                 Proc(
@@ -1289,7 +1251,7 @@ def main(argv: list[str] | None = None) -> int:
                     work / "worker.log",
                 )
             )
-            supervisor.add(
+            beat_proc = supervisor.add(
                 Proc(
                     "beat",
                     [
@@ -1337,11 +1299,19 @@ def main(argv: list[str] | None = None) -> int:
             )
         faults = Faults(
             plan,
-            worker=worker_proc,
-            redis=redis_proc,
-            gunicorn=gunicorn_proc,
+            procs={
+                "worker": worker_proc,
+                "beat": beat_proc,
+                "redis": redis_proc,
+                "gunicorn": gunicorn_proc,
+            },
             gunicorn_pid=args.gunicorn_pid,
-            outage=args.redis_outage,
+            redis_outage=args.redis_outage,
+            beat_outage=args.beat_outage,
+            postgres=own_postgres,
+            health=read_health(
+                lambda argv: run(argv, env, 60), [PY, str(HERE / "django_side.py"), "health"]
+            ),
         )
         pages = [
             ("standings page", f"/events/{slug}/standings/"),
@@ -1358,7 +1328,8 @@ def main(argv: list[str] | None = None) -> int:
         t0 = time.monotonic()
         cpu0 = {p.name: tree_cpu_seconds(p.popen.pid) for p in supervisor.procs if p.popen}
         client0, machine0 = client_cpu_seconds(), machine_cpu_seconds()
-        wanted = t0 + (args.burst_seconds or args.spread + max(args.redis_outage, 0) + 240)
+        outages = args.redis_outage + (args.beat_outage if "beat" in dict(plan) else 0)
+        wanted = t0 + (args.burst_seconds or args.spread + max(outages, 0) + 240)
         burst_deadline = min(hard_deadline - 30, wanted)
         if burst_deadline < t0 + args.spread + (args.redis_outage if "redis" in dict(plan) else 0):
             log(
@@ -1499,6 +1470,7 @@ def main(argv: list[str] | None = None) -> int:
             "burst_tables": len(tables),
             "burst_cpu_seconds": burst_cpu,
             "burst": summarise(burst_samples, burst_end - t0),
+            "fault_windows": fault_windows(burst_samples, faults.done, t0),
             "result_to_public": {
                 "confirmed": len(confirmed),
                 "seen": len(to_public),
@@ -1522,6 +1494,8 @@ def main(argv: list[str] | None = None) -> int:
             args.json.write_text(json.dumps(report, indent=2))
     finally:
         supervisor.stop_all()
+        if own_postgres is not None:
+            own_postgres.destroy()
         if ok and not args.keep:
             shutil.rmtree(work, ignore_errors=True)
         else:
