@@ -544,7 +544,10 @@ if PRODUCTION:
 
 # --- Operations: metrics and error reports -------------------------------------------------
 # /metrics asks for "Authorization: Bearer <token>" when this is set (tournaments/views/ops.py).
+# With DEBUG off, `check --deploy` fails without it unless SPINNER_METRICS_PRIVATE=1 says only a
+# private network reaches /metrics (tournaments/checks.py).
 SPINNER_METRICS_TOKEN = os.environ.get("SPINNER_METRICS_TOKEN", "")
+SPINNER_METRICS_PRIVATE = os.environ.get("SPINNER_METRICS_PRIVATE", "0") == "1"
 # Sentry, when SENTRY_DSN is set: errors of web requests and Celery tasks, no personal data,
 # credentials redacted (tournaments/log_redaction.py); traces only if a sample rate is given.
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "")
