@@ -440,6 +440,10 @@ REST_FRAMEWORK = {
         "user": "1200/min",
         # the table's move helper (/t/<token>/position), per table
         "table_position": "240/min",
+        # wrong table links and refused API keys, per address (tournaments/rate_limit.py):
+        # beyond these the address's wrong ones answer 429; right ones are never counted
+        "table_link_failures": "30/min",
+        "api_key_failures": "30/min",
         # password reset requests, per address
         "password_reset": "5/hour",
         # self check-in (tournaments/services/self_check_in.py): codes tried per address (a
