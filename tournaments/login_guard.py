@@ -15,8 +15,11 @@ the next try is possible (:func:`lockout_response`).
 With the username's allowance at least the address limit (the defaults: 5 and 5), one address
 alone never delays anybody: it is throttled before the username's failures reach the delays. On
 a venue's shared Wi-Fi someone guessing pauses log ins from that address, for at most
-``SPINNER_LOCKOUT_MINUTES``, and the director logs in from another (their phone's mobile data).
-A successful log in forgets only that address's failures for that username.
+``SPINNER_LOCKOUT_MINUTES``; but a browser that has logged in as that username before carries
+a signed cookie saying so (:func:`remember_device`, set by the log in page) and the address's
+pause does not hold for it (the username's wait does): the director's own phone or laptop logs
+in on the venue's Wi-Fi while a stranger's guesses are refused (OWASP's "device cookies").
+A successful log in forgets only that browser's failures for that username (address and agent).
 """
 
 from __future__ import annotations
@@ -103,10 +106,40 @@ def username_pause(request: HttpRequest, username: str | None) -> Pause | None:
     return Pause(until=until, reason=USERNAME) if until > timezone.now() else None
 
 
+DEVICE_COOKIE = "spinner_login_device"
+_DEVICE_SALT = "spinner.login-guard.device"
+_DEVICE_SECONDS = 180 * 86400
+
+
+def remember_device(response: HttpResponse, username: str) -> None:
+    """After a successful log in: this browser has logged in as ``username`` (signed, 180 days)."""
+    response.set_signed_cookie(
+        DEVICE_COOKIE,
+        username,
+        salt=_DEVICE_SALT,
+        max_age=_DEVICE_SECONDS,
+        httponly=True,
+        secure=settings.SESSION_COOKIE_SECURE,
+        samesite="Lax",
+    )
+
+
+def known_device(request: HttpRequest, username: str | None) -> bool:
+    """The browser has logged in as ``username`` before (its cookie is ours and names it)."""
+    if not username:
+        return False
+    found = request.get_signed_cookie(
+        DEVICE_COOKIE, default=None, salt=_DEVICE_SALT, max_age=_DEVICE_SECONDS
+    )
+    return bool(found == username)
+
+
 def pause_of(request: HttpRequest, credentials: dict[str, Any] | None) -> Pause | None:
-    """The later of the address's and the username's pauses, if either holds now."""
+    """The later of the address's and the username's pauses, if either holds now (the
+    address's not for a browser known to the username)."""
     username = get_client_username(request, credentials)
-    pauses = [p for p in (address_pause(request), username_pause(request, username)) if p]
+    address = None if known_device(request, username) else address_pause(request)
+    pauses = [p for p in (address, username_pause(request, username)) if p]
     now = timezone.now()
     pauses = [p for p in pauses if p.until > now]
     return max(pauses, key=lambda p: p.until) if pauses else None
@@ -116,9 +149,9 @@ class LoginGuardHandler(AxesDatabaseHandler):  # type: ignore[misc]
     """Axes' database handler, with the username's growing delay (``AXES_HANDLER``)."""
 
     def is_locked(self, request: HttpRequest, credentials: dict[str, Any] | None = None) -> bool:
-        if super().is_locked(request, credentials):
-            return True
         username = get_client_username(request, credentials)
+        if super().is_locked(request, credentials) and not known_device(request, username):
+            return True
         return username_pause(request, username) is not None
 
     def user_login_failed(
@@ -127,18 +160,24 @@ class LoginGuardHandler(AxesDatabaseHandler):  # type: ignore[misc]
         """Axes records the failure (and throttles the address at its limit); a failure that
         puts the username into a wait answers as a refusal saying when to try again."""
         super().user_login_failed(sender, credentials, request, **kwargs)
-        if request is None or request.axes_locked_out:
+        if request is None:
             return
-        if username_pause(request, get_client_username(request, credentials)) is not None:
+        username = get_client_username(request, credentials)
+        if username_pause(request, username) is not None:
             request.axes_locked_out = True
             request.axes_credentials = credentials
+        elif request.axes_locked_out and known_device(request, username):
+            request.axes_locked_out = False  # the address's pause does not hold for it
 
     def user_logged_in(self, sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
-        """Axes' bookkeeping, then forget this address's failures for this username only (not
-        the address's other failures, nor the username's from elsewhere)."""
+        """Axes' bookkeeping, then forget this browser's own failures for this username (its
+        address and user agent): not the address's others, a stranger's guesses on the same
+        Wi-Fi, nor the username's from elsewhere."""
         super().user_logged_in(sender, request, user, **kwargs)
         AccessAttempt.objects.filter(
-            username=user.get_username(), ip_address=request.axes_ip_address
+            username=user.get_username(),
+            ip_address=request.axes_ip_address,
+            user_agent=request.axes_user_agent,
         ).delete()
 
 

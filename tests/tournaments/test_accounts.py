@@ -82,6 +82,37 @@ def test_an_attacker_address_does_not_lock_the_director_out_from_another(setting
     assert sum(a.failures_since_start for a in AccessAttempt.objects.all()) == limit
 
 
+def test_on_the_venues_shared_address_the_directors_own_browser_still_logs_in(
+    settings: Any,
+) -> None:
+    """A browser that has logged in as dora carries a signed cookie saying so: the pause of
+    its address (a stranger guessing on the same Wi-Fi) does not hold for it, only for dora,
+    and a cookie not signed by the server counts for nothing."""
+    User.objects.create_user("dora", password=PASSWORD)
+    User.objects.create_user("pip", password=PASSWORD)
+    venue = "10.9.0.1"
+    laptop = Client(REMOTE_ADDR=venue, HTTP_USER_AGENT="Mozilla/5.0 (Macintosh) Safari/605")
+    assert (
+        laptop.post("/accounts/login/", {"username": "dora", "password": PASSWORD}).status_code
+        == 302
+    )
+    assert laptop.post("/accounts/logout/").status_code == 302
+    for _ in range(settings.AXES_FAILURE_LIMIT + 2):
+        _login(venue, "dora", "wrong")
+    assert _login(venue, "dora", PASSWORD).status_code == 429  # a stranger's browser
+    back = laptop.post("/accounts/login/", {"username": "dora", "password": PASSWORD})
+    assert back.status_code == 302 and laptop.get("/director/").status_code == 200
+    laptop.post("/accounts/logout/")
+    other = laptop.post("/accounts/login/", {"username": "pip", "password": PASSWORD})
+    assert other.status_code == 429  # the cookie speaks for dora only
+    forged = Client(REMOTE_ADDR=venue)
+    forged.cookies["spinner_login_device"] = "dora"
+    assert (
+        forged.post("/accounts/login/", {"username": "dora", "password": PASSWORD}).status_code
+        == 429
+    )
+
+
 def _wait_passes(username: str, seconds: int) -> None:
     """Time passes for the username's failures: each is ``seconds`` older (no sleep)."""
     AccessAttempt.objects.filter(username=username).update(
