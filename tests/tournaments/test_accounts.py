@@ -158,6 +158,9 @@ def test_the_wait_ends_on_its_own_and_the_page_says_when(settings: Any) -> None:
     page = refused.content.decode()
     assert "You can try again in 1 second" in page and "UTC)" in page
     assert 'value="dora"' in page  # the form again, the username kept
+    spanish = Client(REMOTE_ADDR="10.2.0.5", HTTP_ACCEPT_LANGUAGE="es")
+    en_espanol = spanish.post("/accounts/login/", {"username": "dora", "password": "wrong"})
+    assert "Puedes volver a intentarlo dentro de 1 segundo" in en_espanol.content.decode()
     poll(lambda: _login("10.2.0.4", "dora", PASSWORD).status_code == 302, timeout=10)
 
 
