@@ -19,9 +19,9 @@ METRICS_PUBLIC = "spinner.E101"
 @register(Tags.security, deploy=True)
 def metrics_not_public(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     """``/metrics`` needs a token in production, unless it is on a private network."""
-    if settings.DEBUG or getattr(settings, "SPINNER_METRICS_TOKEN", ""):
-        return []
-    if getattr(settings, "SPINNER_METRICS_PRIVATE", False):
+    token = str(getattr(settings, "SPINNER_METRICS_TOKEN", "") or "")
+    private = bool(getattr(settings, "SPINNER_METRICS_PRIVATE", False))
+    if settings.DEBUG or token or private:
         return []
     return [
         Error(

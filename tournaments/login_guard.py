@@ -66,7 +66,9 @@ def username_delay(failures: int) -> float:
 
 def _recent(request: HttpRequest) -> QuerySet[AccessAttempt]:
     """The failures axes still counts (newer than its cool-off)."""
-    return AccessAttempt.objects.filter(attempt_time__gte=get_cool_off_threshold(request))
+    since: datetime.datetime = get_cool_off_threshold(request)
+    recent: QuerySet[AccessAttempt] = AccessAttempt.objects.filter(attempt_time__gte=since)
+    return recent
 
 
 def address_pause(request: HttpRequest) -> Pause | None:

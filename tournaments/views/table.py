@@ -146,8 +146,8 @@ def claim_status(request: HttpRequest, token: str) -> HttpResponse:
     try:
         access, match = _access(request, token, closed_ok=True)
     except SpinnerError as exc:
-        shown = format_html('<p class="error">{}</p>', exc.message)
-        refused = HttpResponse(shown, status=exc.status)
+        said = format_html('<p class="error">{}</p>', exc.message)
+        refused = HttpResponse(said, status=exc.status)
         return private(with_retry_after(refused, exc))  # type: ignore[arg-type]
     if access.closed:  # the round closed (a play-off round closes itself): the result stays
         return private(render(request, "tournaments/table/status.html", _closed(access, match)))
