@@ -14,8 +14,14 @@ Environment variables:
     REDIS_URL              e.g. ``redis://127.0.0.1:6379/0``; default: eager tasks, memory cache
     EMAIL_HOST             an SMTP host: mounts password reset (otherwise its pages are 404)
     SPINNER_PASSWORD_RESET ``1``: mount password reset even without EMAIL_HOST (``0``: never)
-    SPINNER_LOGIN_FAILURES failed logins per username and address before a lockout; default 5
-    SPINNER_LOCKOUT_MINUTES how long a lockout lasts; default 15
+    SPINNER_LOGIN_FAILURES failed logins from one address before it is refused; default 5
+    SPINNER_LOCKOUT_MINUTES how long failures count (an address's pause); default 15
+    SPINNER_LOGIN_USERNAME_FAILURES  a username's failures (any address) before each next try
+                           waits longer; default SPINNER_LOGIN_FAILURES
+    SPINNER_LOGIN_DELAY_SECONDS, SPINNER_LOGIN_MAX_DELAY_SECONDS  that wait: first, doubling,
+                           at most; default 2 and 300
+    SPINNER_METRICS_TOKEN  /metrics asks for it as a bearer token; SPINNER_METRICS_PRIVATE=1
+                           instead says only a private network reaches /metrics
     SPINNER_SECURE_SSL_REDIRECT  ``0``: no HTTPS redirect in production (TLS at the proxy)
     SPINNER_VAPID_PUBLIC_KEY, SPINNER_VAPID_PRIVATE_KEY  Web Push keys ("my table" notifies a
                            player's phone when pairings are published; ``manage.py vapid_keys``
@@ -308,20 +314,33 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# django-axes: every login (the director log in, the admin's) goes through its backend; after
-# AXES_FAILURE_LIMIT failures for one username from one address, that pair is locked out for
-# AXES_COOLOFF_TIME, and even the right password is refused meanwhile.
+# django-axes: every login (the director log in, the admin's) goes through its backend. An
+# address with AXES_FAILURE_LIMIT failed logins (any usernames) within AXES_COOLOFF_TIME is
+# refused until they age out: that address is throttled, the accounts are not. A username's
+# failures from every address beyond SPINNER_LOGIN_USERNAME_FAILURES make each next try for it
+# wait longer (SPINNER_LOGIN_DELAY_SECONDS, doubling, at most SPINNER_LOGIN_MAX_DELAY_SECONDS):
+# tournaments/login_guard.py, whose refusal says when to try again.
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
+AXES_HANDLER = "tournaments.login_guard.LoginGuardHandler"
 AXES_FAILURE_LIMIT = int(os.environ.get("SPINNER_LOGIN_FAILURES", "5"))
 AXES_COOLOFF_TIME = datetime.timedelta(
     minutes=float(os.environ.get("SPINNER_LOCKOUT_MINUTES", "15"))
 )
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_LOCKOUT_PARAMETERS = ["ip_address"]
+# A refused try (a throttled address, a username's wait) is not counted: hammering never
+# lengthens a pause.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# A success forgets that address's failures for that username only (login_guard).
+AXES_RESET_ON_SUCCESS = False
+AXES_LOCKOUT_CALLABLE = "tournaments.login_guard.lockout_response"
+SPINNER_LOGIN_USERNAME_FAILURES = int(
+    os.environ.get("SPINNER_LOGIN_USERNAME_FAILURES", str(AXES_FAILURE_LIMIT))
+)
+SPINNER_LOGIN_DELAY_SECONDS = float(os.environ.get("SPINNER_LOGIN_DELAY_SECONDS", "2"))
+SPINNER_LOGIN_MAX_DELAY_SECONDS = float(os.environ.get("SPINNER_LOGIN_MAX_DELAY_SECONDS", "300"))
 AXES_VERBOSE = False  # its log lines name the username and address: ours say less
 
 # Password reset needs mail: without it the reset pages are absent (404) and the log in page
@@ -421,6 +440,10 @@ REST_FRAMEWORK = {
         "user": "1200/min",
         # the table's move helper (/t/<token>/position), per table
         "table_position": "240/min",
+        # wrong table links and refused API keys, per address (tournaments/rate_limit.py):
+        # beyond these the address's wrong ones answer 429; right ones are never counted
+        "table_link_failures": "30/min",
+        "api_key_failures": "30/min",
         # password reset requests, per address
         "password_reset": "5/hour",
         # self check-in (tournaments/services/self_check_in.py): codes tried per address (a
@@ -544,7 +567,10 @@ if PRODUCTION:
 
 # --- Operations: metrics and error reports -------------------------------------------------
 # /metrics asks for "Authorization: Bearer <token>" when this is set (tournaments/views/ops.py).
+# With DEBUG off, `check --deploy` fails without it unless SPINNER_METRICS_PRIVATE=1 says only a
+# private network reaches /metrics (tournaments/checks.py).
 SPINNER_METRICS_TOKEN = os.environ.get("SPINNER_METRICS_TOKEN", "")
+SPINNER_METRICS_PRIVATE = os.environ.get("SPINNER_METRICS_PRIVATE", "0") == "1"
 # Sentry, when SENTRY_DSN is set: errors of web requests and Celery tasks, no personal data,
 # credentials redacted (tournaments/log_redaction.py); traces only if a sample rate is given.
 SENTRY_DSN = os.environ.get("SENTRY_DSN", "")

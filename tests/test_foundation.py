@@ -36,10 +36,30 @@ def _manage(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]
     )
 
 
+def _production_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("SPINNER_METRICS")}
+    return dict(env, SPINNER_ENV="production", SECRET_KEY="x" * 64 + "-Zq9!kP2#vR7@mL4", **extra)
+
+
 def test_production_mode_passes_deploy_checks() -> None:
-    env = dict(os.environ, SPINNER_ENV="production", SECRET_KEY="x" * 64 + "-Zq9!kP2#vR7@mL4")
+    env = _production_env(SPINNER_METRICS_TOKEN="a-long-random-scrape-token")
     result = _manage("check", "--deploy", "--fail-level", "WARNING", env=env)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_production_without_a_metrics_token_fails_deploy_checks_unless_metrics_are_private() -> (
+    None
+):
+    """/metrics was public in production with no token, and check --deploy passed (issue 28)."""
+    result = _manage("check", "--deploy", env=_production_env())
+    assert result.returncode != 0
+    assert "spinner.E101" in result.stderr and "SPINNER_METRICS_TOKEN" in result.stderr
+    assert "SPINNER_METRICS_PRIVATE=1" in result.stderr  # the hint says the way out
+    private = _production_env(SPINNER_METRICS_PRIVATE="1")
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", env=private)
+    assert result.returncode == 0, result.stdout + result.stderr
+    # and the plain check (run by migrate, runserver) is not the deploy one: it passes
+    assert _manage("check", env=_production_env()).returncode == 0
 
 
 def test_development_mode_fails_deploy_checks() -> None:

@@ -4,6 +4,11 @@ Rates are DRF's notation (``"240/min"``) and live beside the API's, in
 ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]`` (one place to tune them). Counters are in the
 cache: shared by every worker when the cache is Redis; a cache outage lets requests through
 (the fail-open cache), never refuses them.
+
+Wrong credentials (a table link's token, an API key) are counted per address, after the check
+(:func:`wrong_credential`): beyond the scope's rate that address's wrong ones answer 429 with
+``Retry-After``; a right credential is never counted and never refused, whichever address it
+comes from (a venue's phones share one).
 """
 
 from __future__ import annotations
@@ -18,6 +23,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
+from django.utils.translation import gettext
+
+from tournaments.errors import SpinnerError
 
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -51,9 +59,48 @@ def allow(scope: str, ident: str) -> tuple[bool, int]:
     return count <= limit, wait
 
 
-def client_address(request: HttpRequest) -> str:
+def client_address(request: Any) -> str:
     """The client's address as the server saw it (behind a proxy: the proxy's)."""
     return str(request.META.get("REMOTE_ADDR", "") or "unknown")
+
+
+class WrongCredentialsThrottled(SpinnerError):
+    """Too many wrong table links or API keys from one address: 429, wait ``retry_after``."""
+
+    code = "throttled"
+    status = 429
+
+    def __init__(self, message: str, *, retry_after: int) -> None:
+        super().__init__(message, details={"retry_after": retry_after})
+        self.retry_after = retry_after
+
+
+def wrong_credential(scope: str, request: Any) -> int:
+    """Count one wrong credential (scope ``table_link_failures`` or ``api_key_failures``) from
+    the request's address (a Django or DRF request): the seconds to wait when that address is
+    beyond the scope's rate, else 0. Called only once the credential was found wrong."""
+    ok, wait = allow(scope, client_address(request))
+    return 0 if ok else wait
+
+
+def refuse_wrong_link(request: Any, refusal: SpinnerError) -> SpinnerError:
+    """The error for a wrong table link: ``refusal`` itself, or once the address sent too many
+    wrong links, a :class:`WrongCredentialsThrottled` that still says the link is not valid."""
+    wait = wrong_credential("table_link_failures", request)
+    if not wait:
+        return refusal
+    message = gettext(
+        "%(refusal)s Too many wrong table links came from this network: "
+        "try again in %(seconds)s seconds."
+    ) % {"refusal": refusal.message, "seconds": wait}
+    return WrongCredentialsThrottled(message, retry_after=wait)
+
+
+def with_retry_after(response: HttpResponseBase, exc: SpinnerError) -> HttpResponseBase:
+    """``Retry-After`` on a response to a :class:`WrongCredentialsThrottled` (others unchanged)."""
+    if isinstance(exc, WrongCredentialsThrottled):
+        response["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 def per_table_link(request: HttpRequest, token: str, *args: Any, **kwargs: Any) -> str:

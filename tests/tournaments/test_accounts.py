@@ -1,21 +1,27 @@
 """Logins, password reset and who may create events (issue 15).
 
-- After ``AXES_FAILURE_LIMIT`` wrong passwords for one username from one address, that pair is
-  locked out: even the right password is refused (director log in and the admin's alike).
+- After ``AXES_FAILURE_LIMIT`` wrong passwords from one address, that address is paused: even
+  the right password is refused from it (director log in and the admin's alike), while the
+  account logs in from any other address. A username's failures from many addresses make each
+  next try for it wait longer (doubling, capped); the refusal says when to try again.
 - Password reset is mounted only where mail is configured; otherwise 404 and no "forgot" link.
 - Only organisers (a group a superuser adds accounts to) and superusers create events.
 """
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from axes.models import AccessAttempt
 from django.contrib.auth.models import User
 from django.core import mail
+from django.db.models import F
 from django.test import Client
 
+from tests.conftest import poll
 from tests.tournaments.api_support import private_cache
 from tournaments.services.organisers import make_organiser
 
@@ -39,6 +45,11 @@ def _fail(client: Client, url: str, username: str, times: int) -> None:
         assert response.status_code in (200, 429), response.status_code
 
 
+def _login(address: str, username: str, password: str) -> Any:
+    client = Client(REMOTE_ADDR=address)
+    return client.post("/accounts/login/", {"username": username, "password": password})
+
+
 @pytest.mark.parametrize("url", ["/accounts/login/", "/admin/login/"])
 def test_the_right_password_after_fifty_wrong_ones_is_refused(url: str, settings: Any) -> None:
     User.objects.create_user("dora", password=PASSWORD, is_staff=True)
@@ -46,28 +57,111 @@ def test_the_right_password_after_fifty_wrong_ones_is_refused(url: str, settings
     _fail(client, url, "dora", 50)
     response = client.post(url, {"username": "dora", "password": PASSWORD})
     assert response.status_code == 429
+    assert 0 < int(response["Retry-After"]) <= settings.AXES_COOLOFF_TIME.total_seconds()
     assert "_auth_user_id" not in client.session
     assert client.get("/director/").status_code == 302  # still not logged in
 
 
-def test_the_lockout_is_per_username_and_address(settings: Any) -> None:
+def test_an_attacker_address_does_not_lock_the_director_out_from_another(settings: Any) -> None:
+    """Issue 28: the lockout was per username and address, so on a venue's shared Wi-Fi
+    anyone locked the director out with 5 tries. Now the guessing address is paused, for
+    every username, and the director logs in from anywhere else at once."""
+    User.objects.create_user("dora", password=PASSWORD)
+    limit = settings.AXES_FAILURE_LIMIT
+    statuses = [_login("10.0.0.66", "dora", "wrong").status_code for _ in range(limit + 5)]
+    assert statuses == [200] * (limit - 1) + [429] * 6  # the limit-th failure pauses it
+    paused = _login("10.0.0.66", "dora", PASSWORD)  # the right password too, from there
+    assert paused.status_code == 429
+    assert "from this network" in paused.content.decode()
+    assert _login("10.0.0.66", "pip", "anything").status_code == 429  # any username
+    director = Client(REMOTE_ADDR="10.0.0.2")
+    ok = director.post("/accounts/login/", {"username": "dora", "password": PASSWORD})
+    assert ok.status_code == 302 and ok["Location"].endswith("/director/")
+    assert director.get("/director/").status_code == 200
+    # the refused tries were not counted: dora's failures are the limit's, not 10
+    assert sum(a.failures_since_start for a in AccessAttempt.objects.all()) == limit
+
+
+def test_on_the_venues_shared_address_the_directors_own_browser_still_logs_in(
+    settings: Any,
+) -> None:
+    """A browser that has logged in as dora carries a signed cookie saying so: the pause of
+    its address (a stranger guessing on the same Wi-Fi) does not hold for it, only for dora,
+    and a cookie not signed by the server counts for nothing."""
     User.objects.create_user("dora", password=PASSWORD)
     User.objects.create_user("pip", password=PASSWORD)
-    limit = settings.AXES_FAILURE_LIMIT
-    _fail(Client(REMOTE_ADDR="10.0.0.1"), "/accounts/login/", "dora", limit)
-    # dora from another address, and pip from the same one, still log in.
-    other_address = Client(REMOTE_ADDR="10.0.0.2")
-    assert other_address.post("/accounts/login/", {"username": "dora", "password": PASSWORD})[
-        "Location"
-    ].endswith("/director/")
-    same_address = Client(REMOTE_ADDR="10.0.0.1")
-    ok = same_address.post("/accounts/login/", {"username": "pip", "password": PASSWORD})
-    assert ok.status_code == 302
-    locked = Client(REMOTE_ADDR="10.0.0.1")
+    venue = "10.9.0.1"
+    laptop = Client(REMOTE_ADDR=venue, HTTP_USER_AGENT="Mozilla/5.0 (Macintosh) Safari/605")
     assert (
-        locked.post("/accounts/login/", {"username": "dora", "password": PASSWORD}).status_code
+        laptop.post("/accounts/login/", {"username": "dora", "password": PASSWORD}).status_code
+        == 302
+    )
+    assert laptop.post("/accounts/logout/").status_code == 302
+    for _ in range(settings.AXES_FAILURE_LIMIT + 2):
+        _login(venue, "dora", "wrong")
+    assert _login(venue, "dora", PASSWORD).status_code == 429  # a stranger's browser
+    back = laptop.post("/accounts/login/", {"username": "dora", "password": PASSWORD})
+    assert back.status_code == 302 and laptop.get("/director/").status_code == 200
+    laptop.post("/accounts/logout/")
+    other = laptop.post("/accounts/login/", {"username": "pip", "password": PASSWORD})
+    assert other.status_code == 429  # the cookie speaks for dora only
+    forged = Client(REMOTE_ADDR=venue)
+    forged.cookies["spinner_login_device"] = "dora"
+    assert (
+        forged.post("/accounts/login/", {"username": "dora", "password": PASSWORD}).status_code
         == 429
     )
+
+
+def _wait_passes(username: str, seconds: int) -> None:
+    """Time passes for the username's failures: each is ``seconds`` older (no sleep)."""
+    AccessAttempt.objects.filter(username=username).update(
+        attempt_time=F("attempt_time") - datetime.timedelta(seconds=seconds)
+    )
+
+
+def test_one_username_failing_from_many_addresses_waits_longer_after_each_failure(
+    settings: Any,
+) -> None:
+    """Past SPINNER_LOGIN_USERNAME_FAILURES, each failure for the username (from any address,
+    none at its own limit) makes its next try wait twice as long, up to the cap; a try during
+    the wait is refused unchecked and not counted, even with the right password."""
+    User.objects.create_user("dora", password=PASSWORD)
+    free = settings.SPINNER_LOGIN_USERNAME_FAILURES
+    settings.SPINNER_LOGIN_MAX_DELAY_SECONDS = 60
+    addresses = (f"10.1.0.{n}" for n in range(1, 200))  # one failure each: no address paused
+    for _ in range(free):
+        assert _login(next(addresses), "dora", "wrong").status_code == 200
+    waits = []
+    for _ in range(7):
+        refused = _login(next(addresses), "dora", "wrong")  # checked, wrong: a longer wait
+        assert refused.status_code == 429
+        wait = int(refused["Retry-After"])
+        waits.append(wait)
+        early = _login(next(addresses), "dora", PASSWORD)  # too soon: refused, not counted
+        assert early.status_code == 429 and int(early["Retry-After"]) == wait
+        assert f"You can try again in {wait} seconds" in early.content.decode()
+        _wait_passes("dora", wait)
+    assert waits == [2, 4, 8, 16, 32, 60, 60]  # doubling from 2 s, at most the cap
+    assert _login(next(addresses), "dora", PASSWORD).status_code == 302  # the wait is over
+
+
+def test_the_wait_ends_on_its_own_and_the_page_says_when(settings: Any) -> None:
+    """The same with real time passing: a 1 s wait, then the right password logs in."""
+    User.objects.create_user("dora", password=PASSWORD)
+    settings.SPINNER_LOGIN_USERNAME_FAILURES = 2
+    settings.SPINNER_LOGIN_DELAY_SECONDS = 1
+    _login("10.2.0.1", "dora", "wrong")
+    _login("10.2.0.2", "dora", "wrong")
+    refused = _login("10.2.0.3", "dora", "wrong")
+    assert refused.status_code == 429 and refused["Retry-After"] == "1"
+    page = refused.content.decode()
+    assert "You can try again in 1 second" in page and "UTC)" in page
+    assert 'value="dora"' in page  # the form again, the username kept
+    spanish = Client(REMOTE_ADDR="10.2.0.5", HTTP_ACCEPT_LANGUAGE="es")
+    en_espanol = spanish.post("/accounts/login/", {"username": "dora", "password": "wrong"})
+    assert "Puedes volver a intentarlo dentro de 1 segundo" in en_espanol.content.decode()
+    poll(lambda: _login("10.2.0.4", "dora", PASSWORD).status_code == 302, timeout=10)
 
 
 def test_a_few_wrong_passwords_then_the_right_one_logs_in(settings: Any) -> None:
@@ -77,6 +171,7 @@ def test_a_few_wrong_passwords_then_the_right_one_logs_in(settings: Any) -> None
     response = client.post("/accounts/login/", {"username": "dora", "password": PASSWORD})
     assert response.status_code == 302
     assert client.get("/director/").status_code == 200
+    assert not AccessAttempt.objects.filter(username="dora").exists()  # forgiven
 
 
 # --- password reset --------------------------------------------------------------------------

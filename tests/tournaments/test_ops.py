@@ -56,7 +56,7 @@ def test_readyz_checks_the_database_and_with_a_broker_the_workers_heartbeat(
     assert any(name.startswith("Database") for name in body)
     settings.CELERY_TASK_ALWAYS_EAGER = False  # a broker: a worker must be beating
     status, body = _ready(Client())
-    assert status == 500
+    assert status == 503
     assert "no worker has reported" in json.dumps(body)
     heartbeat.record_heartbeat(worker="celery@test")
     status, body = _ready(Client())
@@ -75,7 +75,7 @@ def test_readyz_pings_redis_and_fails_when_it_does_not_answer(
     assert any(name.startswith("Redis") for name in body)
     settings.REDIS_URL = f"redis://127.0.0.1:{free_port()}/0"  # nobody listens there
     status, body = _ready(Client())
-    assert status == 500
+    assert status == 503
     assert any(name.startswith("Redis") and value != "OK" for name, value in body.items())
 
 

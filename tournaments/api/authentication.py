@@ -2,8 +2,11 @@
 
 A valid token authenticates the request as that table (``request.auth`` is a ``TableAccess``;
 ``request.user`` stays anonymous): it may read and write its own match in its round, nothing
-else (see ``tournaments.api.permissions``). Directors use DRF tokens (``Authorization: Token
-<key>``, from ``manage.py api_token USER``, stored hashed) or their session.
+else (see ``tournaments.api.permissions``). A wrong token is counted against the request's
+address: beyond ``table_link_failures`` it answers 429 ``throttled`` with ``Retry-After``
+(``rate_limit.refuse_wrong_link``); a right one is never counted nor slowed. Directors use DRF
+tokens (``Authorization: Token <key>``, from ``manage.py api_token USER``, stored hashed) or
+their session.
 """
 
 from __future__ import annotations
@@ -11,13 +14,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
+from django.utils.translation import gettext
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
 
 from tournaments.errors import SpinnerError
-from tournaments.services.table_links import TableAccess, resolve_table_token
+from tournaments.rate_limit import WrongCredentialsThrottled, refuse_wrong_link
+from tournaments.services.table_links import TableAccess, TableLinkInvalid, resolve_table_token
 
 KEYWORD = "Table"
 
@@ -29,19 +34,22 @@ class TableTokenAuthentication(BaseAuthentication):
         parts = get_authorization_header(request).split()
         if not parts or parts[0].lower() != KEYWORD.lower().encode():
             return None
-        if len(parts) != 2:
-            raise exceptions.AuthenticationFailed(
-                "Send the table link's token: 'Authorization: Table <token>'.",
-                code="table_link_invalid",
-            )
         try:
-            token = parts[1].decode("ascii")
-        except UnicodeDecodeError as exc:
-            raise exceptions.AuthenticationFailed(
-                "This table link is not valid.", code="table_link_invalid"
-            ) from exc
-        try:
+            if len(parts) != 2:
+                raise TableLinkInvalid(
+                    "Send the table link's token: 'Authorization: Table <token>'."
+                )
+            try:
+                token = parts[1].decode("ascii")
+            except UnicodeDecodeError as exc:
+                raise TableLinkInvalid("This table link is not valid.") from exc
             access = resolve_table_token(token)
+        except TableLinkInvalid as exc:
+            refusal = refuse_wrong_link(request, exc)
+            if isinstance(refusal, WrongCredentialsThrottled):
+                more = gettext("Too many wrong table links came from this network.")
+                raise exceptions.Throttled(refusal.retry_after, f"{exc.message} {more}") from exc
+            raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from exc
         except SpinnerError as exc:
             raise exceptions.AuthenticationFailed(exc.message, code=exc.code) from exc
         return AnonymousUser(), access

@@ -10,7 +10,10 @@ so the key's own limits are checked here, once:
 
 - unknown key (or inactive account): 401 ``authentication_failed``; revoked: 401
   ``api_token_revoked``; expired: 401 ``api_token_expired``;
-- a read key on any method but GET, HEAD or OPTIONS: 403 ``api_token_read_only``.
+- a read key on any method but GET, HEAD or OPTIONS: 403 ``api_token_read_only``;
+- beyond ``api_key_failures`` refused keys (unknown, revoked, expired, malformed) from one
+  address, that address's refused keys answer 429 ``throttled`` with ``Retry-After``; a right
+  key is never counted nor slowed.
 
 ``request.user`` is the key's user, ``request.auth`` its ``ApiKeyAccess`` (``api_key(request)``
 reads it). The key's events are checked where the request's event is known: the permission
@@ -22,6 +25,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from rest_framework import exceptions, permissions
@@ -30,6 +34,7 @@ from rest_framework.request import Request
 
 from tournaments.errors import SpinnerError
 from tournaments.models import ApiToken
+from tournaments.rate_limit import wrong_credential
 from tournaments.services.api_tokens import ApiKeyAccess, resolve_api_key
 
 READ_ONLY_MESSAGE = _(
@@ -44,7 +49,14 @@ class HashedTokenAuthentication(TokenAuthentication):
     model = ApiToken
 
     def authenticate(self, request: Request) -> tuple[AbstractBaseUser, ApiKeyAccess] | None:
-        found: tuple[AbstractBaseUser, ApiKeyAccess] | None = super().authenticate(request)
+        try:
+            found: tuple[AbstractBaseUser, ApiKeyAccess] | None = super().authenticate(request)
+        except exceptions.AuthenticationFailed as exc:
+            wait = wrong_credential("api_key_failures", request)
+            if wait:
+                more = gettext("Too many refused API keys came from this address.")
+                raise exceptions.Throttled(wait, f"{exc.detail} {more}") from exc
+            raise
         if found is None:
             return None
         access = found[1]

@@ -49,10 +49,17 @@ def _redis_client() -> Any:
     return AsyncRedis.from_url(settings.REDIS_URL, socket_connect_timeout=1, socket_timeout=1)
 
 
-def readiness_checks() -> list[Any]:
+def readiness_checks(*, balancer: bool = False) -> list[Any]:
     """What ``/readyz`` checks here: the primary, and where configured the replica and its lag,
-    Redis, and (with a broker) a worker's heartbeat."""
+    Redis, and (with a broker) a worker's heartbeat.
+
+    ``balancer`` (``/readyz?scope=balancer``): the primary alone, what this process needs to
+    serve. The others are shared by every web process and each degrades gracefully (the cache
+    fails open, public reads fall back to the primary, results wait for a worker): a balancer
+    draining every process for one of them would turn a degraded service into none."""
     checks: list[Any] = [(Database, {"alias": "default"})]
+    if balancer:
+        return checks
     if replica.has_replica():
         checks += [(Database, {"alias": replica.REPLICA}), ReplicaLag]
     if settings.REDIS_URL:

@@ -3,7 +3,8 @@
 Password reset sends mail: it is mounted only where mail is configured
 (``settings.SPINNER_PASSWORD_RESET``, on by default when ``EMAIL_HOST`` is set). Without it its
 pages answer 404 and the log in page offers no "forgot" link. Reset requests are throttled per
-address (scope ``password_reset``); logins are guarded by django-axes (settings.py).
+address (scope ``password_reset``); logins are guarded by django-axes and
+``tournaments.login_guard`` (settings.py).
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import views as auth_views
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from django.http.response import HttpResponseBase
 from django.urls import path
 
+from tournaments.login_guard import remember_device
 from tournaments.rate_limit import client_address, throttled
 
 
@@ -36,6 +38,13 @@ def _reset_only_with_mail(view: Callable[..., HttpResponseBase]) -> Callable[...
 
 
 class LoginView(auth_views.LoginView):
+    def form_valid(self, form: Any) -> HttpResponse:
+        """Logged in: this browser is remembered as one the username logs in from, so a pause
+        of its address (someone guessing on the same Wi-Fi) does not hold for it."""
+        response = super().form_valid(form)
+        remember_device(response, form.get_user().get_username())
+        return response
+
     def get_context_data(self, **kwargs: Any) -> dict[str, Any]:
         context = super().get_context_data(**kwargs)
         context["password_reset_enabled"] = password_reset_enabled()

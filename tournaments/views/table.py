@@ -24,21 +24,36 @@ from tournaments import time_zones
 from tournaments.errors import NotFound, SpinnerError
 from tournaments.models import Match
 from tournaments.presenters import table as presenter
-from tournaments.rate_limit import per_table_link, throttled
+from tournaments.rate_limit import per_table_link, refuse_wrong_link, throttled, with_retry_after
 from tournaments.selectors.bracket import game_line
 from tournaments.selectors.results import match_board
-from tournaments.services.table_links import TableAccess, resolve_table_token
+from tournaments.services.table_links import TableAccess, TableLinkInvalid, resolve_table_token
 
 
 class NoMatchHere(NotFound):
     code = "no_match_at_table"
 
 
-def _access(token: str, *, closed_ok: bool = False) -> tuple[TableAccess, Match]:
+def _resolve(request: HttpRequest, token: str, *, closed_ok: bool = False) -> TableAccess:
+    """The table link's grant; a wrong link is counted against the request's address, and
+    beyond ``table_link_failures`` answers 429 (``rate_limit.refuse_wrong_link``). A right link
+    is never counted nor slowed."""
+    try:
+        return resolve_table_token(token, closed_ok=closed_ok)
+    except TableLinkInvalid as exc:
+        refusal = refuse_wrong_link(request, exc)
+        if refusal is exc:
+            raise
+        raise refusal from exc
+
+
+def _access(
+    request: HttpRequest, token: str, *, closed_ok: bool = False
+) -> tuple[TableAccess, Match]:
     """The table link's grant and its match; a bad, revoked or expired link raises its
     ``SpinnerError`` (rendered by the callers), as does a table with no match this round.
     ``closed_ok``: a closed round's link is let through to read its result."""
-    access = resolve_table_token(token, closed_ok=closed_ok)
+    access = _resolve(request, token, closed_ok=closed_ok)
     match = access.match  # read with the token: its round and event, table and entries
     if match is None:
         raise NoMatchHere(
@@ -58,9 +73,8 @@ def private(response: HttpResponse) -> HttpResponse:
 
 
 def _refused(request: HttpRequest, exc: SpinnerError) -> HttpResponse:
-    return private(
-        render(request, "tournaments/table/refused.html", {"error": exc}, status=exc.status)
-    )
+    response = render(request, "tournaments/table/refused.html", {"error": exc}, status=exc.status)
+    return private(with_retry_after(response, exc))  # type: ignore[arg-type]
 
 
 @require_GET
@@ -68,7 +82,7 @@ def table_page(request: HttpRequest, token: str) -> HttpResponse:
     """The table's entry page: the match, the seats, the board and the scoresheet entry. Once
     the round is closed: the table's final result, read only."""
     try:
-        access, match = _access(token, closed_ok=True)
+        access, match = _access(request, token, closed_ok=True)
     except SpinnerError as exc:
         return _refused(request, exc)
     language_url = reverse("table:language", kwargs={"token": token})
@@ -91,7 +105,7 @@ def language(request: HttpRequest, token: str) -> HttpResponse:
     post here, so the token stands in for the CSRF token. A bad link is refused as the page is.
     """
     try:
-        _access(token, closed_ok=True)
+        _access(request, token, closed_ok=True)
     except SpinnerError as exc:
         return _refused(request, exc)
     response = redirect("table:page", token=token)
@@ -130,11 +144,11 @@ def claim_status(request: HttpRequest, token: str) -> HttpResponse:
     """The claim status fragment (htmx polls it): nothing yet, a pending claim with its summary
     (and, on the other side's link, its Confirm button), a conflict, or the confirmed result."""
     try:
-        access, match = _access(token, closed_ok=True)
+        access, match = _access(request, token, closed_ok=True)
     except SpinnerError as exc:
-        return private(
-            HttpResponse(format_html('<p class="error">{}</p>', exc.message), status=exc.status)
-        )
+        said = format_html('<p class="error">{}</p>', exc.message)
+        refused = HttpResponse(said, status=exc.status)
+        return private(with_retry_after(refused, exc))  # type: ignore[arg-type]
     if access.closed:  # the round closed (a play-off round closes itself): the result stays
         return private(render(request, "tournaments/table/status.html", _closed(access, match)))
     shown = _shown_game(request, match)
@@ -181,9 +195,10 @@ def round_clock(request: HttpRequest, token: str) -> HttpResponse:
     "seconds_over", "as_of"}`` (``presenters.table.clock_payload``); errors use the
     ``{code, message, details}`` body."""
     try:
-        access = resolve_table_token(token)
+        access = _resolve(request, token)
     except SpinnerError as exc:
-        return private(JsonResponse(exc.as_dict(), status=exc.status))
+        refused = JsonResponse(exc.as_dict(), status=exc.status)
+        return private(with_retry_after(refused, exc))  # type: ignore[arg-type]
     return private(JsonResponse(presenter.clock_payload(access.round)))
 
 
@@ -197,12 +212,13 @@ def position(request: HttpRequest, token: str) -> HttpResponse:
     ``{code, message, details}`` body.
     """
     try:
-        _, match = _access(token)
+        _, match = _access(request, token)
         try:
             body = json.loads(request.body or b"{}")
         except ValueError as exc:
             raise presenter.PositionError("The request is not JSON.") from exc
         answer = presenter.position(body, rules=match.round.event.rules)
     except SpinnerError as exc:
-        return JsonResponse(exc.as_dict(), status=exc.status)
+        refused = JsonResponse(exc.as_dict(), status=exc.status)
+        return with_retry_after(refused, exc)  # type: ignore[return-value]
     return JsonResponse(answer)
