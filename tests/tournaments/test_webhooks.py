@@ -26,6 +26,7 @@ from tests.tournaments.webhook_support import Receiver, verify_signature
 from tournaments import tasks
 from tournaments.errors import SpinnerError
 from tournaments.models import AuditEntry, Event, MatchResult, Round, WebhookDelivery
+from tournaments.public_addresses import system_resolver as sr
 from tournaments.selectors import webhooks as selectors
 from tournaments.services import (
     decisions,
@@ -480,7 +481,7 @@ def test_a_host_on_a_private_address_is_never_called_unless_allowed(
     )
     assert delivery.status == "delivered"  # 127.0.0.1 is allow-listed for the tests
     settings.SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS = ["localhost"]  # no longer 127.0.0.1
-    assert webhook_deliveries._private_address(receiver.url) == "127.0.0.1"
+    assert "resolves to 127.0.0.1" in webhook_deliveries._addresses(receiver.url, sr, ()).refused
     again = WebhookDelivery.objects.create(
         endpoint=endpoint, kind="standings.updated", dedup_key="private:again", payload={}
     )
@@ -488,7 +489,7 @@ def test_a_host_on_a_private_address_is_never_called_unless_allowed(
     outcome = webhook_deliveries.attempt_delivery(delivery_id=str(again.delivery_id))
     again.refresh_from_db()
     assert outcome.status != "delivered" and again.status == "pending"
-    assert "private address (127.0.0.1)" in again.last_error
+    assert "resolves to 127.0.0.1, which is not a public address (loopback)" in again.last_error
     assert len(receiver.requests()) == calls  # never called
 
 
