@@ -1,6 +1,6 @@
 """The director's webhook pages in Chromium at 390x844: a plain-http address and a private one
-refused with what to do, an endpoint added and its secret shown once, and a failed delivery retried from the log
-to a real local receiver that checks the signature with that secret.
+refused with what to do, an endpoint added and its secret shown once, and a failed delivery
+retried from the log to a real local receiver that checks the signature with that secret.
 
 Screenshots go to the test's artifacts folder (with SPINNER_UPDATE_SCREENS=1 also to
 docs/screens/webhooks/)."""
