@@ -198,6 +198,7 @@ class ErrorCode(StrEnum):
     # Webhooks: a director's endpoints and their deliveries.
     WEBHOOK_URL_INVALID = "webhook_url_invalid"
     WEBHOOK_HTTPS_REQUIRED = "webhook_https_required"
+    WEBHOOK_URL_PRIVATE = "webhook_url_private"
     WEBHOOK_URL_TAKEN = "webhook_url_taken"
     WEBHOOK_KIND_UNKNOWN = "webhook_kind_unknown"
     WEBHOOK_LIMIT_REACHED = "webhook_limit_reached"

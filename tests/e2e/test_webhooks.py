@@ -1,6 +1,6 @@
-"""The director's webhook pages in Chromium at 390x844: a plain-http address refused with what
-to do, an endpoint added and its secret shown once, and a failed delivery retried from the log
-to a real local receiver that checks the signature with that secret.
+"""The director's webhook pages in Chromium at 390x844: a plain-http address and a private one
+refused with what to do, an endpoint added and its secret shown once, and a failed delivery
+retried from the log to a real local receiver that checks the signature with that secret.
 
 Screenshots go to the test's artifacts folder (with SPINNER_UPDATE_SCREENS=1 also to
 docs/screens/webhooks/)."""
@@ -63,6 +63,15 @@ def test_a_director_adds_an_endpoint_and_retries_a_failed_delivery_on_a_phone(
         expect(phone.get_by_label("A round is published")).to_be_checked()
         no_sideways_scroll(phone)
         shot(phone, artifacts, "01-https-required.png")
+
+        # Then the club computer's address on the venue's network: not public, refused (issue 28).
+        phone.get_by_label("Endpoint address").fill("https://192.168.1.20/spinner")
+        phone.get_by_role("button", name="Add the endpoint").click()
+        expect(phone.get_by_text("192.168.1.20 is not a public address")).to_be_visible()
+        expect(phone.get_by_label("Endpoint address")).to_have_value("https://192.168.1.20/spinner")
+        expect(phone.get_by_label("The standings change")).not_to_be_checked()
+        no_sideways_scroll(phone)
+        shot(phone, artifacts, "01-private-address.png")
 
         # The local receiver's address (allowed as plain http here): added, its secret shown once.
         phone.get_by_label("Endpoint address").fill(receiver.url)

@@ -19,13 +19,14 @@ import pytest
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from tests.tournaments.rounds_factory import make_director, make_event, make_field, settle_round
 from tests.tournaments.webhook_support import Receiver, verify_signature
 from tournaments import tasks
 from tournaments.errors import SpinnerError
 from tournaments.models import AuditEntry, Event, MatchResult, Round, WebhookDelivery
+from tournaments.public_addresses import system_resolver as sr
 from tournaments.selectors import webhooks as selectors
 from tournaments.services import (
     decisions,
@@ -82,6 +83,21 @@ def registered(event: Event, boss: User, url: str, kinds: tuple[str, ...] = ()) 
         ("javascript:alert(1)", "webhook_url_invalid"),
         ("http://example.org/hook", "webhook_https_required"),
         ("http://localhost:8080/hook", "webhook_https_required"),  # not allowed by default
+        # An address that is not public, or an IPv4 address spelled otherwise (issue 28).
+        ("https://127.0.0.1/hook", "webhook_url_private"),
+        ("http://127.0.0.1:8080/hook", "webhook_url_private"),
+        ("https://[::1]/hook", "webhook_url_private"),
+        ("https://169.254.169.254/latest/meta-data", "webhook_url_private"),
+        ("https://10.0.0.5/hook", "webhook_url_private"),
+        ("https://100.64.1.1/hook", "webhook_url_private"),
+        ("https://[::ffff:127.0.0.1]/hook", "webhook_url_private"),
+        ("https://[64:ff9b::7f00:1]/hook", "webhook_url_private"),
+        ("https://[2002:7f00:1::1]/hook", "webhook_url_private"),
+        ("https://[fe80::1%25eth0]/hook", "webhook_url_private"),
+        ("https://2130706433/hook", "webhook_url_invalid"),
+        ("https://0x7f.0.0.1/hook", "webhook_url_invalid"),
+        ("https://0177.0.0.1/hook", "webhook_url_invalid"),
+        ("https://127.1/hook", "webhook_url_invalid"),
     ],
 )
 def test_an_address_that_is_not_https_is_refused_with_its_code(url: str, code: str) -> None:
@@ -90,6 +106,28 @@ def test_an_address_that_is_not_https_is_refused_with_its_code(url: str, code: s
     error = refused(code, webhooks.register_endpoint, event=event, actor=boss, url=url)
     assert error.details["url"]
     assert not event.webhooks.exists()
+
+
+def test_a_public_address_or_an_allowed_host_may_be_registered(settings: Any) -> None:
+    event = make_event("hooks")
+    boss = make_director(event)
+    for url in ("https://93.184.215.14/hook", "https://[2606:4700:4700::1111]/hook"):
+        assert registered(event, boss, url)[0].url == url
+    error = refused(
+        "webhook_url_private", registered, event=event, boss=boss, url="https://10.0.0.5/"
+    )
+    assert "10.0.0.5 is not a public address" in error.message
+    with translation.override("es"):
+        spelled = refused(
+            "webhook_url_invalid", registered, event=event, boss=boss, url="https://0x7f.1/"
+        )
+        assert "cuatro números decimales" in spelled.message
+        private = refused(
+            "webhook_url_private", registered, event=event, boss=boss, url="https://[::1]/"
+        )
+        assert private.message.startswith("::1 no es una dirección pública")
+    settings.SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS = ["10.0.0.5"]  # the operator's own receiver
+    assert registered(event, boss, "http://10.0.0.5/hook")[0].url == "http://10.0.0.5/hook"
 
 
 def test_an_endpoint_gets_a_secret_shown_once_and_an_audit_entry_without_it(
@@ -443,7 +481,7 @@ def test_a_host_on_a_private_address_is_never_called_unless_allowed(
     )
     assert delivery.status == "delivered"  # 127.0.0.1 is allow-listed for the tests
     settings.SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS = ["localhost"]  # no longer 127.0.0.1
-    assert webhook_deliveries._private_address(receiver.url) == "127.0.0.1"
+    assert "resolves to 127.0.0.1" in webhook_deliveries._addresses(receiver.url, sr, ()).refused
     again = WebhookDelivery.objects.create(
         endpoint=endpoint, kind="standings.updated", dedup_key="private:again", payload={}
     )
@@ -451,7 +489,7 @@ def test_a_host_on_a_private_address_is_never_called_unless_allowed(
     outcome = webhook_deliveries.attempt_delivery(delivery_id=str(again.delivery_id))
     again.refresh_from_db()
     assert outcome.status != "delivered" and again.status == "pending"
-    assert "private address (127.0.0.1)" in again.last_error
+    assert "resolves to 127.0.0.1, which is not a public address (loopback)" in again.last_error
     assert len(receiver.requests()) == calls  # never called
 
 

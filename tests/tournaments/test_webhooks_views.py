@@ -66,6 +66,8 @@ def test_adding_an_endpoint_shows_its_secret_once() -> None:
         ("http://club.example.org/hook", "over HTTPS only"),
         ("club.example.org/hook", "starting with https://"),
         ("https://user:pw@club.example.org/hook", "user name and password"),
+        ("https://192.168.1.20/hook", "192.168.1.20 is not a public address"),
+        ("https://2130706433/hook", "four decimal numbers"),
     ],
 )
 def test_a_wrong_address_says_what_to_fix_and_keeps_what_was_typed(typed: str, says: str) -> None:

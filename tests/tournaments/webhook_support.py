@@ -1,18 +1,27 @@
-"""A real webhook receiver for the tests: an ``http.server`` in a thread on 127.0.0.1, checking
-every POST's signature and timestamp as ``docs/webhooks.md`` tells integrators to (its own code,
-not Spinner's), answering a status the test sets (200, or 503 while "down"), and recording what
-it got."""
+"""A real webhook receiver for the tests: an ``http.server`` in a thread on 127.0.0.1 (or another
+loopback address), checking every POST's signature and timestamp as ``docs/webhooks.md`` tells
+integrators to (its own code, not Spinner's), answering a status the test sets (200, or 503
+while "down"), and recording what it got: the ``Host`` header and, over TLS, the server name
+(SNI) the client asked for."""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
 import json
+import ssl
 import threading
 import time
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 from tests.conftest import free_port
 
@@ -45,6 +54,7 @@ class Received:
     signature: str
     verified: bool
     answered: int
+    host: str = ""
 
     @property
     def document(self) -> dict[str, Any]:
@@ -53,20 +63,44 @@ class Received:
 
 
 class Receiver:
-    """Listens on ``port`` (a free one unless given) once started; ``answer`` is the status it
-    gives to a correctly signed request (a badly signed one gets 400)."""
+    """Listens on ``address``:``port`` (a free one unless given) once started, over TLS with
+    ``tls`` (a certificate file and its key file) if given; ``answer`` is the status it gives to
+    a correctly signed request (a badly signed one gets 400)."""
 
-    def __init__(self, secret: str = "", *, port: int | None = None) -> None:
+    def __init__(
+        self,
+        secret: str = "",
+        *,
+        port: int | None = None,
+        address: str = "127.0.0.1",
+        tls: tuple[str, str] | None = None,
+    ) -> None:
         self.secret = secret
+        self.address = address
         self.port = port or free_port()
+        self.tls = tls
         self.answer = 200
         self.received: list[Received] = []
+        self.server_names: list[str | None] = []  # the SNI of each TLS handshake
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/hook"
+        return f"http://{self.address}:{self.port}/hook"
+
+    def _wrap(self, server: ThreadingHTTPServer) -> None:
+        if self.tls is None:
+            return
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*self.tls)
+
+        def named(sock: Any, name: str | None, ctx: Any) -> None:
+            with self._lock:
+                self.server_names.append(name)
+
+        context.sni_callback = named
+        server.socket = context.wrap_socket(server.socket, server_side=True)
 
     def start(self) -> Receiver:
         receiver = self
@@ -86,6 +120,7 @@ class Receiver:
                             signature=signature,
                             verified=verified,
                             answered=status,
+                            host=self.headers.get("Host", ""),
                         )
                     )
                 self.send_response(status)
@@ -107,7 +142,8 @@ class Receiver:
             def log_message(self, format: str, *args: Any) -> None:
                 pass  # quiet
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", self.port), Handler)
+        self._server = ThreadingHTTPServer((self.address, self.port), Handler)
+        self._wrap(self._server)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
@@ -124,3 +160,34 @@ class Receiver:
     def accepted(self) -> list[Received]:
         """The requests it answered with a 2xx."""
         return [r for r in self.requests() if 200 <= r.answered < 300]
+
+
+def self_signed(directory: Path, name: str) -> tuple[str, str]:
+    """A certificate for the DNS name ``name`` only (no IP address in it), signed by its own key,
+    and that key: files in ``directory``. A client that trusts the certificate file accepts it
+    only when it checks the certificate against ``name``."""
+    key = ec.generate_private_key(ec.SECP256R1())
+    subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+    now = datetime.now(UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(subject)
+        .issuer_name(subject)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(minutes=5))
+        .not_valid_after(now + timedelta(days=1))
+        .add_extension(x509.SubjectAlternativeName([x509.DNSName(name)]), critical=False)
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_file, key_file = directory / f"{name}.pem", directory / f"{name}.key"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
+    )
+    return str(cert_file), str(key_file)

@@ -34,7 +34,7 @@ class WebhookInputSerializer(StrictInput):
     url = serializers.CharField(
         max_length=services.MAX_URL_LENGTH,
         help_text="The endpoint's https:// address (400 webhook_url_invalid, "
-        "webhook_https_required).",
+        "webhook_url_private, webhook_https_required).",
     )
     kinds = serializers.ListField(
         child=serializers.ChoiceField(choices=list(services.KINDS)),

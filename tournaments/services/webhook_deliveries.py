@@ -7,7 +7,9 @@ The delivery task (``tasks.deliver_webhook``) calls :func:`attempt_delivery`, wh
    (``next_attempt_at`` passed); the attempt is counted and ``next_attempt_at`` moved a lease
    ahead, so a second copy of the task (an ``acks_late`` redelivery, the sweep) finds it not due;
 2. POSTs the body, outside any transaction (no row stays locked while a receiver thinks), with
-   connect and read timeouts, following no redirect;
+   connect and read timeouts, following no redirect, to an address its host was resolved to
+   once and checked public (``public_addresses``), with the URL's Host and TLS name
+   (``pinned_http``): a second DNS answer (rebinding) is never asked for;
 3. *records* the outcome: any 2xx is delivered; anything else keeps the status code or error,
    and either schedules the next attempt (exponential backoff with jitter, returned so the task
    retries with that countdown) or, after the last allowed attempt, marks it failed.
@@ -27,12 +29,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import ipaddress
 import json
 import logging
 import random
-import socket
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
@@ -45,6 +46,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from tournaments import pinned_http, public_addresses
 from tournaments.models import WebhookDelivery
 from tournaments.queueing import send_task_safely
 from tournaments.services.webhooks import DELIVER_TASK
@@ -159,32 +161,32 @@ def _claim(delivery_id: str) -> _Claimed | None:
         )
 
 
-def _private_address(url: str) -> str:
-    """The receiver's private address when its host resolves to one (loopback, a private
-    network, link-local such as a cloud's metadata service), else "". A director's endpoint
-    must not make the server call into its own network; hosts listed in
-    ``SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS`` (a receiver on this machine, in development or a
-    test) may."""
-    host = (urlsplit(url).hostname or "").lower()
-    if host in {h.lower() for h in getattr(settings, "SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS", [])}:
-        return ""
-    try:
-        found = socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)
-    except (OSError, UnicodeError):
-        return ""  # the request itself will say the host is unknown
-    for *_, sockaddr in found:
-        address = ipaddress.ip_address(str(sockaddr[0]).split("%")[0])
-        if not address.is_global:
-            return str(address)
-    return ""
+def _addresses(
+    url: str, resolve: public_addresses.Resolver, allow: Collection[str]
+) -> public_addresses.Checked:
+    """The receiver's host looked up once, every address checked public
+    (``public_addresses.check_host``): the delivery connects to one of these, never to a second
+    answer. A director's endpoint must not make the server call into its own network; hosts
+    listed in ``SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS`` (a receiver on this machine, in development or
+    a test) may, still at the addresses looked up."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+    trusted = host in {h.lower() for h in getattr(settings, "SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS", [])}
+    return public_addresses.check_host(host, port, resolve=resolve, trusted=trusted, allow=allow)
 
 
-def _post(claimed: _Claimed) -> tuple[int | None, str]:
-    """POST the body, signed now; the receiver's status code (None when none answered) and
-    what went wrong (empty for a 2xx)."""
-    private = _private_address(claimed.url)
-    if private:
-        return None, f"Refused: the endpoint's host resolves to a private address ({private})."
+def _post(
+    claimed: _Claimed,
+    *,
+    resolve: public_addresses.Resolver = public_addresses.system_resolver,
+    allow: Collection[str] = (),
+) -> tuple[int | None, str]:
+    """POST the body, signed now, to an address its host resolved to and that was checked; the
+    receiver's status code (None when none answered) and what went wrong (empty for a 2xx)."""
+    checked = _addresses(claimed.url, resolve, allow)
+    if checked.refused:
+        return None, checked.refused[:ERROR_CHARS]
     timestamp = int(time.time())
     headers = {
         "Content-Type": "application/json",
@@ -194,13 +196,12 @@ def _post(claimed: _Claimed) -> tuple[int | None, str]:
         SIGNATURE_HEADER: signature(claimed.secret, timestamp, claimed.body),
     }
     try:
-        with requests.post(
+        with pinned_http.post(
             claimed.url,
-            data=claimed.body,
+            addresses=checked.addresses,
+            body=claimed.body,
             headers=headers,
             timeout=(CONNECT_TIMEOUT, READ_TIMEOUT),
-            allow_redirects=False,
-            stream=True,
         ) as response:
             if 200 <= response.status_code < 300:
                 return response.status_code, ""
@@ -248,13 +249,19 @@ def _record(claimed: _Claimed, code: int | None, error: str) -> AttemptOutcome:
     return outcome
 
 
-def attempt_delivery(*, delivery_id: str) -> AttemptOutcome:
+def attempt_delivery(
+    *,
+    delivery_id: str,
+    resolve: public_addresses.Resolver = public_addresses.system_resolver,
+    allow: Collection[str] = (),
+) -> AttemptOutcome:
     """One attempt at the delivery ``delivery_id`` (its uuid), if it is due; safe to run twice
-    and concurrently (see the module doc)."""
+    and concurrently (see the module doc). ``resolve`` is the DNS lookup (the system's; a test
+    passes its own) and ``allow`` addresses to take as public, for tests only."""
     claimed = _claim(delivery_id)
     if claimed is None:
         return AttemptOutcome("skipped")
-    code, error = _post(claimed)
+    code, error = _post(claimed, resolve=resolve, allow=allow)
     if error:
         logger.info("webhook %s to %s: %s", claimed.delivery_id, claimed.url, error)
     return _record(claimed, code, error)

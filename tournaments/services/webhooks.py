@@ -19,6 +19,7 @@ Errors (``code``):
     not_event_director          only the event's directors manage its webhooks
     webhook_url_invalid         not an absolute http(s) URL (or one with a user name or password)
     webhook_https_required      plain http:// to a host not in SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS
+    webhook_url_private         the host is an address that is not public (loopback, private...)
     webhook_url_taken           the event already has an endpoint at that URL
     webhook_kind_unknown        a kind that is not one of the four
     webhook_limit_reached       the event has MAX_ENDPOINTS endpoints already
@@ -41,6 +42,7 @@ from django.utils import timezone
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from tournaments import public_addresses
 from tournaments.errors import Conflict, NotAllowed, ValidationFailed
 from tournaments.models import (
     Event,
@@ -83,7 +85,8 @@ def _refuse(message: str, code: str, **details: Any) -> ValidationFailed:
 
 
 def check_url(url: str) -> str:
-    """The URL as it will be called, or ``webhook_url_invalid`` / ``webhook_https_required``.
+    """The URL as it will be called, or ``webhook_url_invalid`` / ``webhook_url_private`` /
+    ``webhook_https_required``.
 
     https:// always; http:// only to a host listed in ``SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS`` (a
     receiver on the same machine, in development or a test). No user name or password in it:
@@ -124,6 +127,8 @@ def check_url(url: str) -> str:
             url="credentials",
         )
     allowed = {h.lower() for h in getattr(settings, "SPINNER_WEBHOOK_ALLOW_HTTP_HOSTS", [])}
+    if parts.hostname.lower() not in allowed:
+        _check_public_host(parts.hostname)
     if parts.scheme.lower() == "http" and parts.hostname.lower() not in allowed:
         raise _refuse(
             gettext("Deliveries go over HTTPS only: use %(url)s")
@@ -132,6 +137,34 @@ def check_url(url: str) -> str:
             url="https_required",
         )
     return url
+
+
+def _check_public_host(host: str) -> None:
+    """Refuse now what delivery would refuse anyway, when the address alone shows it: an IPv4
+    address spelled other than as four decimal numbers, or an address that is not public
+    (``public_addresses``). A name is looked up at each delivery, not here."""
+    if public_addresses.spelling_problem(host):
+        raise _refuse(
+            gettext(
+                "Write the address as four decimal numbers, such as 203.0.113.7, or use the "
+                "receiver's name, such as %(example)s."
+            )
+            % {"example": "https://example.org/spinner-hook"},
+            "webhook_url_invalid",
+            url="address_spelling",
+        )
+    address = public_addresses.parse(host)
+    if address is not None and not public_addresses.is_public(address):
+        raise _refuse(
+            gettext(
+                "%(address)s is not a public address: deliveries go only to receivers on the "
+                "internet, never to this server's own network. Use the receiver's public name "
+                "or address."
+            )
+            % {"address": str(address)},
+            "webhook_url_private",
+            url="private",
+        )
 
 
 def check_kinds(kinds: Iterable[str]) -> list[str]:
