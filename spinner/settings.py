@@ -276,6 +276,9 @@ SPINNER_WEBHOOK_BACKOFF_MAX_SECONDS = float(
     os.environ.get("SPINNER_WEBHOOK_BACKOFF_MAX_SECONDS", "43200")
 )
 SPINNER_WEBHOOK_SWEEP_SECONDS = float(os.environ.get("SPINNER_WEBHOOK_SWEEP_SECONDS", "60"))
+# Beat's scheduler: Celery's file-backed one, which also records beat's own heartbeat (the desk
+# says "Scheduler (beat) down" apart from "Standings worker down"; tournaments/tasks.py).
+CELERY_BEAT_SCHEDULER = "tournaments.tasks:HeartbeatScheduler"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "reconcile-standings": {
         "task": "tournaments.reconcile_standings",
