@@ -160,8 +160,8 @@ def main(argv: list[str] | None = None) -> int:
     h.run([h.PY, "manage.py", "collectstatic", "--noinput", "-v0"], env, 300)
     slug = f"reload-{time.strftime('%Y%m%d%H%M%S')}-{secrets.token_hex(3)}"
     out = work / "event.json"
-    h.run([h.PY, str(HERE / "django_side.py"), "setup", "--slug", slug, "--tables", "20"]
-          + ["--out", str(out)], env, 600)  # fmt: skip
+    setup = [h.PY, str(HERE / "django_side.py"), "setup", "--slug", slug, "--tables", "20"]
+    h.run([*setup, "--out", str(out)], env, 600)
     port = h.free_port()
     base = f"http://127.0.0.1:{port}"
     with (work / "gunicorn.log").open("ab") as log:
