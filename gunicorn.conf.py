@@ -10,6 +10,7 @@ redacts them (``tournaments.log_redaction``).
 
 import os
 import sys
+import time
 from typing import Any
 
 # --- Workers ----------------------------------------------------------------------------------
@@ -65,8 +66,20 @@ max_requests_jitter = max_requests // 10
 backlog = 2048
 # Not preloaded: each worker imports the app after the fork, so `kill -HUP` (systemd's reload)
 # starts workers on the new code without dropping a connection; the cost is the import above
-# per worker start and ~120 MB per worker instead of some copy-on-write sharing.
+# per worker start and ~120 MB per worker instead of some copy-on-write sharing. (Preloading
+# would make a HUP's workers ready at once, but on the OLD code: a deploy's reload would then
+# change nothing.)
 preload_app = False
+
+# --- Graceful reload (issue 28) ---------------------------------------------------------------
+# On HUP gunicorn starts the new workers and stops the old ones AT ONCE: until a new worker has
+# imported the app nobody accepts, and every request waited 7-20 s (benchmarks/load/RESULTS.md,
+# "Graceful reload"). The hooks below keep the old workers serving until every new one has
+# loaded the app (at most `timeout` s; a new worker that fails to boot is not waited for), then
+# let gunicorn stop them as before: the reload costs a moment of twice the workers' memory.
+# They lean on gunicorn's Arbiter (manage_workers, WORKERS, reap_workers, worker.tmp: 27.0.1);
+# tests/test_graceful_reload.py fails if a gunicorn upgrade breaks them.
+RELOAD_WAIT_SECONDS = float(os.environ.get("SPINNER_RELOAD_WAIT_SECONDS", str(timeout)))
 
 # No control socket (gunicorn 25.1+ opens one in $HOME/.gunicorn/ by default, one path for every
 # gunicorn the user runs: a second server on the machine takes it over). Signals are the control
@@ -77,9 +90,52 @@ control_socket_disable = True
 logger_class = "tournaments.log_redaction.RedactingGunicornLogger"
 
 
-def post_worker_init(worker: object) -> None:
-    """Each worker, once the app is loaded: the GIL's switch interval (above)."""
+def post_worker_init(worker: Any) -> None:
+    """Each worker, once the app is loaded: the GIL's switch interval (above), and tell the
+    master it is ready (its heartbeat file's first touch: see `pre_fork`)."""
     sys.setswitchinterval(GIL_SWITCH_MS / 1000)
+    worker.notify()
+
+
+def pre_fork(server: Any, worker: Any) -> None:
+    """The master, before a worker starts: note its heartbeat file's time, which changes once
+    the worker has loaded the app (`post_worker_init`)."""
+    worker.spinner_born = worker.tmp.last_update()
+
+
+def _booted(worker: Any) -> bool:
+    try:
+        return bool(worker.tmp.last_update() != worker.spinner_born)
+    except (OSError, ValueError, AttributeError):
+        return True  # its file is closed (it exited): nothing to wait for
+
+
+def on_reload(server: Any) -> None:
+    """The master on HUP, before it starts the new workers: workers older than this are the
+    ones to keep serving until the new ones are ready (`when_ready`'s `manage_workers`)."""
+    server.spinner_reload_after = server.worker_age
+
+
+def when_ready(server: Any) -> None:
+    """The master, once listening: its `manage_workers` (which stops the oldest workers beyond
+    the count) first waits, after a HUP, until every new worker has loaded the app."""
+    original = server.manage_workers
+
+    def manage_workers() -> None:
+        after = getattr(server, "spinner_reload_after", None)
+        if after is not None:
+            server.spinner_reload_after = None
+            deadline = time.monotonic() + RELOAD_WAIT_SECONDS
+            while time.monotonic() < deadline:
+                server.reap_workers()  # a new worker that failed to boot leaves WORKERS
+                new = [w for w in list(server.WORKERS.values()) if w.age > after]
+                if all(_booted(w) for w in new):
+                    break
+                time.sleep(0.05)
+            server.log.info("reload: new workers ready, stopping the old ones")
+        original()
+
+    server.manage_workers = manage_workers
 
 
 def child_exit(server: object, worker: Any) -> None:

@@ -252,6 +252,9 @@ SPINNER_RECONCILE_SECONDS = float(os.environ.get("SPINNER_RECONCILE_SECONDS", "3
 SPINNER_WORKER_WARM_STANDINGS_HOURS = float(
     os.environ.get("SPINNER_WORKER_WARM_STANDINGS_HOURS", "6")
 )
+# A database briefly out of reach (a restart, a failover) is answered 503 with this Retry-After,
+# the API's body ``service_unavailable`` or a page that reloads itself (tournaments/db_outage.py).
+SPINNER_OUTAGE_RETRY_SECONDS = float(os.environ.get("SPINNER_OUTAGE_RETRY_SECONDS", "3"))
 # The workers' heartbeat (tournaments/services/heartbeat.py): beat sends it every interval; the
 # director's page says "standings worker down since ..." when none ran it within the threshold.
 SPINNER_HEARTBEAT_SECONDS = float(os.environ.get("SPINNER_HEARTBEAT_SECONDS", "15"))
@@ -279,6 +282,9 @@ SPINNER_WEBHOOK_BACKOFF_MAX_SECONDS = float(
     os.environ.get("SPINNER_WEBHOOK_BACKOFF_MAX_SECONDS", "43200")
 )
 SPINNER_WEBHOOK_SWEEP_SECONDS = float(os.environ.get("SPINNER_WEBHOOK_SWEEP_SECONDS", "60"))
+# Beat's scheduler: Celery's file-backed one, which also records beat's own heartbeat (the desk
+# says "Scheduler (beat) down" apart from "Standings worker down"; tournaments/tasks.py).
+CELERY_BEAT_SCHEDULER = "tournaments.tasks:HeartbeatScheduler"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, Any]] = {
     "reconcile-standings": {
         "task": "tournaments.reconcile_standings",

@@ -7,9 +7,45 @@ body, the one place in the app where an import sits in a function for a layering
 
 from __future__ import annotations
 
+import logging
+import time
 from typing import Any
 
 from celery import shared_task
+from celery.beat import PersistentScheduler
+
+logger = logging.getLogger(__name__)
+
+
+class HeartbeatScheduler(PersistentScheduler):
+    """Celery beat's scheduler (``CELERY_BEAT_SCHEDULER``): the file-backed default, which also
+    records beat's own heartbeat every ``SPINNER_HEARTBEAT_SECONDS`` from the beat process
+    itself (``heartbeat.record_beat``), so that the desk tells a dead beat from a dead worker.
+    A database out of reach is logged and tried again at the next tick: beat keeps sending."""
+
+    _next_beat = 0.0
+
+    def tick(self, *args: Any, **kwargs: Any) -> float:
+        wait: float = super().tick(*args, **kwargs)
+        from django.conf import settings  # the app's settings are read once beat runs
+
+        every = float(settings.SPINNER_HEARTBEAT_SECONDS)
+        if time.monotonic() >= self._next_beat:
+            self._next_beat = time.monotonic() + every
+            self.record_beat()
+        return max(0.0, min(wait, self._next_beat - time.monotonic()))
+
+    def record_beat(self) -> None:
+        from django.db import close_old_connections
+
+        from tournaments.services import heartbeat  # tasks sit above services
+
+        close_old_connections()  # beat is long-lived: drop a connection the server ended
+        try:
+            heartbeat.record_beat()
+        except Exception:  # the database out of reach: beat must keep sending all the same
+            logger.warning("beat could not record its heartbeat", exc_info=True)
+            close_old_connections()
 
 
 @shared_task(name="tournaments.ping")

@@ -167,13 +167,17 @@ def worker(
 
 
 @pytest.fixture
-def beat(app_on_redis: str, worker: Starter, tmp_path: Path) -> Iterator[Starter]:
+def beat(app_on_redis: str, worker: Starter, tmp_path: Path, settings: Any) -> Iterator[Starter]:
     """Start ``celery beat`` (its own process, so killing a worker leaves it running) with the
     reconcile every second; stopped at teardown."""
     procs: list[subprocess.Popen[bytes]] = []
 
     def start() -> subprocess.Popen[bytes]:
         env = dict(os.environ, REDIS_URL=app_on_redis, SPINNER_RECONCILE_SECONDS="1")
+        # Beat records its own heartbeat (tournaments.tasks.HeartbeatScheduler): in the test's
+        # database, as the worker's.
+        db = settings.DATABASES["default"]
+        env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
         with (ARTIFACTS / f"beat-{tmp_path.name}.log").open("ab") as log:
             proc = subprocess.Popen(
                 [

@@ -6,8 +6,10 @@ throttling, not found, parse, method, media type) and Django's ``Http404`` and
 ``PermissionDenied`` in that one shape. A body over ``DATA_UPLOAD_MAX_MEMORY_SIZE``
 (``RequestDataTooBig``) is ``request_too_large`` 413; any other ``SuspiciousOperation`` (too
 many form fields or files, a bad multipart body...) is ``bad_request`` 400, as Django itself
-answers them outside DRF. An unexpected exception is logged and answered with the
-same shape and status 500 (code ``server_error``), never with an HTML page.
+answers them outside DRF. A database briefly out of reach (``tournaments.db_outage``) is
+``service_unavailable`` 503 with ``Retry-After``: the request changed nothing, the same request
+(its idempotency key) succeeds once the database is back. An unexpected exception is logged and
+answered with the same shape and status 500 (code ``server_error``), never with an HTML page.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from rest_framework import exceptions, serializers
 from rest_framework.response import Response
 from rest_framework.views import set_rollback
 
+from tournaments import db_outage
 from tournaments.errors import ErrorCode, SpinnerError
 
 logger = logging.getLogger(__name__)
@@ -105,6 +108,24 @@ def _message_for(exc: exceptions.APIException) -> str:
     return str(detail)
 
 
+def _suspicious(exc: SuspiciousOperation) -> Response:
+    set_rollback()
+    security_logger.warning("refused request: %s", exc)
+    if isinstance(exc, RequestDataTooBig):
+        return Response(
+            body(
+                ErrorCode.REQUEST_TOO_LARGE,
+                "The request body is too large; a scoresheet is far smaller.",
+                {"max_bytes": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
+            ),
+            status=413,
+        )
+    return Response(
+        body(ErrorCode.BAD_REQUEST, f"The request could not be read: {exc}"),
+        status=400,
+    )
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
     """DRF's exception handler for Spinner: every error in the ``{code, message, details}`` body."""
     headers: dict[str, str] = {}
@@ -118,21 +139,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
         return Response(exc.as_dict(), status=exc.status)
 
     if isinstance(exc, SuspiciousOperation):
-        set_rollback()
-        security_logger.warning("refused request: %s", exc)
-        if isinstance(exc, RequestDataTooBig):
-            return Response(
-                body(
-                    ErrorCode.REQUEST_TOO_LARGE,
-                    "The request body is too large; a scoresheet is far smaller.",
-                    {"max_bytes": settings.DATA_UPLOAD_MAX_MEMORY_SIZE},
-                ),
-                status=413,
-            )
-        return Response(
-            body(ErrorCode.BAD_REQUEST, f"The request could not be read: {exc}"),
-            status=400,
-        )
+        return _suspicious(exc)
 
     if isinstance(exc, exceptions.APIException):
         auth_header = getattr(exc, "auth_header", None)
@@ -154,6 +161,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response:
             status=exc.status_code,
             headers=headers,
         )
+
+    if db_outage.is_database_outage(exc):
+        logger.warning("database out of reach, answered 503: %s", exc)
+        set_rollback()
+        return Response(db_outage.outage_body(), status=503, headers=db_outage.outage_headers())
 
     logger.exception("unexpected error in the API", exc_info=exc)
     set_rollback()

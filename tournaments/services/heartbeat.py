@@ -5,6 +5,12 @@ worker that runs it records the time (``WorkerHeartbeat``, one row per worker). 
 ``tournaments.selectors.health.worker_health`` says the standings worker is down when no worker
 has beaten for ``SPINNER_HEARTBEAT_STALE_SECONDS``; the reconcile logs it, and the director's
 event page shows it.
+
+Beat records its own heartbeat too, from its own process (``record_beat``, called by the
+scheduler ``tournaments.tasks.HeartbeatScheduler`` every ``SPINNER_HEARTBEAT_SECONDS``): a dead
+beat sends no worker heartbeat either, and the desk then says "Scheduler (beat) down", not
+"Standings worker down" (issue 28: with beat down the reconcile never runs, so a recompute lost
+to a Redis blip is not repaired; restarting the worker would not help).
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ import logging
 from django.utils import timezone
 
 from tournaments.models import WorkerHeartbeat
-from tournaments.selectors.health import worker_health
+from tournaments.selectors.health import BEAT_KEY, worker_health
 
 logger = logging.getLogger(__name__)
 
@@ -24,6 +30,11 @@ def record_heartbeat(*, worker: str) -> WorkerHeartbeat:
         worker=worker[:200], defaults={"beat_at": timezone.now()}
     )
     return beat
+
+
+def record_beat() -> WorkerHeartbeat:
+    """Beat's own heartbeat (its row's key is never a worker's name)."""
+    return record_heartbeat(worker=BEAT_KEY)
 
 
 def log_if_worker_down() -> bool:

@@ -15,14 +15,24 @@ register = template.Library()
 
 @register.simple_tag
 def worker_notice() -> SafeString | str:
-    """ "Standings worker down since 14:02" when the heartbeat is stale; nothing otherwise."""
+    """ "Standings worker down since 14:02" when the workers' heartbeat is stale, "Scheduler
+    (beat) down since 14:02" when beat's own is too (beat sends the workers'); nothing
+    otherwise."""
     health = worker_health()
     if not health.down:
         return ""
+    if health.fault == "beat_down":
+        consequence = gettext(
+            "Results are kept and the standings still update, but one lost to an outage is not "
+            "repaired until it is back."
+        )
+    else:
+        consequence = gettext("Results are kept; the standings update when it is back.")
     return format_html(
-        '<p class="notice error" role="alert" data-code="worker_down">{} {}</p>',
+        '<p class="notice error" role="alert" data-code="{}">{} {}</p>',
+        health.fault,
         health.message,
-        gettext("Results are kept; the standings update when it is back."),
+        consequence,
     )
 
 
