@@ -37,6 +37,16 @@ the views, answers such a request from the cache:
 - **The cache fails open** (``tournaments/cache.py``): no tokens, no document; every request is
   rendered, as before.
 
+The API's public standings (``GET /api/events/<slug>/standings/``, :data:`DOCUMENTED`'s one API
+view) are kept the same way, for the one representation nearly every client asks for: the compact
+JSON that DRF's content negotiation picks for no ``Accept``, ``*/*`` or ``application/json`` (and
+``?format=json``, kept apart). The browsable API (a browser's ``Accept: text/html``), an indented
+JSON (``application/json; indent=4``) or any other parameter are rendered each time, as before.
+The JSON is kept as the view wrote it (no CSRF token is printed in it to blank) and answers with
+the view's own ETag, the standings' generation (``docs/api.md``: clients poll with it), with
+``-br``/``-gzip`` added to a compressed answer's. A kept answer is served without the API's
+throttle: it costs what a static file does.
+
 ``SPINNER_PUBLIC_DOCUMENTS`` (on unless the environment sets it to 0) turns the whole thing off.
 
 A document also expires after :data:`TIMEOUT`, which bounds how long a page could stay behind if a
@@ -57,9 +67,18 @@ import brotli
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import DisallowedHost
-from django.http import HttpRequest, HttpResponse, HttpResponseBase, HttpResponseNotModified
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBase,
+    HttpResponseNotModified,
+)
 from django.urls import Resolver404, resolve
 from django.utils import translation
+from rest_framework.exceptions import NotAcceptable
+from rest_framework.negotiation import DefaultContentNegotiation
+from rest_framework.renderers import JSONRenderer
 
 from tournaments import follow_versions
 
@@ -76,8 +95,12 @@ DOCUMENTED: dict[str, frozenset[str]] = {
     "public:team": frozenset(),
     "public:match": frozenset(),
     "public:projector": frozenset({"view", "page"}),
+    "api:event-standings": frozenset({"format"}),  # ``json`` only: its compact JSON
 }
 """The pages kept as documents (url names) and the query parameters each may carry."""
+
+API_PAGES = frozenset({"api:event-standings"})
+"""The API's views among them: kept only for the compact JSON (:func:`negotiates_json`)."""
 
 RENDER_LOCK_SECONDS = 10
 """Longest a reader's render of a changed page keeps the others on its previous copy (a render
@@ -85,6 +108,7 @@ that dies without letting go frees the page after this)."""
 
 WORDS: dict[tuple[str, str], frozenset[str]] = {
     ("public:projector", "view"): frozenset({"standings", "pairings", "seats"}),
+    ("api:event-standings", "format"): frozenset({"json"}),
 }
 """The parameters that may hold a word, and their words (the projector's views:
 ``presenters.projector.VIEWS``); every other value is digits (or rendered, not kept)."""
@@ -116,13 +140,20 @@ class Document:
     br: bytes | None
     gz: bytes | None
     rendered_at: float = 0.0  # ``time.time()`` when its render began (0: a copy kept before)
+    tag: str = ""  # the view's own ETag, unquoted (the API's JSON); "": the digest's
 
     @classmethod
     def of(cls, response: HttpResponse, tokens: tuple[str, str], rendered_at: float) -> Document:
-        body = blank_csrf(response.content)
+        tag = ""
+        if response.get("Content-Type", "").startswith("application/json"):
+            body = response.content  # data, as the view wrote it: it prints no CSRF token
+            tag = response.get("ETag", "").removeprefix("W/").strip('"')
+        else:
+            body = blank_csrf(response.content)
         compress = len(body) >= MIN_COMPRESS
         return cls(
             rendered_at=rendered_at,
+            tag=tag,
             tokens=tokens,
             digest=hashlib.sha256(body).hexdigest()[:24],
             headers=tuple((k, v) for k, v in response.items() if k.lower() not in _NOT_KEPT),
@@ -131,14 +162,18 @@ class Document:
             gz=gzip.compress(body, GZIP_LEVEL, mtime=0) if compress else None,
         )
 
+    @property
+    def base_tag(self) -> str:
+        return self.tag or f"d-{self.digest}"
+
     def etag(self, encoding: str) -> str:
-        return f'"d-{self.digest}{"-" + encoding if encoding else ""}"'
+        return f'"{self.base_tag}{"-" + encoding if encoding else ""}"'
 
     def answer(self, request: HttpRequest) -> HttpResponse:
         """This document for ``request``: 304 when the browser has it, else the best encoding."""
         encoding = negotiate(request.headers.get("Accept-Encoding", ""), self)
         response: HttpResponse
-        if has_tag(request.headers.get("If-None-Match", ""), self.digest):
+        if has_tag(request.headers.get("If-None-Match", ""), self.base_tag):
             response = HttpResponseNotModified()
             for name, value in self.headers:
                 if name.lower() in ("vary", "cache-control", "content-language"):
@@ -190,35 +225,65 @@ def negotiate(accept_encoding: str, document: Document) -> str:
     return ""
 
 
-def has_tag(if_none_match: str, digest: str) -> bool:
-    """Whether ``If-None-Match`` names this document, in any of its encodings."""
+def has_tag(if_none_match: str, base_tag: str) -> bool:
+    """Whether ``If-None-Match`` names this document (its :attr:`Document.base_tag`), in any of
+    its encodings."""
     for tag in if_none_match.split(","):
         tag = tag.strip().removeprefix("W/").strip('"')
         if tag == "*":
             return True
-        base = tag.removesuffix("-br").removesuffix("-gzip")
-        if base == f"d-{digest}":
+        if tag.removesuffix("-br").removesuffix("-gzip") == base_tag:
             return True
     return False
 
 
 @functools.lru_cache(maxsize=4096)
-def _page_of(path: str) -> tuple[str, str] | None:
-    """``(url name, slug)`` of a page kept as a document at ``path``, else None (resolving costs
-    about 0.3 ms: a room asks for the same few paths)."""
+def _page_of(path: str) -> tuple[str, str, tuple[type, ...]] | None:
+    """``(url name, slug, renderer classes)`` of a page kept as a document at ``path`` (an API
+    view's renderers, else none), else None (resolving costs about 0.3 ms: a room asks for the
+    same few paths)."""
     try:
         match = resolve(path)
     except Resolver404:
         return None
     if match.view_name not in DOCUMENTED:
         return None
-    return match.view_name, match.kwargs["slug"]
+    view_class = getattr(match.func, "view_class", None)
+    renderers = tuple(getattr(view_class, "renderer_classes", ()))
+    return match.view_name, match.kwargs["slug"], renderers
+
+
+class _Negotiated:
+    """What DRF's content negotiation reads of a request: its headers and its query."""
+
+    def __init__(self, request: HttpRequest) -> None:
+        self.headers = request.headers
+        self.query_params = request.GET
+
+
+_NEGOTIATION = DefaultContentNegotiation()
+
+
+def negotiates_json(request: HttpRequest, renderers: tuple[type, ...]) -> bool:
+    """Whether the API view would answer ``request`` (``Accept``, ``?format=``) with its compact
+    JSON, the one representation kept: DRF's own negotiation, on the view's renderers, choosing
+    the JSON renderer with no media type parameter (``indent=4`` changes the body)."""
+    try:
+        renderer, media_type = _NEGOTIATION.select_renderer(
+            _Negotiated(request), [klass() for klass in renderers]
+        )
+    except (NotAcceptable, Http404):
+        return False
+    return isinstance(renderer, JSONRenderer) and media_type == renderer.media_type
+
+
+_PREFIXES = ("/events/", "/api/events/")
 
 
 def document_key(request: HttpRequest) -> tuple[str, str] | None:
     """``(slug, cache key)`` when ``request`` asks for a page kept as a document, anonymously;
     else None. No query."""
-    if request.method not in ("GET", "HEAD") or not request.path_info.startswith("/events/"):
+    if request.method not in ("GET", "HEAD") or not request.path_info.startswith(_PREFIXES):
         return None
     cookies = request.COOKIES
     if settings.SESSION_COOKIE_NAME in cookies or "messages" in cookies:
@@ -228,7 +293,10 @@ def document_key(request: HttpRequest) -> tuple[str, str] | None:
     page = _page_of(request.path_info)
     if page is None:
         return None
-    view_name, slug = page
+    view_name, slug, renderers = page
+    api = view_name in API_PAGES
+    if api and not negotiates_json(request, renderers):
+        return None  # the browsable API, an indented JSON: rendered each time
     allowed = DOCUMENTED[view_name]
     params = []
     for name, values in sorted(request.GET.lists()):
@@ -247,7 +315,7 @@ def document_key(request: HttpRequest) -> tuple[str, str] | None:
     language = translation.get_language_from_request(request)
     # The one htmx request a view answers differently: the round page's search results.
     htmx = request.headers.get("HX-Request") == "true" and request.headers.get("HX-Target")
-    part = "pairings" if htmx == "pairings" else ""
+    part = "json" if api else "pairings" if htmx == "pairings" else ""
     name = f"{request.scheme}://{host}{request.path_info}?{'&'.join(params)}|{part}"
     digest = hashlib.sha256(name.encode("utf-8", "surrogateescape")).hexdigest()[:32]
     return slug, f"doc:v1:{language}:{digest}"
@@ -309,9 +377,10 @@ class PublicDocumentMiddleware:
         try:
             response = self.get_response(request)
             if current[0] is None or current[1] is None or not keepable(request, response):
-                if lock is not None:
+                if lock is not None and response.status_code != 304:
                     # The page is gone for the public (unpublished, hidden): its old copy must
-                    # not be handed to whoever asks during the next reader's render.
+                    # not be handed to whoever asks during the next reader's render. (A 304:
+                    # this reader had the new page already; the copy stays until a render.)
                     cache.delete(key)
                 return response
             assert isinstance(response, HttpResponse)

@@ -4,6 +4,10 @@ It reads the stored snapshot only (no request computes standings): the document 
 wrote, byte for byte in content, with ``generation`` and ``updating`` (true while results are ahead
 of it). The ETag is the snapshot's generation, so a client polling with ``If-None-Match`` gets 304
 until something changes. Visible to the public where the event publishes its standings.
+
+An anonymous reader's compact JSON is kept as a document (``tournaments/documents.py``): served
+from the cache, compressed, with no query, until the event's pages change (a result, a recompute,
+the event's settings); this view renders it when it is not current.
 """
 
 from __future__ import annotations
@@ -20,6 +24,17 @@ from rest_framework.views import APIView
 from tournaments.models import Event
 from tournaments.permissions import can_see
 from tournaments.selectors import result_privacy, standings
+
+
+def _names(if_none_match: str, etag: str) -> bool:
+    """Whether ``If-None-Match`` names ``etag``, as sent or with the ``-br``/``-gzip`` that a
+    compressed answer of the kept copy adds (``tournaments/documents.py``)."""
+    wanted = etag.strip('"')
+    for tag in if_none_match.split(","):
+        tag = tag.strip().removeprefix("W/").strip('"')
+        if tag.removesuffix("-br").removesuffix("-gzip") == wanted:
+            return True
+    return False
 
 
 class EventStandingsApi(APIView):
@@ -41,8 +56,7 @@ class EventStandingsApi(APIView):
         if not can_see(request.user, event, "standings"):
             raise exceptions.NotFound("No such event.")
         meta = standings.snapshot_meta(event)
-        tags = {t.strip() for t in request.headers.get("If-None-Match", "").split(",")}
-        if meta.etag in tags:
+        if _names(request.headers.get("If-None-Match", ""), meta.etag):
             response = Response(status=304)
         else:
             latest = result_privacy.for_viewer(
