@@ -61,6 +61,7 @@ class HandReplay:
         self.at_once = o.rules.ends_at_once
         self.scores: list[Score] = [0] * o.entities
         self.errors: list[Fault] = []
+        self.warnings: list[Fault] = []  # possible but rare claims ("check this")
         self.over = False
         self.winner: int | None = None
         self.finished = False

@@ -55,6 +55,10 @@ class Verdict:
     scores: list[Score] = field(default_factory=list)
     winner: int | None = None
     finished: bool = False
+    warnings: list[Fault] = field(default_factory=list)
+    """Claims that are possible but rare ("check this"), in the order met: not faults, so they
+    leave ``valid`` alone and stay out of :meth:`as_dict` (the spec's verdict has no place for
+    them); a caller that shows them asks :meth:`warnings_as_list`."""
 
     @property
     def valid(self) -> bool:
@@ -70,3 +74,7 @@ class Verdict:
             "winner": self.winner,
             "finished": self.finished,
         }
+
+    def warnings_as_list(self) -> list[dict[str, Any]]:
+        """The warnings in a fault's JSON shape (``code``, ``hand``, ``move``, ``message``)."""
+        return [w.as_dict() for w in self.warnings]

@@ -410,7 +410,7 @@ def verify_parsed(sheet: Sheet) -> Verdict:
     """Replay an already-parsed sheet (see :func:`scoring.sheet.parse_sheet`)."""
     r = _Replay(sheet)
     r.run()
-    return Verdict(r.errors, r.scores, r.winner if r.finished else None, r.finished)
+    return Verdict(r.errors, r.scores, r.winner if r.finished else None, r.finished, r.warnings)
 
 
 def verify(sheet: object) -> Verdict:

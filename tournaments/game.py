@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 from scoring import MatchOptions, OptionError, RuleSet
+from scoring.bounds import placement_bound, rare_above
 from scoring.tiles import TILES
 from tournaments.models import Event, Match
 from tournaments.pairing.best_of import BEST_OF
@@ -430,6 +431,13 @@ def playoff_format_problems(*, rules: str, entry_kind: str, formats: Any) -> dic
 def displayed_divisor(event_or_rules: Any) -> int:
     """Raw points per displayed point (the rule set's ``displayed_divisor``)."""
     return ruleset(event_or_rules).displayed_divisor
+
+
+def score_limits(event_or_rules: Any) -> dict[str, int]:
+    """The rule set's score limits, raw: the most any placement can score, and the line above
+    which a placement score is rare (``scoring.bounds``)."""
+    rules = ruleset(event_or_rules)
+    return {"placement": placement_bound(rules), "rare": rare_above(rules)}
 
 
 def displayed_from_raw(raw: Any, event_or_rules: Any) -> Fraction:

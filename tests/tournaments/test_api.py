@@ -25,7 +25,14 @@ from tests.tournaments.results_support import (
     match_at,
     sheet,
 )
-from tournaments.models import AuditEntry, Claim, IdempotencyRecord, MatchResult, Round
+from tournaments.models import (
+    AuditEntry,
+    Claim,
+    Event,
+    IdempotencyRecord,
+    MatchResult,
+    Round,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -129,6 +136,27 @@ def test_verify_is_a_dry_run() -> None:
     running = response.json()["running"]
     assert len(running) == len(sheet("progress")["hands"])
     assert running[-1] == response.json()["verdict"]["scores"]
+
+
+def test_verify_refuses_a_score_no_play_can_make_and_warns_about_a_rare_one() -> None:
+    # Five Up, four in partnerships, to 305: one play scores at most 75 raw, over 45 is rare.
+    rnd = make_round(make_event(rules=Event.Rules.FIVE_UP, target=305))
+    match = match_at(rnd, 1)
+    game = {"format": "fives-scoresheet/1", "rules": "five-up", "players": 4}
+    url = f"/api/matches/{match.pk}/verify/"
+    client = table_client(rnd, 1)
+    rare = {**game, "hands": [{"leader": 0, "tally": [{"seat": 0, "score": 60}]}]}
+    body = post(client, url, {"sheet": rare}).json()
+    assert body["verdict"]["valid"] is True
+    assert body["limits"] == {"placement": 75, "rare": 45}
+    assert [(w["code"], w["hand"], w["move"]) for w in body["warnings"]] == [("score", 0, 0)]
+    assert set(body["verdict"]) == {"valid", "errors", "scores", "winner", "finished"}
+    over = {**game, "hands": [{"leader": 0, "tally": [{"seat": 0, "score": 80}]}]}
+    body = post(client, url, {"sheet": over}).json()
+    assert body["verdict"]["valid"] is False and body["warnings"] == []
+    fault = body["verdict"]["errors"][0]
+    assert (fault["code"], fault["hand"], fault["move"]) == ("score", 0, 0)
+    assert "at most 75" in fault["message"]
 
 
 def test_a_sheet_for_another_game_is_a_clear_error() -> None:

@@ -366,6 +366,11 @@ class SheetVerifyInputSerializer(StrictInput):
     sheet = SheetField()
 
 
+class ScoreLimitsSerializer(serializers.Serializer[Any]):
+    placement = serializers.IntegerField(help_text="The most any placement can score.")
+    rare = serializers.IntegerField(help_text="A placement score above this is rare.")
+
+
 class SheetVerifyOutputSerializer(serializers.Serializer[Any]):
     verdict = VerdictSerializer()
     complete = serializers.BooleanField(help_text="Valid and finished: it would be submitted.")
@@ -378,6 +383,12 @@ class SheetVerifyOutputSerializer(serializers.Serializer[Any]):
         help_text="With time called on the sheet: the index of the last hand the match plays, "
         "as the engine applies the time policy (null without time called).",
     )
+    warnings = VerdictErrorSerializer(
+        many=True,
+        help_text="Claims the engine accepts but that are rare (a tally score above what a "
+        "layout with two doubles in the line can make): 'check this', not faults.",
+    )
+    limits = ScoreLimitsSerializer(help_text="The rule set's score limits (raw points).")
 
 
 class ClaimSubmitInputSerializer(StrictInput):

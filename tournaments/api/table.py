@@ -137,6 +137,8 @@ class SheetVerifyApi(ResultsApi):
                 "complete": found.complete,
                 "running": running,
                 "time_last_hand": game.time_last_hand(sheet),
+                "warnings": list(found.warnings),
+                "limits": game.score_limits(match.round.event),
             }
         )
 

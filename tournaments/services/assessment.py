@@ -60,6 +60,13 @@ def engine_verify(sheet: Any) -> dict[str, Any]:
     return verdict
 
 
+def engine_check(sheet: Any) -> tuple[dict[str, Any], tuple[dict[str, Any], ...]]:
+    """The engine's verdict on a sheet and its warnings (possible but rare claims, "check
+    this"), both JSON-safe; the verdict is exactly the spec's shape."""
+    v = scoring.verify(sheet)
+    return v.as_dict(), tuple(v.warnings_as_list())
+
+
 def _sheet_game_defaults(sheet: dict[str, Any]) -> dict[str, Any]:
     """What a sheet's absent ``partnerships``, ``target`` and ``hand_size`` mean: its rule set's
     defaults for its number of players, as the engine has them (None where the engine has none:
@@ -294,6 +301,8 @@ class Assessment:
     # At a table of many (three or four players, each for themselves): every seat's score in
     # half-points, seat order (``score_a_halves``/``score_b_halves``: seats 0 and 1). None else.
     scores_halves: tuple[int, ...] | None = None
+    # The engine's warnings on a sheet: claims it accepts but that are rare (a fault's shape).
+    warnings: tuple[dict[str, Any], ...] = ()
 
 
 def assess_sheet(event: Event, sheet: Any, match: Match | None = None) -> Assessment:
@@ -307,7 +316,7 @@ def assess_sheet(event: Event, sheet: Any, match: Match | None = None) -> Assess
     if _TREE_CHECKED.get() is not sheet:
         check_sheet_tree(sheet)
     check_sheet_matches_event(event, sheet, match)
-    verdict = engine_verify(sheet)
+    verdict, warnings = engine_check(sheet)
     scores = verdict.get("scores") or []
     halves: list[int | None] = [None, None]
     many: tuple[int, ...] | None = None
@@ -329,6 +338,7 @@ def assess_sheet(event: Event, sheet: Any, match: Match | None = None) -> Assess
         winner_side=verdict.get("winner"),
         finished=bool(verdict.get("finished")),
         scores_halves=many,
+        warnings=warnings,
     )
 
 

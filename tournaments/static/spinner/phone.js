@@ -281,7 +281,8 @@
       }
       if (!res.ok || !res.data || !res.data.verdict) throw new Error("verify " + res.status);
       return { verdict: res.data.verdict, running: res.data.running || [],
-               timeLast: typeof res.data.time_last_hand === "number" ? res.data.time_last_hand : null };
+               timeLast: typeof res.data.time_last_hand === "number" ? res.data.time_last_hand : null,
+               warnings: res.data.warnings || [], limits: res.data.limits || null };
     });
   }
   function verifyNow() {
@@ -293,6 +294,7 @@
     return callVerify(buildSheet()).then(function (answer) {
       if (seq !== verifySeq) return answer.verdict;
       st.verdict = answer.verdict; st.running = answer.running; st.timeLast = answer.timeLast;
+      st.warnings = answer.warnings; st.limits = answer.limits;
       st.settled = settlements(hands, answer.running);
       st.unchecked = false; st.refused = null; save(); renderAll();
       return answer.verdict;
@@ -317,6 +319,28 @@
     var errs = st.pipErrors || {};
     for (var s = 0; s < N; s++) if (errs[s]) return seatName(s) + ": " + errs[s];
     return st.endError || "";
+  }
+
+  /** A fault in plain words; a tally score the engine refuses says why and what to do. */
+  function faultPlain(e) {
+    var h = e.code === "score" && e.hand !== null && e.hand !== undefined ? st.hands[e.hand] : null;
+    var t = h && h.form !== "moves" && h.tally && e.move !== null && e.move !== undefined ? h.tally[e.move] : null;
+    if (!t || typeof t.score !== "number" || t.score <= 0 || t.score % 5) return PLAIN[e.code] || gettext("This does not follow the rules.");
+    if (st.limits && t.score > st.limits.placement) {
+      return fmt(gettext("No single play can score %(score)s: the most is %(most)s. Undo it and enter the right score."),
+        { score: points(t.score), most: points(st.limits.placement) });
+    }
+    return gettext("This hand cannot have scored that much: too few tiles reached the table (see the pips left), or a player has more scores than tiles. Check the scores.");
+  }
+  /** The engine's "check this" on a score it accepts but rarely sees, or "". */
+  function warningHtml() {
+    var now = st.hands.length - 1;
+    var w = (st.warnings || []).filter(function (x) { return x.hand === now; })[0];
+    if (!w) return "";
+    var h = st.hands[w.hand], t = h && h.tally ? h.tally[w.move] : null;
+    return "<p><strong>⚠ " + esc(gettext("Check this:")) + " <span class=\"where\">" + esc(where(w)) + ":</span></strong> " +
+      esc(fmt(gettext("%(score)s for one play is possible but rare. If it is right, carry on; if not, undo it."),
+        { score: t ? points(t.score) : "" })) + engineNote(w) + "</p>";
   }
 
   /** The engine's faults that are about one tally entry of the hand in play, by entry. */
@@ -378,6 +402,11 @@
       verdictEl.innerHTML = "<p><strong>✗ " + esc(gettext("Pips left:")) + "</strong> " + esc(typo) + "</p>";
       return;
     }
+    if (v.valid && warningHtml()) {
+      verdictEl.className = "verdict check";
+      verdictEl.innerHTML = warningHtml();
+      return;
+    }
     if (v.valid) {
       verdictEl.className = "verdict ok";
       verdictEl.innerHTML = "<strong>✓ " + esc(gettext("Checked by the rules engine:")) + "</strong> " +
@@ -400,7 +429,7 @@
       else if (e.move !== null && e.move !== undefined) fix = btn("undo", esc(gettext("Undo last")), { "class": "secondary" });
     }
     verdictEl.innerHTML = "<p><strong>✗ <span class=\"where\">" + esc(where(e)) + ":</span></strong> " +
-      esc(PLAIN[e.code] || gettext("This does not follow the rules.")) + more +
+      esc(faultPlain(e)) + more +
       engineNote(e) + "</p>" + (fix ? "<div class=\"dock-actions\">" + fix + "</div>" : "");
   }
 
@@ -610,7 +639,7 @@
         var who = t.entity !== undefined ? entityLabel(t.entity) : seatShort(t.seat);
         var f = faults[j];
         return "<li" + (f ? " class=\"fault\"" : "") + ">" + esc(who) + ": " + esc(points(t.score)) +
-          (f ? " <strong>✗ " + esc(PLAIN[f.code] || "") + "</strong>" + engineNote(f) : "") + "</li>";
+          (f ? " <strong>✗ " + esc(faultPlain(f)) + "</strong>" + engineNote(f) : "") + "</li>";
       }).join("") + "</ol>";
     }
     html += handFoot(h);
