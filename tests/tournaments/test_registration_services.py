@@ -157,7 +157,7 @@ def test_update_event_audits_only_what_changed(director: User, event: Event) -> 
     )
     assert (updated.target, updated.tiebreaks) == (250, ["buchholz", "spread"])
     log = AuditEntry.objects.filter(event=event, action="event.update").get()
-    assert log.before == {"target": None, "tiebreaks": []}
+    assert log.before == {"target": None, "tiebreaks": ["buchholz", "spread", "points_for"]}
     assert log.after == {"target": 250, "tiebreaks": ["buchholz", "spread"]}
     assert log.reason == "announced"
     event_services.update_event(actor=director, event=event, target=250)

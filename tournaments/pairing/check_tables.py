@@ -18,6 +18,13 @@ Rules checked (codes of ``Violation``):
   branch and bound over every seating; a seating with fewer repeat meetings is the witness;
 - ``club`` / ``avoid`` (rounds ``1 .. constraint_until``): a pair the director asked to keep
   apart at one table, when a swap keeps the repeat meetings and lowers such pairs;
+- ``seating`` (fields of at most ``tiers_limit`` seated entries, 12, where the generator's
+  exhaustive search promises every tier): a seating into the same table sizes, with no more
+  repeat meetings, that is better in the lower tiers, in their order: pairs the director keeps
+  apart (above the score tier in rounds ``1 .. constraint_until``, below it later) and the sum
+  over pairs at a table of the squared match-point difference. Found by its own exhaustive
+  search (a branch and bound on those tiers); the close-rank tier, which only orders seatings
+  equal in all of these, is not checked;
 - ``seat_draw`` (when ``salt`` is given): each table's seat order is the salted ``seat-order``
   draw of its entries, its first leader the salted ``first-leader`` draw among its players, and
   every draw record of the round verifies.
@@ -27,7 +34,8 @@ A table or bye carrying a director's ``override`` reports its problems with code
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from fractions import Fraction
 from itertools import combinations
 
 from . import draw
@@ -134,6 +142,7 @@ def check_tables_round(
     salt: str | None = None,
     exact_limit: int = 16,
     budget: int = 200_000,
+    tiers_limit: int = 12,
 ) -> list[Violation]:
     """Every violation in ``round_`` given the entries (as before the round) and the history of
     earlier rounds; ``table_sizes`` defaults to the round's own. Empty when the round is clean."""
@@ -143,7 +152,10 @@ def check_tables_round(
     report = RoundReport(round_.round_no)
     seen = _check_seats(round_, by_id, active, sizes, report)
     _check_byes(round_, by_id, len(active), sizes, seen, report)
-    _check_meetings(round_, by_id, history, constraint_until, exact_limit, budget, report)
+    history = list(history)
+    repeats = _check_meetings(round_, by_id, history, constraint_until, exact_limit, budget, report)
+    if not repeats:  # fewer repeat meetings possible: that rule has said so
+        _check_tiers(round_, by_id, history, constraint_until, tiers_limit, report)
     if salt is not None:
         _check_seat_draws(round_, by_id, salt, report)
     return report.out
@@ -291,9 +303,10 @@ def _check_meetings(
     exact_limit: int,
     budget: int,
     report: RoundReport,
-) -> None:
+) -> bool:
     """Repeat meetings and director's constraints, on entries: reported only when a better
-    seating is shown to exist (a single swap, or the exhaustive search on small fields)."""
+    seating is shown to exist (a single swap, or the exhaustive search on small fields). True
+    when avoidable repeat meetings were reported."""
     known = [t for t in round_.tables if all(e in by_id for e in t.entries)]
     ids = sorted({e for t in known for e in t.entries})
     met = _met(ids, by_id, history)
@@ -329,6 +342,7 @@ def _check_meetings(
                     )
                     code = "club" if why.startswith("club:") else "avoid"
                     report(t.table, code, apart, t.override)
+    return swap is not None or searched
 
 
 def _repeat(shared: str, repeats: int, swap: tuple[int, int, int] | None) -> Reason:
@@ -382,3 +396,112 @@ def _check_seat_draws(
         if lead is not None and tuple(sorted(lead.inputs)) != tuple(players):
             lead_draw = gettext_noop("the first-leader draw is not over the table's players")
             report(t.table, "seat_draw", reason(lead_draw), t.override)
+
+
+Tiers = tuple[int, Fraction | int, int]
+"""A seating's lower tiers as ``_check_tiers`` orders them, after its repeat meetings: in an
+early round (pairs kept apart, squared match-point differences, 0); later (0, squared
+differences, pairs kept apart)."""
+
+
+def _check_tiers(
+    round_: TablesRound,
+    by_id: Mapping[int, EntryRecord],
+    history: Sequence[PastMatch | PastTable],
+    constraint_until: int,
+    tiers_limit: int,
+    report: RoundReport,
+) -> None:
+    """The ``seating`` rule (see the module docstring): on a field of at most ``tiers_limit``
+    seated entries, a seating with no more repeat meetings and better lower tiers."""
+    known = [t for t in round_.tables if all(e in by_id for e in t.entries)]
+    ids = sorted(e for t in known for e in t.entries)
+    if len(known) != len(round_.tables) or len(ids) > tiers_limit or len(known) < 2:
+        return
+    met = _met(ids, by_id, history)
+    early = round_.round_no <= constraint_until
+
+    def table_tiers(table: Sequence[int]) -> tuple[int, Tiers]:
+        repeats, apart, score = 0, 0, Fraction(0)
+        for a, b in combinations(table, 2):
+            repeats += b in met[a]
+            apart += constraint_between(by_id[a], by_id[b]) is not None
+            gap = Fraction(by_id[a].match_points) - Fraction(by_id[b].match_points)
+            score += gap * gap
+        return repeats, ((apart, score, 0) if early else (0, score, apart))
+
+    def total(tables: Iterable[Sequence[int]]) -> tuple[int, Tiers]:
+        parts = [table_tiers(t) for t in tables]
+        return (
+            sum(r for r, _ in parts),
+            (
+                sum(t[0] for _, t in parts),
+                sum((t[1] for _, t in parts), Fraction(0)),
+                sum(t[2] for _, t in parts),
+            ),
+        )
+
+    now = total(t.entries for t in known)
+    better = _better_seating(ids, [len(t.entries) for t in known], now, table_tiers)
+    if better is None:
+        return
+    found = total(better)
+    witness = "".join("(" + " ".join(map(str, g)) + ")" for g in better)
+    why = reason(
+        gettext_noop(
+            "the tables have %(repeats)s repeat meeting(s), %(apart)s pair(s) the director keeps "
+            "apart and a sum of squared match-point differences of %(score)s; the seating "
+            "%(witness)s has %(best_repeats)s, %(best_apart)s and %(best_score)s (exhaustive "
+            "search)"
+        ),
+        repeats=now[0],
+        apart=now[1][0] + now[1][2],
+        score=now[1][1],
+        witness=witness,
+        best_repeats=found[0],
+        best_apart=found[1][0] + found[1][2],
+        best_score=found[1][1],
+    )
+    override = next((t.override for t in round_.tables if t.override), None)
+    report(None, "seating", why, override)
+
+
+def _better_seating(
+    ids: list[int],
+    sizes: list[int],
+    now: tuple[int, Tiers],
+    table_tiers: Callable[[Sequence[int]], tuple[int, Tiers]],
+) -> list[list[int]] | None:
+    """The best seating of ``ids`` into tables of ``sizes`` that beats ``now`` (repeat meetings,
+    then the lower tiers, compared in order), or None: a branch and bound over partitions (the
+    smallest unseated entry's table chosen first), pruned when the partial cost already reaches
+    the best (each tier only grows as tables are added)."""
+    counts: dict[int, int] = {}
+    for size in sizes:
+        counts[size] = counts.get(size, 0) + 1
+    best: list[tuple[int, Tiers]] = [now]
+    found: list[list[list[int]]] = []
+    groups: list[list[int]] = []
+
+    def add(a: tuple[int, Tiers], b: tuple[int, Tiers]) -> tuple[int, Tiers]:
+        return a[0] + b[0], (a[1][0] + b[1][0], a[1][1] + b[1][1], a[1][2] + b[1][2])
+
+    def place(left: list[int], so_far: tuple[int, Tiers]) -> None:
+        if so_far >= best[0]:
+            return
+        if not left:
+            best[0] = so_far
+            found[:] = [[list(g) for g in groups]]
+            return
+        first, rest = left[0], left[1:]
+        for size in sorted(s for s, c in counts.items() if c > 0):
+            counts[size] -= 1
+            for mates in combinations(rest, size - 1):
+                table = [first, *mates]
+                groups.append(table)
+                place([e for e in rest if e not in mates], add(so_far, table_tiers(table)))
+                groups.pop()
+            counts[size] += 1
+
+    place(ids, (0, (0, Fraction(0), 0)))
+    return found[0] if found else None

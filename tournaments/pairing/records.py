@@ -225,7 +225,8 @@ class Violation:
     ``missing``, ``duplicate``, ``inactive``, ``unknown_entry``, ``self_pairing``, ``pin``,
     ``table``; for brackets (``check_bracket``) also ``unknown_match``, ``feeder``,
     ``not_ready``, ``bye``, ``winner``, ``reset_not_needed``, ``eliminated_twice``,
-    ``loss_count``. A pairing
+    ``loss_count``; for tables of many (``check_tables_round``) also ``table_size``, ``repeat``,
+    ``seating`` (a better seating in the lower tiers, small fields) and ``seat_draw``. A pairing
     a director edited with a reason reports its problems with code ``override`` instead
     (``is_violation`` is then false).
     """

@@ -43,9 +43,11 @@ d. Local search (a heuristic): repeatedly take a table with a repeat meeting or 
 e. If repeat meetings remain above the lower bound (below): simulated annealing on the repeat
    count alone (``walk_steps`` random swaps, its generator seeded from the salted lot
    ``repair-walk``, so reproducible), then the local search again; kept if the total cost fell.
-f. Still above the bound, small fields: at most ``exact_limit`` seated entries (12), an
-   exhaustive search over every partition into the planned tables gives the true optimum of
-   tiers 3 to 7; at most ``bound_limit`` (40), a branch and bound on repeat meetings alone
+f. Small fields: at most ``exact_limit`` seated entries (12), an exhaustive search over every
+   partition into the planned tables gives the true optimum of tiers 3 to 7, whatever the
+   repeats (at the lower bound the lower tiers may still be off: issue 30's 10 players at
+   tables of 3 and 2). Larger fields still above the bound: at most ``bound_limit`` (40), a
+   branch and bound on repeat meetings alone
    (``bound_budget`` nodes) proves the fewest repeats when it finishes, and its seating is
    polished by the local search (tiers 4 to 7 stay heuristic there).
 
@@ -455,8 +457,11 @@ def _search_seating(
             groups = walked
             repeats = count_repeats(groups)
     exact = False
-    if repeats > bound and len(seated) <= opts.exact_limit:
-        groups = exhaustive(field, seated, sizes)
+    if len(seated) <= opts.exact_limit:
+        # Whatever the repeats: the lower tiers (constraints, score groups, close rank) are
+        # only exact from the exhaustive search (issue 30: 0 repeats, yet 11 squared
+        # match-point differences where 3 were possible).
+        groups = exhaustive(field, seated, sizes, start=groups)
         repeats = count_repeats(groups)
         exact = True
     elif repeats > bound and len(seated) <= opts.bound_limit:
@@ -544,10 +549,12 @@ def _round_notes(
     repeats, bound = seating.repeats, seating.bound
     plan = ", ".join(f"{sizes.count(k)} of {k}" for k in sorted(set(sizes), reverse=True))
     notes = [f"tables: {plan or 'none'}" + (f"; {bye_count} bye(s)" if bye_count else "")]
-    if repeats == bound:
+    if seating.exact:
+        notes.append(
+            f"repeat meetings {repeats}: the fewest possible; every tier exact (exhaustive search)"
+        )
+    elif repeats == bound:
         notes.append(f"repeat meetings {repeats}: the fewest possible (lower bound {bound})")
-    elif seating.exact:
-        notes.append(f"repeat meetings {repeats}: the fewest possible (exact search)")
     else:
         notes.append(
             f"repeat meetings {repeats} (lower bound {bound}; local search, not proven optimal)"

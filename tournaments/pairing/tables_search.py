@@ -9,7 +9,7 @@ and calls these steps.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -286,33 +286,43 @@ def fewest_repeat_seating(
     return found, True
 
 
-def _partitions(items: list[int], sizes: dict[int, int]) -> Iterable[list[list[int]]]:
-    """Every partition of ``items`` into groups whose sizes use up ``sizes`` (size -> count):
-    the smallest item's group is chosen first, so each partition comes once."""
-    if not items:
-        yield []
-        return
-    first, rest = items[0], items[1:]
-    for size in sorted(s for s, c in sizes.items() if c > 0):
-        sizes[size] -= 1
-        for mates in combinations(rest, size - 1):
-            left = [i for i in rest if i not in mates]
-            for tail in _partitions(left, sizes):
-                yield [[first, *mates], *tail]
-        sizes[size] += 1
+def exhaustive(
+    field: TablesField,
+    seated: list[int],
+    sizes: list[int],
+    start: list[list[int]] | None = None,
+) -> list[list[int]]:
+    """The optimum of tiers 3-7 over every partition of ``seated`` into ``sizes`` (small fields).
 
-
-def exhaustive(field: TablesField, seated: list[int], sizes: list[int]) -> list[list[int]]:
-    """The optimum of tiers 3-7 over every partition of ``seated`` into ``sizes`` (small fields)."""
-    best: list[list[int]] | None = None
-    best_cost = 0
+    A branch and bound over partitions (the smallest unseated entry's table chosen first, its
+    larger sizes first), and a branch stops once its tables cost as much as the best
+    seating so far (every table's cost is at least 0). ``start`` (a seating into ``sizes``) is
+    that first best: the answer is it unless some seating costs strictly less."""
     counts: dict[int, int] = {}
     for size in sizes:
         counts[size] = counts.get(size, 0) + 1
-    for groups in _partitions(sorted(seated), counts):
-        cost = sum(table_cost(field, g) for g in groups)
-        if best is None or cost < best_cost:
-            best, best_cost = groups, cost
+    best: list[list[int]] | None = [list(g) for g in start] if start else None
+    best_cost = sum(table_cost(field, g) for g in best) if best else None
+    groups: list[list[int]] = []
+
+    def place(left: list[int], so_far: int) -> None:
+        nonlocal best, best_cost
+        if best_cost is not None and so_far >= best_cost:
+            return
+        if not left:
+            best, best_cost = [list(g) for g in groups], so_far
+            return
+        first, rest = left[0], left[1:]
+        for size in sorted((s for s, c in counts.items() if c > 0), reverse=True):
+            counts[size] -= 1
+            for mates in combinations(rest, size - 1):
+                table = [first, *mates]
+                groups.append(table)
+                place([i for i in rest if i not in mates], so_far + table_cost(field, table))
+                groups.pop()
+            counts[size] += 1
+
+    place(sorted(seated), 0)
     assert best is not None
     return best
 

@@ -66,8 +66,10 @@ class PairingResult:
     spread: Number = 0
 
 
-def results_for_pairing(event: Event) -> dict[int, PairingResult]:
-    """Match points and spread per entry id, over every non-draft Swiss or round-robin round.
+def results_for_pairing(event: Event, before: int | None = None) -> dict[int, PairingResult]:
+    """Match points and spread per entry id, over every non-draft Swiss or round-robin round
+    (numbered below ``before`` when given: as they stood when that round was paired, for the
+    checker's score tier of a past round).
 
     Match points are the standings' own (``tournaments.standings.result_points`` with the
     event's ``points_config``: win, draw, loss, bye and the margin bonus), so the pairing's
@@ -84,6 +86,8 @@ def results_for_pairing(event: Event) -> dict[int, PairingResult]:
     byes = Match.objects.filter(
         round__event=event, is_bye=True, round__kind__in=PAIRED_KINDS
     ).exclude(round__status=Round.Status.DRAFT)
+    if before is not None:
+        byes = byes.filter(round__number__lt=before)
     for entry_id in byes.values_list("entry_a_id", flat=True):
         earned[entry_id] += points.bye
     played = (
@@ -94,6 +98,7 @@ def results_for_pairing(event: Event) -> dict[int, PairingResult]:
             match__is_bye=False,
         )
         .exclude(match__round__status=Round.Status.DRAFT)
+        .filter(**({"match__round__number__lt": before} if before is not None else {}))
         .values_list(
             "match_id",
             "match__round__number",
@@ -298,7 +303,7 @@ def pairing_inputs(
         .order_by("round__number", "pk")
         .values_list("round__number", "round__kind", "entry_a_id", "entry_b_id", "table_entries")
     )
-    results = results_for_pairing(event)
+    results = results_for_pairing(event, before=round_no)
     byes: dict[int, int] = defaultdict(int)
     history: list[PastMatch] = []
     players = {entry_id: frozenset(p for p, _, _ in rows) for entry_id, rows in members.items()}

@@ -81,6 +81,7 @@ RULE_NAMES: dict[str, Promise] = {
     "table": pgettext_lazy("checker rule", "table"),
     "table_size": pgettext_lazy("checker rule", "table_size"),
     "repeat": pgettext_lazy("checker rule", "repeat"),
+    "seating": pgettext_lazy("checker rule", "seating"),
     "seat_draw": pgettext_lazy("checker rule", "seat_draw"),
     "unknown_match": pgettext_lazy("checker rule", "unknown_match"),
     "feeder": pgettext_lazy("checker rule", "feeder"),

@@ -7,6 +7,7 @@ rows carry names and clubs only.
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -239,6 +240,12 @@ def _in_a_sentence(label: str) -> str:
     return label if label.startswith("Buchholz") else label[:1].lower() + label[1:]
 
 
+def tiebreaks_in_a_sentence(names: Iterable[str]) -> str:
+    """Tiebreak names as a sentence lists them, in the reader's language: "Buchholz, spread,
+    points for"."""
+    return ", ".join(_in_a_sentence(gettext(tiebreak_label(t))) for t in names)
+
+
 def _format_in_words(event: Event) -> str:
     """The event's format in a phrase: "5 Swiss rounds, then a single elimination play-off for
     the top 8"."""
@@ -401,7 +408,7 @@ def describe_rules(event: Event) -> RulesSummary:
     if not many or 2 in game.table_sizes(event):  # no forfeits at a table of three or four
         lines.append(forfeit_rules(event))
     if event.tiebreaks:
-        names = ", ".join(_in_a_sentence(gettext(tiebreak_label(t))) for t in event.tiebreaks)
+        names = tiebreaks_in_a_sentence(event.tiebreaks)
         lines.append(gettext("Ties are broken by: %(tiebreaks)s.") % {"tiebreaks": names})
     return RulesSummary(
         rules_name=event.get_rules_display(),

@@ -31,6 +31,7 @@ from tournaments.standings import (
     Number,
     PointsConfig,
     RoundKind,
+    applied_tiebreaks,
 )
 from tournaments.standings import Result as StandingsResult
 from tournaments.standings.multiplayer import (
@@ -68,9 +69,9 @@ def points_config(event: Event) -> PointsConfig:
 
 
 def tiebreak_list(event: Event) -> list[str]:
-    """The event's ordered tiebreak names, match points first (the event lists what follows)."""
-    names = [str(name) for name in (event.tiebreaks or [])]
-    return names if names[:1] == ["match_points"] else ["match_points", *names]
+    """The event's ordered tiebreak names, match points first (the event lists what follows:
+    ``standings.applied_tiebreaks``)."""
+    return applied_tiebreaks(event.tiebreaks)
 
 
 def places_that_matter(event: Event) -> list[int]:

@@ -8,6 +8,7 @@ Every function is keyword-only, runs in one transaction and records the change i
     invalid_time_zone                -> ValidationFailed (not an IANA zone name)
     slug_taken                       -> Conflict
     locked_after_start               -> Conflict (rules changed once a round exists)
+    tiebreaks_fixed_after_finish     -> Conflict (tiebreaks changed once the event finished)
     entries_exist                    -> Conflict (entry kind changed once entries exist)
     user_not_found / already_director
 """
@@ -27,9 +28,11 @@ from tournaments import follow_versions, game, time_zones
 from tournaments.errors import Conflict, NotFound, ValidationFailed
 from tournaments.models import Event
 from tournaments.services import ratings
+from tournaments.services import standings as standings_service
 from tournaments.services.audit import record, snapshot
 from tournaments.services.finish import finish_event
 from tournaments.standings import TIEBREAKS as STANDINGS_TIEBREAKS
+from tournaments.standings import applied_tiebreaks, default_tiebreaks
 
 #: The tiebreaks an event may list, in any order, after match points: the standings' own.
 TIEBREAKS: tuple[str, ...] = tuple(STANDINGS_TIEBREAKS)
@@ -84,6 +87,27 @@ SETTINGS_FIELDS: tuple[str, ...] = (
 
 #: Fields that decide whether and where the event's results count in the ratings.
 RATING_FIELDS = frozenset({"rated", "start_date", "status"})
+
+#: Fields the standings are computed from (besides the results): a change re-ranks them at once.
+STANDINGS_FIELDS = frozenset(
+    {
+        "tiebreaks",
+        "points_win",
+        "points_draw",
+        "points_loss",
+        "points_bye",
+        "margin_bonus_points",
+        "margin_bonus_at",
+        "placing_points",
+        "forfeit_score",
+        "points_forfeit_win",
+        "points_forfeit_loss",
+        "points_double_forfeit",
+        "forfeit_spread",
+        "playoff",
+        "playoff_qualifiers",
+    }
+)
 
 #: Fields that decide how games are played and checked: fixed once the first round exists.
 RULE_FIELDS: tuple[str, ...] = ("rules", "target", "hand_size", "entry_kind", "table_size")
@@ -374,6 +398,8 @@ def create_event(
     event = Event(name=name.strip(), start_date=start_date, end_date=end_date)
     for field, value in settings.items():
         setattr(event, field, value)
+    if not event.tiebreaks:  # none listed: the format's (``standings.default_tiebreaks``)
+        event.tiebreaks = default_tiebreaks(event.format)
     validate_event_settings({f: getattr(event, f) for f in SETTINGS_FIELDS})
     if salt:
         if not (16 <= len(salt) <= 64 and all(c in "0123456789abcdef" for c in salt)):
@@ -432,13 +458,18 @@ def update_event(*, actor: User | None, event: Event, reason: str = "", **change
     """Change an event's settings (fields of ``SETTINGS_FIELDS``); audit what changed.
 
     The rule fields (``RULE_FIELDS``) are fixed once a round exists (``locked_after_start``) and
-    the entry kind once entries exist (``entries_exist``). Returns the event, saved; nothing is
-    written when nothing changed.
+    the entry kind once entries exist (``entries_exist``). An empty tiebreak list is the
+    format's defaults (as at creation); the tiebreaks are fixed once the event is finished
+    (``tiebreaks_fixed_after_finish``). A change of what the standings are computed from
+    (``STANDINGS_FIELDS``) re-ranks them at once (:func:`_rerank`). Returns the event, saved;
+    nothing is written when nothing changed.
     """
     unknown = set(changes) - set(SETTINGS_FIELDS)
     if unknown:
         raise TypeError(f"unknown event settings: {sorted(unknown)}")
     locked = Event.objects.select_for_update().get(pk=event.pk)
+    if "tiebreaks" in changes and not changes["tiebreaks"]:
+        changes["tiebreaks"] = default_tiebreaks(changes.get("format", locked.format))
     changed = {f: v for f, v in changes.items() if getattr(locked, f) != v}
     if not changed:
         return locked
@@ -456,6 +487,7 @@ def update_event(*, actor: User | None, event: Event, reason: str = "", **change
             details={"field": "entry_kind", "errors": {"entry_kind": "Entries exist."}},
         )
     _check_status_change(locked, changed)
+    _check_tiebreaks_open(locked, changed)
     values = {f: changed.get(f, getattr(locked, f)) for f in SETTINGS_FIELDS}
     validate_event_settings(values)
     if locked.status == Event.Status.FINISHED and "status" in changed:
@@ -479,7 +511,48 @@ def update_event(*, actor: User | None, event: Event, reason: str = "", **change
         reason=reason,
     )
     follow_versions.bump_event(locked)  # what it makes public, its name, its status
+    if STANDINGS_FIELDS & set(changed):
+        _rerank(locked, actor, reason)
     return locked
+
+
+def _check_tiebreaks_open(event: Event, changed: dict[str, Any]) -> None:
+    """A finished event's final placings were frozen with its tiebreaks: they stay (reopen the
+    event first)."""
+    if (
+        event.status == Event.Status.FINISHED
+        and changed.get("status", event.status) == Event.Status.FINISHED
+        and "tiebreaks" in changed
+        and applied_tiebreaks(changed["tiebreaks"]) != applied_tiebreaks(event.tiebreaks)
+    ):
+        raise Conflict(
+            gettext(
+                "The event is finished: its final placings were decided with these tiebreaks. "
+                "Reopen the event (its status) to change them."
+            ),
+            code="tiebreaks_fixed_after_finish",
+            details={"field": "tiebreaks", "errors": {"tiebreaks": "Fixed once finished."}},
+        )
+
+
+def _rerank(event: Event, actor: User | None, reason: str) -> None:
+    """The standings' settings changed: a new snapshot now, in this transaction (the public page
+    shows the new order as soon as the change commits), audited with the tiebreaks applied."""
+    if not event.rounds.exists():
+        return  # no results: the first recompute will apply the settings
+    outcome = standings_service.recompute_after_settings_change(event_id=event.pk)
+    record(
+        event=event,
+        actor=actor,
+        action="standings.rerank",
+        obj=event,
+        after={
+            "generation": outcome.generation,
+            "status": outcome.status,
+            "tiebreaks": applied_tiebreaks(event.tiebreaks),
+        },
+        reason=reason,
+    )
 
 
 @transaction.atomic

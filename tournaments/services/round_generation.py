@@ -26,9 +26,10 @@ by rating or seed (tables of adjacent ranks). A round robin seats two entries a 
 event settings refuse it at tables of many).
 
 The director's constraints (``club``, ``avoid``: ``selectors.pairing_inputs``) are kept by
-``pair_swiss`` and ``pair_tables``; round 1 of a two-entry Swiss event with any constraint is
-paired by ``pair_swiss`` (no history; the first round's order as the rank key), since the
-first-round fold knows no constraints.
+``pair_swiss`` and ``pair_tables``; round 1 of a two-entry Swiss event keeps the event's
+``first_round`` method with them too: ``pair_first_round`` takes the fold's pairs as the target
+and breaks the constraints only where it must (issue 30: it was paired by ``pair_swiss``, whose
+close-rank tier paired 1 v 2, 3 v 4).
 """
 
 from __future__ import annotations
@@ -357,8 +358,7 @@ def pair_round(*, event: Event, kind: str, inputs: pairing_inputs.PairingInputs)
         full = pair_round_robin(scheduled, round_no=inputs.round_no, salt=event.salt, order=circle)
         active = {e.entry_id for e in inputs.active}
         return _drop_inactive(full, active)
-    constrained = any(e.club is not None or e.avoid for e in inputs.active)
-    if inputs.round_no == 1 and not constrained:
+    if inputs.round_no == 1:  # the event's method; its fold kept where the constraints allow
         method = (
             event.first_round if event.first_round in ("random", "rating", "seed") else "random"
         )
@@ -373,7 +373,7 @@ def pair_round(*, event: Event, kind: str, inputs: pairing_inputs.PairingInputs)
         list(inputs.history),
         round_no=inputs.round_no,
         salt=event.salt,
-        key=pairing_key(event) if inputs.round_no > 1 else first_round_key(event),
+        key=pairing_key(event),
     )
 
 

@@ -62,7 +62,7 @@ from typing import Literal
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import F
-from django.db.models.functions import Coalesce
+from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
 
 from spinner.celery import app
@@ -167,6 +167,24 @@ def request_recompute(*, event_id: int, countdown: float | None = None) -> bool:
     except Exception:  # a request must never fail the submission that made it
         logger.exception("could not request the standings of event %s", event_id)
         return False
+
+
+def recompute_after_settings_change(*, event_id: int) -> RecomputeOutcome:
+    """The event's standings settings changed (its tiebreaks, its match points): in the caller's
+    transaction, move the results generation on (so no later recompute calls the old snapshot
+    current) and recompute now, forced. When another recompute holds the lock (``busy``) the
+    standings stay marked dirty and one is requested once the change commits (the reconcile
+    catches up should that request be lost)."""
+    StandingsState.objects.get_or_create(event_id=event_id)
+    StandingsState.objects.filter(pk=event_id).update(
+        results_generation=F("results_generation") + 1,
+        dirty=True,
+        dirty_since=Coalesce(F("dirty_since"), Now()),
+    )
+    outcome = recompute_standings(event_id=event_id, force=True)
+    if outcome.status == "busy":
+        transaction.on_commit(lambda: request_recompute(event_id=event_id))
+    return outcome
 
 
 def run_requested_recompute(*, event_id: int) -> RecomputeOutcome:

@@ -67,14 +67,18 @@ from tournaments.standings.records import (
 from tournaments.standings.serialise import format_number, parse_number
 from tournaments.standings.tallying import EntryTally, Tally, result_points, tally
 from tournaments.standings.tiebreaks import (
+    DEFAULT_TIEBREAKS,
     TIEBREAKS,
     Tiebreak,
+    applied_tiebreaks,
+    default_tiebreaks,
     find_tiebreak,
     tiebreak_label,
     tiebreak_short,
 )
 
 __all__ = [
+    "DEFAULT_TIEBREAKS",
     "FORMAT",
     "TIEBREAKS",
     "Entry",
@@ -95,7 +99,9 @@ __all__ = [
     "Tally",
     "Tiebreak",
     "Value",
+    "applied_tiebreaks",
     "compute_standings",
+    "default_tiebreaks",
     "find_tiebreak",
     "format_number",
     "outcome",

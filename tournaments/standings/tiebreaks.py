@@ -264,6 +264,50 @@ TIEBREAKS: Mapping[str, Tiebreak] = {
 """Every tiebreak by name."""
 
 
+DEFAULT_TIEBREAKS: Mapping[str, tuple[str, ...]] = {
+    "swiss": ("buchholz", "spread", "points_for"),
+    "round_robin": ("head_to_head", "wins", "spread", "points_for"),
+}
+"""The tiebreaks a new event gets, after match points, by its format (the director's help page
+says why; ``templates/tournaments/help/director.html``):
+
+- **Swiss**: entries meet different opponents, so the strength of those met (Buchholz) is the
+  fairest first separator; then the margin of the games (spread: points for minus against, at
+  a table of many the own score against the tablemates' mean), then the points scored. Head to
+  head is left out: in a Swiss round most tied groups have not all met, so it rarely applies.
+- **Round robin**: everyone meets everyone, so Buchholz only counts the others' points (it
+  rewards losing to them); head to head is complete among any tied group, then wins, spread and
+  points for.
+"""
+
+
+def default_tiebreaks(format_name: str) -> list[str]:
+    """The tiebreaks (after match points) a new event of this format gets; an unknown format
+    gets the Swiss ones (the default format).
+
+    >>> default_tiebreaks("swiss")
+    ['buchholz', 'spread', 'points_for']
+    >>> default_tiebreaks("round_robin")
+    ['head_to_head', 'wins', 'spread', 'points_for']
+    """
+    return list(DEFAULT_TIEBREAKS.get(format_name, DEFAULT_TIEBREAKS["swiss"]))
+
+
+def applied_tiebreaks(listed: Sequence[str] | None) -> list[str]:
+    """The ordered list the standings apply for an event's listed tiebreaks: match points
+    first, then the event's list (which may start with match points itself).
+
+    >>> applied_tiebreaks(["buchholz", "spread"])
+    ['match_points', 'buchholz', 'spread']
+    >>> applied_tiebreaks(["match_points"])
+    ['match_points']
+    >>> applied_tiebreaks([])
+    ['match_points']
+    """
+    names = [str(name) for name in (listed or [])]
+    return names if names[:1] == ["match_points"] else ["match_points", *names]
+
+
 def tiebreak_label(name: str) -> str:
     """A tiebreak's label for pages ("Median Buchholz"); an unknown name comes back as it is."""
     found = TIEBREAKS.get(name)

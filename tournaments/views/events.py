@@ -19,7 +19,7 @@ from django.utils.translation import gettext, gettext_lazy
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_POST
 
-from tournaments import game, stage_names, time_zones
+from tournaments import game, stage_names, standings, time_zones
 from tournaments.errors import SpinnerError
 from tournaments.models import Event
 from tournaments.pairing.best_of import BEST_OF
@@ -252,11 +252,7 @@ class EventForm(forms.Form):
         self.fields["rated"].help_text = gettext_lazy(
             "Its played results rate the players (forfeits never do). Untick for a friendly."
         )
-        self.fields["tiebreaks"] = forms.CharField(
-            required=False,
-            help_text=gettext("In order, separated by commas, from: %(names)s.")
-            % {"names": ", ".join(event_services.TIEBREAKS)},
-        )
+        self.fields["tiebreaks"] = forms.CharField(required=False, help_text=_tiebreaks_help())
         for name, label in LABELS.items():
             if name in self.fields and name not in _OWN_LABELS:
                 self.fields[name].label = label
@@ -427,6 +423,18 @@ def _tables_fields() -> dict[str, forms.Field]:
             ),
         ),
     }
+
+
+def _tiebreaks_help() -> str:
+    """The tiebreaks' help: the names to choose from, and the formats' defaults (the
+    standings' ``DEFAULT_TIEBREAKS``, as the help page explains)."""
+    swiss = ", ".join(standings.DEFAULT_TIEBREAKS[Event.Format.SWISS])
+    robin = ", ".join(standings.DEFAULT_TIEBREAKS[Event.Format.ROUND_ROBIN])
+    return gettext(
+        "After match points, in order, separated by commas, from: %(names)s. Empty: the "
+        "format's defaults (Swiss: %(swiss)s; round robin: %(robin)s). A change re-ranks the "
+        "standings at once; fixed once the event is finished."
+    ) % {"names": ", ".join(event_services.TIEBREAKS), "swiss": swiss, "robin": robin}
 
 
 def _time_zone_field() -> forms.CharField:

@@ -9,6 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
+from tournaments.selectors.registration import tiebreaks_in_a_sentence
+from tournaments.standings import DEFAULT_TIEBREAKS
+
 
 @require_GET
 def table_help(request: HttpRequest) -> HttpResponse:
@@ -19,5 +22,11 @@ def table_help(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def director_help(request: HttpRequest) -> HttpResponse:
-    """``/help/director/``: for directors: an event day from check-in to the final placings."""
-    return render(request, "tournaments/help/director.html")
+    """``/help/director/``: for directors: an event day from check-in to the final placings;
+    the formats' default tiebreaks as the standings define them (``DEFAULT_TIEBREAKS``)."""
+    defaults = {f: tiebreaks_in_a_sentence(names) for f, names in DEFAULT_TIEBREAKS.items()}
+    return render(
+        request,
+        "tournaments/help/director.html",
+        {"swiss_tiebreaks": defaults["swiss"], "round_robin_tiebreaks": defaults["round_robin"]},
+    )

@@ -31,7 +31,6 @@ from tournaments.selectors import (
     matches,
     players,
     result_privacy,
-    standings_input,
 )
 from tournaments.selectors import standings as standings_reads
 from tournaments.services import playoffs, tiebreak_rounds
@@ -171,7 +170,6 @@ def _live_context(
                 *([("q", query)] if query else []),
             ]
         ),
-        "columns": standings_reads.tiebreak_columns(standings_input.tiebreak_list(event)),
         "projector": projector,
         "poll_seconds": POLL_SECONDS,
     }
@@ -307,6 +305,23 @@ def match(request: HttpRequest, slug: str, match_id: int) -> HttpResponse:
     return render(request, "tournaments/standings/match.html", {"event": event, **detail})
 
 
+def _recompute_now(request: HttpRequest, event: Event) -> None:
+    """ "Recompute now": from the confirmed results and the event's settings as they are, at
+    once (forced: a settings change counts, not only a new result)."""
+    outcome = standings_service.recompute_standings(event_id=event.pk, force=True)
+    if outcome.status == "busy":
+        standings_service.request_recompute(event_id=event.pk)
+        messages.info(request, gettext("A recompute is running: the standings follow shortly."))
+    elif outcome.status == "new":
+        messages.success(
+            request,
+            gettext("Standings recomputed: update %(generation)s.")
+            % {"generation": outcome.generation},
+        )
+    else:
+        messages.info(request, gettext("Standings recomputed: nothing changed."))
+
+
 @require_http_methods(["GET", "POST"])
 @director_required
 def director_standings(request: HttpRequest, event: Event) -> HttpResponse:
@@ -334,8 +349,7 @@ def director_standings(request: HttpRequest, event: Event) -> HttpResponse:
                     request, gettext("Seeding the play-off bracket from the final standings.")
                 )
             elif action == "recompute":
-                standings_service.request_recompute(event_id=event.pk)
-                messages.info(request, gettext("Recompute requested."))
+                _recompute_now(request, event)
             else:
                 messages.error(request, gettext("Unknown action."))
         except SpinnerError as exc:

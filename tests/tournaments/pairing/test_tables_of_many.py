@@ -274,7 +274,9 @@ def test_lower_bound_counts_players_who_have_met_nearly_everyone() -> None:
     # and the other table holds three of 2, 3, 4, 5: 2-3 or 4-5 again. The bound does not see
     # that; the exact search (6 players) does.
     assert rp.repeats == 2
-    assert rp.notes[1] == "repeat meetings 2: the fewest possible (exact search)"
+    assert rp.notes[1] == (
+        "repeat meetings 2: the fewest possible; every tier exact (exhaustive search)"
+    )
     assert check_tables_round(rp, field, history, salt=SALT) == []
 
 
@@ -290,3 +292,82 @@ def test_same_inputs_give_the_same_round() -> None:
         field, history, round_no=6, salt="other", options=TablesOptions(table_sizes=(4,))
     )
     assert [d.purpose for d in other.draws] == [d.purpose for d in rp.draws]
+
+
+# Issue 30: the exhaustive search runs whenever the field is within the exact limit (it ran only
+# while repeat meetings exceeded the lower bound, so the lower tiers could be missed), and the
+# checker checks those tiers there.
+
+ISSUE_POINTS = [4, 4, 2, 2, 2, 1, 1, 0, 0, 0]
+ISSUE_ROUND_1 = [[5, 9, 3], [7, 6, 10], [1, 8], [2, 4]]
+
+
+def _issue_field(clubs: list[str] | None = None) -> list[EntryRecord]:
+    return [
+        EntryRecord(k + 1, frozenset({k + 1}), match_points=mp, club=clubs[k] if clubs else None)
+        for k, mp in enumerate(ISSUE_POINTS)
+    ]
+
+
+def _round_one(tables: list[list[int]]) -> list[PastMatch | PastTable]:
+    return [PastTable(1, tuple(t), tuple(frozenset({e}) for e in t)) for t in tables]
+
+
+def _squares(rp: TablesRound, field: list[EntryRecord]) -> int:
+    mp = {e.entry_id: e.match_points for e in field}
+    return sum((mp[a] - mp[b]) ** 2 for t in rp.tables for a, b in combinations(t.entries, 2))
+
+
+def test_ten_players_at_tables_of_three_and_two_reach_the_score_optimum() -> None:
+    """The issue's round 2: match points 4,4,2,2,2,1,1,0,0,0, no repeat meeting either way.
+    The local search alone seats (4,4,2)(2,2,1)(0,1)(0,0), squared differences 11; the optimum
+    is (4,4)(0,0,0)(1,2,2)(1,2), 3."""
+    field, history = _issue_field(), _round_one(ISSUE_ROUND_1)
+    options = TablesOptions(table_sizes=(3, 2))
+    local = pair_tables(
+        field, history, round_no=2, salt="x", options=replace(options, exact_limit=0)
+    )
+    assert (local.repeats, _squares(local, field)) == (0, 11)  # the search before the fix
+    rp = pair_tables(field, history, round_no=2, salt="x", options=options)
+    mp = {e.entry_id: e.match_points for e in field}
+    assert sorted(sorted(mp[e] for e in t.entries) for t in rp.tables) == [
+        [0, 0, 0],
+        [1, 2],
+        [1, 2, 2],
+        [4, 4],
+    ]
+    assert (rp.repeats, _squares(rp, field)) == (0, 3)
+    assert "every tier exact (exhaustive search)" in rp.notes[1]
+    assert check_tables_round(rp, field, history) == []
+    # The checker finds the local search's seating wanting, with the better one as its witness.
+    (found,) = check_tables_round(local, field, history)
+    assert found.code == "seating" and found.table is None
+    assert "sum of squared match-point differences of 11" in found.message
+    assert found.message.endswith("has 0, 0 and 3 (exhaustive search)")
+
+
+def test_with_clubs_no_more_club_pairs_sit_together_than_needed() -> None:
+    """The same field with clubs, round 2 (constraints above score groups): the local search
+    left one club pair at a table that a seating with no more repeats avoids."""
+    clubs = ["a", "c", "b", "c", "b", "c", "b", "a", "b", "c"]
+    field = _issue_field(clubs)
+    history = _round_one([[1, 3, 4], [7, 5, 2], [9, 10], [6, 8]])
+    options = TablesOptions(table_sizes=(3, 2))
+    local = pair_tables(
+        field, history, round_no=2, salt="x", options=replace(options, exact_limit=0)
+    )
+    rp = pair_tables(field, history, round_no=2, salt="x", options=options)
+    assert (local.constraint_pairs, rp.constraint_pairs) == (1, 0)
+    assert local.repeats == rp.repeats == 0
+    assert check_tables_round(rp, field, history) == []
+    assert [v.code for v in check_tables_round(local, field, history)] == ["seating"]
+
+
+def test_the_seating_check_stays_within_the_exact_limit() -> None:
+    """Past the limit (12 seated entries) the checker does not claim the lower tiers: 13
+    players at tables of 3 and 2 seated by the local search alone pass it."""
+    field = make_players(13)
+    rp = pair_tables(
+        field, [], round_no=1, salt=SALT, options=TablesOptions(table_sizes=(3, 2), exact_limit=0)
+    )
+    assert all(v.code != "seating" for v in check_tables_round(rp, field, []))

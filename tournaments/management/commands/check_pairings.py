@@ -8,7 +8,9 @@ byes, every active entry exactly once, and pins kept; a play-off is also checked
 after elimination, byes never at a table). A round at tables of many (individual players at
 tables of 3 or 4) is checked by ``pairing.check_tables.check_tables_round``: every active entry
 once, allowed table sizes, the fewest byes, no avoidable repeat meeting or pair the director keeps
-apart, and every seat order and first leader as drawn from the salt. Prints one line per finding,
+apart, on fields of at most 12 seated players no better seating in the lower tiers (pairs kept
+apart, squared match-point differences: ``seating``), and every seat order and first leader as
+drawn from the salt. Prints one line per finding,
 ``round N table T: CODE message``; a director's edit made with a reason prints as ``override``
 and is not a violation. Without ROUND every published (or in-play, or closed) round is checked;
 with ROUND that round is checked whatever its status.
