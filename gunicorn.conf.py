@@ -78,7 +78,7 @@ preload_app = False
 # loaded the app (at most `timeout` s; a new worker that fails to boot is not waited for), then
 # let gunicorn stop them as before: the reload costs a moment of twice the workers' memory.
 # They lean on gunicorn's Arbiter (manage_workers, WORKERS, reap_workers, worker.tmp: 27.0.1);
-# tests/test_graceful_reload.py fails if a gunicorn upgrade breaks them.
+# benchmarks/load/reload.py and the load harness's hup fault measure them (no test pins them yet).
 RELOAD_WAIT_SECONDS = float(os.environ.get("SPINNER_RELOAD_WAIT_SECONDS", str(timeout)))
 
 # No control socket (gunicorn 25.1+ opens one in $HOME/.gunicorn/ by default, one path for every
