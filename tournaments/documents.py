@@ -62,6 +62,7 @@ import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 import brotli
 from django.conf import settings
@@ -79,6 +80,7 @@ from django.utils import translation
 from rest_framework.exceptions import NotAcceptable
 from rest_framework.negotiation import DefaultContentNegotiation
 from rest_framework.renderers import JSONRenderer
+from rest_framework.request import Request
 
 from tournaments import follow_versions
 
@@ -270,7 +272,8 @@ def negotiates_json(request: HttpRequest, renderers: tuple[type, ...]) -> bool:
     the JSON renderer with no media type parameter (``indent=4`` changes the body)."""
     try:
         renderer, media_type = _NEGOTIATION.select_renderer(
-            _Negotiated(request), [klass() for klass in renderers]
+            cast(Request, _Negotiated(request)),  # it reads only these two attributes
+            [klass() for klass in renderers],
         )
     except (NotAcceptable, Http404):
         return False
