@@ -176,6 +176,8 @@ class ErrorCode(StrEnum):
 
     # Players across events: identity (edit, merge, unmerge).
     PLAYER_NOT_FOUND = "player_not_found"
+    MEMBER_NOT_FOUND = "member_not_found"
+    TIEBREAKS_FIXED_AFTER_FINISH = "tiebreaks_fixed_after_finish"
     INVALID_EMAIL = "invalid_email"
     PLAYER_MERGED = "player_merged"
     MERGE_SAME_PLAYER = "merge_same_player"
