@@ -75,11 +75,13 @@ def test_one_card_per_table_with_match_seats_and_a_link_per_side(client: Client)
             letter = "AB"[side]
             assert f"Side {letter}: {url}</div>" in page
             assert f"Scan if you are {entry.name}</h3>" in page
-    # Seats 0 and 2 are side A's players, 1 and 3 side B's.
-    assert "Seat 0 (A): Team A One" in page
-    assert "Seat 1 (B): Team B One" in page
-    assert "Seat 2 (A): Team A Two" in page
-    assert "Seat 3 (B): Team B Two" in page
+    # Seats 0 and 2 are side A's players, 1 and 3 side B's, named by compass point as the first
+    # lead is (North, East, South, West: never "Seat 0", issue 30).
+    assert "North (A): Team A One" in page
+    assert "East (B): Team B One" in page
+    assert "South (A): Team A Two" in page
+    assert "West (B): Team B Two" in page
+    assert "Seat 0" not in page
     assert "Team Bye" not in page  # a bye has no table and no card
     assert "@media print" in page
 

@@ -102,10 +102,11 @@ class PairingRow:
 
 def qr_svg(data: str) -> str:
     """The QR code of ``data`` as an inline SVG element (one unit per module, a 4-module quiet
-    zone, medium error correction), sized by CSS (``width``/``height`` attributes removed).
+    zone, medium error correction), sized by CSS (``width``/``height`` attributes removed), with
+    no element id (a sheet prints many codes: no id may repeat).
 
     >>> svg = qr_svg("https://example.org/t/abc/")
-    >>> svg.startswith("<svg") and 'viewBox="0 0 ' in svg
+    >>> svg.startswith("<svg") and 'viewBox="0 0 ' in svg and " id=" not in svg
     True
     """
     code = qrcode.QRCode(
@@ -120,6 +121,8 @@ def qr_svg(data: str) -> str:
     assert isinstance(text, str)
     # Drop the fixed millimetre size: the print CSS sizes the code; the viewBox keeps its shape.
     text = re.sub(r'\s(width|height)="[^"]*mm"', "", text, count=2)
+    # The package names its path ``id="qr-path"``: a page of many codes would repeat that id.
+    text = text.replace(' id="qr-path"', "")
     label = escape(gettext("QR code of the link"))
     return text.replace("<svg ", f'<svg role="img" class="qr" aria-label="{label}" ', 1)
 
@@ -262,6 +265,19 @@ def table_cards(round_: Round, *, url_for: UrlFor) -> list[TableCard]:
             )
         )
     return cards
+
+
+CARDS_PER_PAGE = 4
+"""Table cards on one printed A4 page (two columns of two: each card an A6-like quarter)."""
+
+
+def pages(found: list[TableCard], size: int = CARDS_PER_PAGE) -> list[list[TableCard]]:
+    """The cards in printed pages of ``size``, in table order.
+
+    >>> pages(list("abcde"), 4)
+    [['a', 'b', 'c', 'd'], ['e']]
+    """
+    return [found[i : i + size] for i in range(0, len(found), size)]
 
 
 def _entry_ids(matches: list[Match], seated: dict[int, list[tuple[int, Entry]]]) -> set[int]:

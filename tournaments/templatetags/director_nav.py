@@ -18,13 +18,13 @@ SECTIONS: dict[str, frozenset[str]] = {
     ),
     "rounds": frozenset(
         {"rounds", "round", "round-generate", "round-job", "round-swap-preview"}
-        | {"playoff-advance", "table-cards", "pairings-sheet"}
+        | {"playoff-advance", "table-cards", "pairings-sheet", "scoresheets"}
     ),
     "entries": frozenset(
         {"entries", "entry", "entry-add", "entry-late", "entry-action", "entries-csv"}
         | {"avoidance-add", "avoidance-remove"}
     ),
-    "standings": frozenset({"standings"}),
+    "standings": frozenset({"standings", "prize-list"}),
     "import": frozenset({"import"}),
     "settings": frozenset({"event-edit"}),
     "audit": frozenset({"audit"}),

@@ -115,6 +115,8 @@ urlpatterns = [
     # Printed cards.
     path(ROUND + "cards/", cards.table_cards, name="table-cards"),
     path(ROUND + "pairings-sheet/", cards.pairings_sheet, name="pairings-sheet"),
+    path(ROUND + "scoresheets/", cards.scoresheets_view, name="scoresheets"),
+    path(EVENT + "prize-list/", cards.prize_list_view, name="prize-list"),
     # Results.
     path(EVENT + "results/", results.current_results, name="results-now"),
     path(ROUND + "results/", results.round_results, name="results"),
