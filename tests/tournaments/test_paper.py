@@ -74,10 +74,10 @@ def test_a_partnership_rounds_scoresheets_one_per_table(client: Client) -> None:
         assert f"{point} ({side}): {name}</li>" in page
     assert "First hand led by <strong>South: Team C Two</strong> (drawn by lot)." in page
     assert page.count("First hand led by (drawn by lot):") == 2  # no draw recorded there
-    assert page.count('<td class="hand">') == 3 * 12  # twelve hands' lines a sheet
+    assert page.count('<td class="hand">') == 3 * 15  # fifteen hands' lines a sheet
     assert page.count('<th scope="col">Tally</th><th scope="col">Settlement</th>') == 6
     assert "Game to 61; scores in points (5 pips = 1)." in page  # five-up: 305 raw = 61
-    assert page.count("Final score (points (5 pips = 1))") == 3
+    assert page.count("Final score, in points (5 pips = 1)") == 3
     assert page.count("Signed for") == 6
     assert "Team Bye" not in page and "Seat 0" not in page
     assert "@media print" in page and "size: A4 portrait" in page
@@ -115,6 +115,8 @@ def test_tables_of_many_get_a_column_group_and_a_slip_line_per_player(client: Cl
     assert page.count('<svg role="img" class="qr"') == 4 + 3  # a code per player
     assert repeated_ids(page) == []
     assert page.count('<th scope="col">Tally</th>') == 4 + 3
+    assert page.count('<abbr title="Settlement">Settl.</abbr>') == 4 + 3
+    assert page.count('<td class="hand">') == 2 * 12  # twelve hands' lines: a slip line a player
     assert "4 players, each for themselves" in page and "3 players, each for themselves" in page
     for point, letter, name in zip(
         ("North", "East", "South", "West"), "ABCD", PLAYERS, strict=True

@@ -24,9 +24,12 @@ from tournaments import game
 from tournaments.models import Match, Round
 from tournaments.presenters import cards
 
-HAND_LINES = 12
-"""Lines for hands on a scoresheet (a Five Up game to 61 rarely needs more; the back of the sheet
-takes the rest)."""
+HAND_LINES = 15
+"""Lines for hands on a scoresheet of two sides (a Five Up game to 61 rarely needs more; the back
+of the sheet takes the rest)."""
+
+MANY_HAND_LINES = 12
+"""Lines for hands at a table of many, whose slip has a line per player (one A4 page still)."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ class Scoresheet:
     target: str
     unit: str
     best_of: int = 1
-    hands: tuple[int, ...] = tuple(range(1, HAND_LINES + 1))
+    hands: tuple[int, ...] = ()
 
     @property
     def seats_count(self) -> int:
@@ -92,6 +95,7 @@ def scoresheets(
                 target=game.format_displayed(target, event),
                 unit=game.unit_label(event),
                 best_of=match.best_of if match is not None else 1,
+                hands=tuple(range(1, (MANY_HAND_LINES if card.many else HAND_LINES) + 1)),
             )
         )
     return sheets
