@@ -14,10 +14,11 @@ import pytest
 
 from tests.conftest import poll
 from tests.e2e.test_rounds import clean_teardown
+from tests.tournaments.finish_support import play_bracket, seeded_event
 from tests.tournaments.live_support import confirm
 from tests.tournaments.phone_factory import PLAYERS, audit_flush, make_setup, make_table_setup
 from tournaments.models import StandingsSnapshot
-from tournaments.services import round_status
+from tournaments.services import finish, round_status
 
 __all__ = ["audit_flush", "clean_teardown"]
 
@@ -32,7 +33,7 @@ FRAMES = """() => [...document.querySelectorAll('article.card')].map(card => {
   return [...card.querySelectorAll('*')].filter(e => {
     const r = e.getBoundingClientRect();
     return r.bottom > box.bottom + 0.5 || r.right > box.right + 0.5;
-  }).map(e => e.tagName + '.' + (typeof e.className === 'string' ? e.className : e.className.baseVal));
+  }).map(e => e.tagName + '.' + (e.getAttribute('class') || ''));
 })"""
 
 
@@ -47,10 +48,12 @@ def _private_cache(settings: Any) -> None:
     }
 
 
-def log_in(page: Any, base: str, slug: str) -> None:
+def log_in(
+    page: Any, base: str, slug: str, user: str = "", password: str = "pw-director-1"
+) -> None:
     page.goto(f"{base}/director/events/{slug}/")
-    page.get_by_label("Username").fill(f"dir-{slug}")
-    page.get_by_label("Password").fill("pw-director-1")
+    page.get_by_label("Username").fill(user or f"dir-{slug}")
+    page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Log in").click()
     page.wait_for_url(f"**/director/events/{slug}/")
 
@@ -169,6 +172,38 @@ def test_tables_of_many_print_a_code_per_player(
     assert_a4(sheets)
     first = texts(sheets)[0]
     assert "4 players, each for themselves" in first and "Result slip" in first
-    for letter, point, name in zip("ABCD", ("North", "East", "South", "West"), PLAYERS, strict=True):
+    points = ("North", "East", "South", "West")
+    for letter, point, name in zip("ABCD", points, PLAYERS, strict=True):
         assert f"{letter}: {name} ({point})" in first
     assert "3 players, each for themselves" in texts(sheets)[1]
+
+
+def test_the_bracket_and_the_final_prize_list_print_on_a4(
+    live_server: Any, phone: Any, artifacts: Path, clean_teardown: None
+) -> None:
+    event, boss, entries = seeded_event("paperbracket", field=16, qualifiers=8)
+    play_bracket(event, boss)
+    finished = finish.finish_event(event=event, actor=boss)
+    base, slug = live_server.url, event.slug
+    log_in(phone, base, slug, "paperbracket-boss", "pw-for-tests-123")
+    phone.set_viewport_size({"width": 794, "height": 1123})
+
+    bracket = printed(phone, f"{base}/events/{slug}/bracket/", artifacts, "bracket")
+    assert len(bracket.pages) == 1
+    assert_a4(bracket)
+    fits = "() => [...document.querySelectorAll('svg.bracket')].every(svg =>"
+    fits += " svg.getBoundingClientRect().right <= document.documentElement.clientWidth)"
+    assert phone.evaluate(fits)  # the drawing never runs past the page's right edge
+    (text,) = texts(bracket)
+    champion = (finished.placings or [])[0]["name"]
+    assert f"Champion: {champion}" in text and "Projector view" not in text
+
+    prizes = printed(phone, f"{base}/director/events/{slug}/prize-list/", artifacts, "prizes")
+    assert_a4(prizes)
+    text = " ".join(texts(prizes))
+    assert "Provisional:" not in text
+    names = [p["name"] for p in finished.placings or []]
+    assert len(names) == len(entries)
+    assert [text.index(name + " ") for name in names] == sorted(
+        text.index(name + " ") for name in names
+    )  # best first, as frozen

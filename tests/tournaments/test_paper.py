@@ -14,7 +14,7 @@ from django.test import Client
 from tests.tournaments.phone_factory import PLAYERS, make_setup, make_table_setup
 from tests.tournaments.rounds_factory import make_director, make_event, make_field, settle_round
 from tournaments.models import Event
-from tournaments.presenters.placings import place_label
+from tournaments.presenters.prize_list import place_text
 from tournaments.services import finish, round_generation, round_status
 
 pytestmark = pytest.mark.django_db
@@ -107,8 +107,9 @@ def test_head_to_head_sheets_seat_north_and_south(client: Client) -> None:
 
 def test_tables_of_many_get_a_column_group_and_a_slip_line_per_player(client: Client) -> None:
     setup = make_table_setup("paperfour", sizes=(4, 3))
-    first = setup.matches[0].seats.get(side=3).entry.player
-    lead_by(setup, 0, first.pk)
+    west = setup.matches[0].seats.get(side=3).entry.player
+    assert west is not None
+    lead_by(setup, 0, west.pk)
     client.force_login(setup.director)
     page = client.get(sheets_url(setup)).content.decode()
     assert page.count('<article class="scoresheet"') == 2
@@ -175,6 +176,6 @@ def test_the_prize_list_waits_for_the_placings_then_lists_them(client: Client) -
     assert "Provisional:" not in page
     names = re.findall(r'<td class="place">([^<]+)</td><td><strong>([^<]+)</strong>', page)
     placings = finished.placings or []
-    assert names == [(place_label(p["place"], p["shared"]), p["name"]) for p in placings]
-    assert names[0][0] in ("1st", "=1st")  # after one round the winners share the top place
+    assert names == [(place_text(p["place"], p["shared"]), p["name"]) for p in placings]
+    assert names[0][0] in ("1", "=1")  # after one round the winners share the top place
     assert "Received (signature)" in page and "size: A4 portrait" in page

@@ -1,5 +1,5 @@
 """The prize list: the event's final placings as the director reads them out and hands the prizes
-over: each place ("1st", "=3rd"), the entry, its players (who come up), and blank columns for the
+over: each place ("1", "=3"), the entry, its players (who come up), and blank columns for the
 prize and the signature of whoever takes it.
 
 A finished event's list is its frozen placings (``Event.placings``); before the finish, the
@@ -12,9 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import pgettext
+
 from tournaments.models import Event
 from tournaments.presenters.cards import players_by_entry
-from tournaments.presenters.placings import place_label
 from tournaments.selectors.final_placings import finish_check, placings_json
 
 
@@ -37,13 +38,25 @@ class PrizeList:
     problem: str = ""
 
 
+def place_text(place: Any, shared: bool) -> str:
+    """A place on the prize list: its number, "=" before it where it is shared (the standings'
+    tie mark): every place alike, however far down the list.
+
+    >>> place_text(1, False), place_text(7, True)
+    ('1', '=7')
+    """
+    if shared:
+        return pgettext("a place shared with another player", "=%(place)s") % {"place": place}
+    return str(place)
+
+
 def _rows(event: Event, placings: list[dict[str, Any]]) -> tuple[Prize, ...]:
     players = players_by_entry(event, {int(p["entry_id"]) for p in placings})
     found = []
     for p in placings:
         names = tuple(name for _, name in players.get(int(p["entry_id"]), []))
         shown = names if names != (p.get("name", ""),) else ()
-        found.append(Prize(place_label(p["place"], bool(p.get("shared"))), p["name"], shown))
+        found.append(Prize(place_text(p["place"], bool(p.get("shared"))), p["name"], shown))
     return tuple(found)
 
 
