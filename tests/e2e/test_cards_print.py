@@ -1,6 +1,7 @@
 """Table cards printed at A4 (new-user review after issue 13): a table of four's card, four QR
-codes and their links, fits inside its frame, and two cards share one A4 page. Measured in
-Debian's Chromium with print media emulated at the printed width, and in the PDF it prints."""
+codes and their links, fits inside its frame, and two cards share one A4 page (four would, since
+issue 30). Measured in Debian's Chromium with print media emulated at the printed width, and in
+the PDF it prints."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ __all__ = ["clean_teardown"]
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-A4_PRINTED_WIDTH = 718  # px at 96 dpi: 210 mm less the cards' 10 mm page margins each side
+A4_PRINTED_WIDTH = 733  # px at 96 dpi: 210 mm less the cards' 8 mm page margins each side
 
 OVERFLOW = """() => [...document.querySelectorAll('article.card')].map(card => {
   const box = card.getBoundingClientRect();

@@ -5,7 +5,8 @@ The browser reports each blocked script, style, eval or connection as a
 the phone's script running, passes. The pages: public (home, events, event, round, standings,
 the projector, team, match, log in, API docs, the check-in page, the help pages), the director's
 (home, dashboard, entries, import, rounds, the entry board, table cards, pairings sheet,
-standings, the check-in poster and code slips) and the table's phone page.
+scoresheets, prize list, standings, the check-in poster and code slips) and the table's phone
+page.
 """
 
 from __future__ import annotations
@@ -109,6 +110,8 @@ def test_every_page_passes_the_content_security_policy(live_server: Any, browser
         f"{base}/rounds/1/results/{match}/",
         f"{base}/rounds/1/cards/",
         f"{base}/rounds/1/pairings-sheet/",
+        f"{base}/rounds/1/scoresheets/",
+        f"{base}/prize-list/",
         f"{base}/standings/",
         f"{base}/audit/",
         f"{base}/check-in/poster/",
