@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.conf import settings
+from django.test import Client
 
 from tests.conftest import poll
 from tests.e2e.test_rounds import clean_teardown
@@ -207,3 +209,33 @@ def test_the_bracket_and_the_final_prize_list_print_on_a4(
     assert [text.index(name + " ") for name in names] == sorted(
         text.index(name + " ") for name in names
     )  # best first, as frozen
+
+
+def test_the_spanish_scoresheets_and_cards_fit_their_pages(
+    live_server: Any, spanish_phone: Any, artifacts: Path, clean_teardown: None
+) -> None:
+    """Spanish words run longer ("Liquidación", "Boleta de resultado"): still one A4 page a
+    table's sheet, four cards a page, every frame holding its card."""
+    setup = make_setup("papeles", tables=5)
+    base, slug = live_server.url, setup.event.slug
+    client = Client()
+    client.force_login(setup.director)  # the session in the browser (the login page is tested)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    spanish_phone.context.add_cookies([{"name": cookie.key, "value": cookie.value, "url": base}])
+    spanish_phone.set_viewport_size({"width": 794, "height": 1123})
+    round_url = f"{base}/director/events/{slug}/rounds/1"
+
+    sheets = printed(spanish_phone, f"{round_url}/scoresheets/", artifacts, "actas")
+    assert len(sheets.pages) == 5
+    assert_a4(sheets)
+    first = texts(sheets)[0]
+    assert "Acta" in first and "Boleta de resultado" in first and "Liquidación" in first
+    assert "Norte (A): Team A One" in first and "Oeste (B): Team B Two" in first
+
+    cards = printed(spanish_phone, f"{round_url}/cards/", artifacts, "tarjetas")
+    assert len(cards.pages) == 2
+    assert phone_frames_hold(spanish_phone)
+
+
+def phone_frames_hold(page: Any) -> bool:
+    return bool(page.evaluate(FRAMES) == [[]] * page.locator("article.card").count())
