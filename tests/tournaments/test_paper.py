@@ -179,3 +179,15 @@ def test_the_prize_list_waits_for_the_placings_then_lists_them(client: Client) -
     assert names == [(place_text(p["place"], p["shared"]), p["name"]) for p in placings]
     assert names[0][0] in ("1", "=1")  # after one round the winners share the top place
     assert "Received (signature)" in page and "size: A4 portrait" in page
+
+
+def test_a_best_of_matchs_sheet_asks_which_game(client: Client) -> None:
+    setup = make_setup("paperfinal", tables=2)
+    final = setup.matches[1]
+    final.best_of = 3
+    final.save(update_fields=["best_of"])
+    client.force_login(setup.director)
+    page = client.get(sheets_url(setup)).content.decode()
+    sheets = page.split('<article class="scoresheet"')[1:]
+    assert ["Best of 3: game" in sheet for sheet in sheets] == [False, True]
+    assert sheets[1].count("Best of 3: game") == 2  # on the sheet and on its slip
