@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import datetime
+import email.utils
 import re
 from typing import Any
 
@@ -160,4 +162,47 @@ def test_a_request_that_never_answers_times_out_and_is_sent_again(
     assert orm(lambda: [(c.side, c.status) for c in Claim.objects.all()]) == [(0, "submitted")]
     assert orm(lambda: IdempotencyRecord.objects.filter(key=seen[0]).count()) == 1
     expect(phone.locator("#claim-pending-A")).to_be_visible()
+    expect(phone.locator("#net-wait")).to_be_hidden()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("audit_flush")
+def test_a_retry_after_given_as_a_date_is_waited_for(live_server: Any, phone: Any) -> None:
+    """``Retry-After`` as an HTTP date (what a proxy or balancer may send): the phone sends again
+    no sooner than that instant (by its own clock, moved on by the test)."""
+    setup = orm(make_setup, "dated", rules="five-up", target=10)
+    path = setup.path()
+    token = path.split("/")[2]
+    start = datetime.datetime(2026, 12, 8, 12, 0, tzinfo=datetime.UTC)
+    seen: list[str] = []
+
+    def busy_first(route: Any) -> None:
+        if route.request.method != "POST":
+            route.continue_()
+            return
+        seen.append(route.request.headers.get("idempotency-key", ""))
+        if len(seen) > 1:
+            route.continue_()
+            return
+        until = email.utils.format_datetime(start + datetime.timedelta(seconds=90), usegmt=True)
+        route.fulfill(
+            status=503,
+            headers={"Retry-After": until, "Content-Type": "application/json"},
+            body='{"code": "service_unavailable", "message": "Busy.", "details": {}}',
+        )
+
+    phone.clock.install(time=start)
+    phone.route("**/claims/", busy_first)
+    phone.goto(live_server.url + path)
+    play_one_hand(phone)
+    phone.get_by_role("button", name="Submit as Team A", exact=True).click()
+    poll(lambda: outbox(phone, token) and seen)
+    expect(phone.locator("#net-wait")).to_contain_text(WAITING)
+    phone.clock.run_for(45_000)  # well before the date (the taps took a few seconds at most)
+    assert len(seen) == 1 and len(outbox(phone, token)) == 1
+    phone.clock.run_for(60_000)  # past it (and its spread of at most half a second)
+    poll(lambda: not outbox(phone, token))
+    assert len(seen) == 2 and seen[0] == seen[1] != ""
+    assert orm(lambda: Claim.objects.count()) == 1
     expect(phone.locator("#net-wait")).to_be_hidden()
