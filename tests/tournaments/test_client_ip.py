@@ -123,7 +123,9 @@ def test_the_apis_anonymous_throttle_counts_the_client_address(
     """Not trusted, a caller writing a new X-Forwarded-For each time is one client (DRF alone
     counted each header as a new one); trusted, the proxy's clients are counted apart."""
     settings.SPINNER_TRUSTED_PROXIES = [PROXY] if trusted else []
-    rates = {**django_settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], "anon": "3/day"}
+    config: Any = django_settings.REST_FRAMEWORK
+    rates: dict[str, Any] = dict(config["DEFAULT_THROTTLE_RATES"])
+    rates.update(anon="3/day")
     settings.REST_FRAMEWORK = {**django_settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
 
     def get(forwarded: str) -> int:
