@@ -348,6 +348,14 @@ SPINNER_LOGIN_USERNAME_FAILURES = int(
 SPINNER_LOGIN_DELAY_SECONDS = float(os.environ.get("SPINNER_LOGIN_DELAY_SECONDS", "2"))
 SPINNER_LOGIN_MAX_DELAY_SECONDS = float(os.environ.get("SPINNER_LOGIN_MAX_DELAY_SECONDS", "300"))
 AXES_VERBOSE = False  # its log lines name the username and address: ours say less
+# The client's address (tournaments/client_ip.py): REMOTE_ADDR, or, when that is one of these
+# proxies (addresses or networks, comma-separated), the address X-Forwarded-For names before
+# them. Empty (the default): X-Forwarded-For is never believed. Axes, the rate limits and the
+# API's throttles all ask the same function.
+SPINNER_TRUSTED_PROXIES = [
+    p.strip() for p in os.environ.get("SPINNER_TRUSTED_PROXIES", "").split(",") if p.strip()
+]
+AXES_CLIENT_IP_CALLABLE = "tournaments.client_ip.client_address"
 
 # Password reset needs mail: without it the reset pages are absent (404) and the log in page
 # offers no "forgot" link (tournaments/accounts.py).
@@ -435,10 +443,11 @@ REST_FRAMEWORK = {
         "tournaments.api.parsers.SafeJSONParser",
     ],
     # Every API view is throttled: per address for anonymous callers, per account for users
+    # (the address from tournaments/client_ip.py: X-Forwarded-For only from trusted proxies)
     # (views for table links count per side link instead: scope ``table_token``).
     "DEFAULT_THROTTLE_CLASSES": [
-        "rest_framework.throttling.AnonRateThrottle",
-        "rest_framework.throttling.UserRateThrottle",
+        "tournaments.api.throttles.AnonRateThrottle",
+        "tournaments.api.throttles.UserRateThrottle",
     ],
     "DEFAULT_THROTTLE_RATES": {
         "table_token": "120/min",

@@ -35,3 +35,27 @@ def metrics_not_public(app_configs: Any = None, **kwargs: Any) -> list[CheckMess
             id=METRICS_PUBLIC,
         )
     ]
+
+
+TRUSTED_PROXIES_INVALID = "spinner.E102"
+
+
+@register(Tags.security)
+def trusted_proxies_valid(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
+    """``SPINNER_TRUSTED_PROXIES`` names addresses or networks only (``tournaments.client_ip``):
+    a typo fails at start, not at the first request."""
+    from django.core.exceptions import ImproperlyConfigured
+
+    from tournaments.client_ip import trusted_proxies
+
+    try:
+        trusted_proxies()
+    except ImproperlyConfigured as exc:
+        return [
+            Error(
+                str(exc),
+                hint="List addresses or networks, comma-separated: 127.0.0.1,10.0.0.0/8.",
+                id=TRUSTED_PROXIES_INVALID,
+            )
+        ]
+    return []

@@ -20,6 +20,10 @@ a signed cookie saying so (:func:`remember_device`, set by the log in page) and 
 pause does not hold for it (the username's wait does): the director's own phone or laptop logs
 in on the venue's Wi-Fi while a stranger's guesses are refused (OWASP's "device cookies").
 A successful log in forgets only that browser's failures for that username (address and agent).
+
+"Address" is :func:`tournaments.client_ip.client_address` (axes' ``AXES_CLIENT_IP_CALLABLE``, so
+``request.axes_ip_address``): behind the proxies of ``SPINNER_TRUSTED_PROXIES`` the client's,
+not the proxy's; a client's own ``X-Forwarded-For`` is never believed.
 """
 
 from __future__ import annotations

@@ -25,7 +25,10 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.response import HttpResponseBase
 from django.utils.translation import gettext
 
+from tournaments.client_ip import client_address
 from tournaments.errors import SpinnerError
+
+__all__ = ["client_address"]  # the client's address (behind trusted proxies: tournaments.client_ip)
 
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -57,11 +60,6 @@ def allow(scope: str, ident: str) -> tuple[bool, int]:
         return True, 0
     wait = max(1, int((window + 1) * seconds - now))
     return count <= limit, wait
-
-
-def client_address(request: Any) -> str:
-    """The client's address as the server saw it (behind a proxy: the proxy's)."""
-    return str(request.META.get("REMOTE_ADDR", "") or "unknown")
 
 
 class WrongCredentialsThrottled(SpinnerError):

@@ -8,7 +8,6 @@ from typing import Any
 from django.shortcuts import get_object_or_404
 from rest_framework.authentication import SessionAuthentication
 from rest_framework.request import Request
-from rest_framework.throttling import UserRateThrottle
 from rest_framework.views import APIView
 
 from tournaments.api.authentication import TableTokenAuthentication, table_access
@@ -18,7 +17,7 @@ from tournaments.api.permissions import (
     OwnTableOrDirector,
 )
 from tournaments.api.serializers import match_state
-from tournaments.api.throttles import TableTokenThrottle
+from tournaments.api.throttles import TableTokenThrottle, UserRateThrottle
 from tournaments.api.tokens import HashedTokenAuthentication
 from tournaments.models import Match
 from tournaments.selectors import results as selectors

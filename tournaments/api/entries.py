@@ -20,7 +20,6 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.throttling import UserRateThrottle
 
 from tournaments.api.entry_serializers import (
     CSV_EXAMPLE,
@@ -45,6 +44,7 @@ from tournaments.api.pagination import Keyset, PageQuerySerializer, query_of
 from tournaments.api.parsers import CsvTextParser, PlainTextCsvParser
 from tournaments.api.permissions import DirectorOnly
 from tournaments.api.serializers import IDEMPOTENCY_OPTIONAL, errors, if_match_tag
+from tournaments.api.throttles import UserRateThrottle
 from tournaments.errors import ValidationFailed
 from tournaments.models import Entry, Event, Player
 from tournaments.selectors import players as player_selectors

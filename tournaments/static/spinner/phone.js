@@ -13,7 +13,8 @@
  *    so that a typing slip is caught before it is sent;
  *  - it SENDS through a small outbox kept in localStorage: each submission gets one
  *    Idempotency-Key when it is made, stored with it, so retries (the "online" event, then a
- *    backoff) deliver it exactly once;
+ *    backoff with jitter that honours Retry-After; every request has a timeout) deliver it
+ *    exactly once;
  *  - it SHOWS the other side's claim hand by hand (who scored, the running score in displayed
  *    points, the settlement, where it first differs from this phone's own sheet) above a dock
  *    with the Confirm and Disagree buttons.
@@ -195,22 +196,57 @@
   }
 
   // ---------------------------------------------------------------- network
+  /* Outages a phone rides through (issue 28). Every request is given up after REQUEST_TIMEOUT ms
+   * (AbortController), so that one stuck request never holds the outbox. An outbox send that
+   * fails (no answer, a timeout, 5xx, 408, 425, 429) is sent again with the same
+   * Idempotency-Key after a backoff with full jitter (a random wait up to 1 s, 2 s, 4 s... 30 s:
+   * the phones of a room do not all come back at the same instant), or, when the server says
+   * Retry-After (seconds or an HTTP date), never before it and spread over half as long again. */
+  var REQUEST_TIMEOUT = 15000;
+  var RETRY_BASE = 1000, RETRY_CAP = 30000, RETRY_AFTER_MOST = 300000;
   function post(url, body, headers) {
     // The table link's token is the API credential ("Authorization: Table <token>").
     var h = { "Content-Type": "application/json", "Accept": "application/json",
               "X-CSRFToken": cfg.csrf, "Authorization": "Table " + cfg.token };
     Object.keys(headers || {}).forEach(function (k) { h[k] = headers[k]; });
+    var ctl = typeof AbortController === "function" ? new AbortController() : null;
+    var timer = ctl ? setTimeout(function () { ctl.abort(); }, REQUEST_TIMEOUT) : null;
     return fetch(url, { method: "POST", headers: h, body: JSON.stringify(body),
-                        credentials: "same-origin" })
+                        credentials: "same-origin", signal: ctl ? ctl.signal : undefined })
       .then(function (r) {
+        // The body is read under the same timer: an answer that stops half way is given up too.
         return r.text().then(function (t) {
           var data = null;
           try { data = t ? JSON.parse(t) : null; } catch (e) { data = null; }
           return { status: r.status, ok: r.ok, data: data, headers: r.headers };
         });
-      });
+      })
+      .then(function (res) { clearTimeout(timer); return res; },
+            function (err) { clearTimeout(timer); throw err; });
+  }
+  /** An answer worth sending again (the same request, later): none, 5xx, 408, 425, 429. */
+  function retryable(res) {
+    return !res || res.status === 0 || res.status >= 500 || [408, 425, 429].indexOf(res.status) >= 0;
+  }
+  /** The answer's Retry-After in ms (delay-seconds or an HTTP date), or null. */
+  function retryAfterMs(res) {
+    var v = res && res.headers ? res.headers.get("Retry-After") : null;
+    if (!v) return null;
+    v = v.trim();
+    if (/^[0-9]+$/.test(v)) return Math.min(RETRY_AFTER_MOST, parseInt(v, 10) * 1000);
+    var when = Date.parse(v);
+    return isNaN(when) ? null : Math.min(RETRY_AFTER_MOST, Math.max(0, when - Date.now()));
+  }
+  /** The wait before retry number ``attempts`` (1, 2...): full jitter, or Retry-After honoured. */
+  function retryDelay(attempts, after) {
+    var ceiling = Math.min(RETRY_CAP, RETRY_BASE * Math.pow(2, Math.max(0, Math.min(attempts - 1, 10))));
+    if (after === null || after === undefined) return Math.max(100, Math.random() * ceiling);
+    return after + Math.random() * Math.min(ceiling, Math.max(after, RETRY_BASE)) / 2;
   }
 
+  var waitEl = document.getElementById("net-wait");
+  var scorebarEl = waitEl ? waitEl.closest(".scorebar") : null;
+  var retrying = false;  // the outbox's last send failed and a retry is due
   function showNet() {
     var pending = outbox().length;
     if (!navigator.onLine) {
@@ -226,6 +262,20 @@
       netEl.className = "status-line" + (st.notice ? " notice" : "");
       netEl.textContent = st.notice || "";
     }
+    showWaiting(pending);
+  }
+  /** The scorebar says when its score waits for the connection (offline, or a send or check
+   *  being retried) instead of standing still at the last checked score; delivered, it clears.
+   *  The line hangs below the scorebar, so that its height never changes. */
+  function showWaiting(pending) {
+    if (!waitEl) return;
+    var offline = !navigator.onLine;
+    var waiting = offline || (pending > 0 && retrying) || !!st.unchecked;
+    waitEl.hidden = !waiting;
+    waitEl.textContent = !waiting ? "" : offline
+      ? gettext("Waiting for the connection — your entries are kept on this phone.")
+      : gettext("Waiting for the connection — your entries are kept on this phone; trying again.");
+    if (scorebarEl) scorebarEl.classList.toggle("waiting", waiting);
   }
 
   // ---------------------------------------------------------------- verification (the engine's)
@@ -1253,32 +1303,35 @@
   }
   var flushing = false;
   var retryTimer = null;
+  /** Send the outbox's first item; delivered (2xx) or refused for good (4xx), it leaves the
+   *  outbox; else it stays, with the same Idempotency-Key (and If-Match), for a retry. */
   function flush() {
     clearTimeout(retryTimer);
     if (flushing) return;
     var items = outbox();
-    if (!items.length) { showNet(); return; }
+    if (!items.length) { retrying = false; showNet(); return; }
     flushing = true;
     var item = items[0];
     var headers = { "Idempotency-Key": item.key };
     if (item.ifMatch !== undefined && item.ifMatch !== null) headers["If-Match"] = String(item.ifMatch);
     post(item.url, item.body, headers).then(function (res) {
-      if (res.status >= 500 || res.status === 429 || res.status === 0) throw new Error("retry " + res.status);
-      // Delivered (2xx) or refused for good (4xx): either way it leaves the outbox.
+      if (retryable(res)) { sendAgain(item, res); return; }
       setOutbox(outbox().filter(function (x) { return x.key !== item.key; }));
       flushing = false;
+      retrying = false;
       delivered(item, res);
       flush();
-    }).catch(function () {
-      flushing = false;
-      var left = outbox();
-      left.forEach(function (x) { if (x.key === item.key) x.attempts = (x.attempts || 0) + 1; });
-      setOutbox(left);
-      var n = 1;
-      left.forEach(function (x) { if (x.key === item.key) n = x.attempts; });
-      var delay = Math.min(30000, 1000 * Math.pow(2, Math.min(n, 5)));
-      retryTimer = setTimeout(flush, delay);
-    });
+    }, function () { sendAgain(item, null); });
+  }
+  function sendAgain(item, res) {
+    flushing = false;
+    retrying = true;
+    var left = outbox();
+    var n = 1;
+    left.forEach(function (x) { if (x.key === item.key) n = x.attempts = (x.attempts || 0) + 1; });
+    setOutbox(left);
+    // Offline, the "online" event sends it; the timer is there too, in case that event never comes.
+    retryTimer = setTimeout(flush, retryDelay(n, retryAfterMs(res)));
   }
   function delivered(item, res) {
     var state = res.data && res.data.match ? res.data.match.state : null;
