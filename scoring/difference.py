@@ -25,7 +25,7 @@ from typing import Any, Final
 
 from scoring.tiles import TILE_LOOKUP
 
-__all__ = ["HEADER_KEYS", "Difference", "Entry", "first_difference"]
+__all__ = ["HEADER_KEYS", "NONE", "Difference", "Entry", "entry_of", "first_difference"]
 
 HEADER_KEYS: Final = ("rules", "players", "partnerships", "target", "hand_size", "time")
 """The match's settings, compared before the hands (``result`` follows from the hands)."""
@@ -166,14 +166,14 @@ def _hand_difference(i: int, a: Any, b: Any) -> Difference | None:
 
 def _plays_difference(i: int, xs: list[Any], ys: list[Any]) -> Difference | None:
     for j in range(max(len(xs), len(ys))):
-        ea = _entry(xs[j]) if j < len(xs) else NONE
-        eb = _entry(ys[j]) if j < len(ys) else NONE
+        ea = entry_of(xs[j]) if j < len(xs) else NONE
+        eb = entry_of(ys[j]) if j < len(ys) else NONE
         if ea != eb:
             return Difference(i, j, _what(ea, eb), ea, eb)
     return None
 
 
-def _entry(item: Any) -> Entry:
+def entry_of(item: Any) -> Entry:
     """A tally entry or a move as an :class:`Entry` (canonical tiles)."""
     if not isinstance(item, dict):
         return Entry("other", value=item)

@@ -21,6 +21,7 @@ from tournaments import game
 from tournaments.errors import ValidationFailed
 from tournaments.models import Event, Match, Round
 from tournaments.presenters import cards, table_many
+from tournaments.presenters import difference as sheet_difference
 from tournaments.presenters.scores import raw_from_halves
 from tournaments.selectors import forfeits as forfeit_reads
 from tournaments.selectors.bracket import game_line
@@ -401,4 +402,35 @@ def status_context(match: Match, board: MatchBoard, *, side: int | None = None) 
         else "",
         "versions": {"AB"[s]: claim.version for s, claim in enumerate(board.claims) if claim},
         "my_side": my_side,
+        "difference": conflict_difference(match, board, side),
     }
+
+
+def conflict_difference(match: Match, board: MatchBoard, side: int | None) -> dict[str, Any] | None:
+    """In a conflict between two sheets: their first difference for this phone
+    (``presenters.difference.versions``: "your sheet ...; theirs ..." on a side's link, both
+    teams named on a link for either), with the other side's version of the play that differs
+    (``theirs``: the tally entry or move as its sheet has it), so that the phone can take it."""
+    if board.state != "conflict" or len(board.claims) != 2:
+        return None
+    a, b = board.claims
+    if a is None or b is None or a.kind != "sheet" or b.kind != "sheet":
+        return None
+    names = sheet_difference.names_for(match)
+    mine, theirs = (b, a) if side == 1 else (a, b)
+    found = sheet_difference.versions(mine.sheet, theirs.sheet, names, phone=side is not None)
+    if found is None:
+        return None
+    found["theirs"] = _their_item(theirs.sheet, found["hand"], found["move"])
+    return found
+
+
+def _their_item(sheet: Any, hand: int | None, move: int | None) -> Any:
+    """The other sheet's tally entry or move at ``(hand, move)``, or None."""
+    if hand is None or move is None or not isinstance(sheet, dict):
+        return None
+    hands = sheet.get("hands")
+    if not isinstance(hands, list) or hand >= len(hands) or not isinstance(hands[hand], dict):
+        return None
+    items = hands[hand].get("tally") if "tally" in hands[hand] else hands[hand].get("moves")
+    return items[move] if isinstance(items, list) and move < len(items) else None

@@ -22,6 +22,7 @@ from tournaments import game
 from tournaments.errors import SpinnerError
 from tournaments.models import Event, Match, Round
 from tournaments.permissions import can_direct, director_required
+from tournaments.presenters import difference as sheet_difference
 from tournaments.selectors import desk
 from tournaments.selectors import forfeits as forfeit_reads
 from tournaments.selectors import results as selectors
@@ -305,6 +306,7 @@ def _match_page(
             "round": round_,
             "board": board,
             "divergence": board.divergence(),
+            "difference": sheet_difference.for_director(match, board.claims, board.state),
             "resolve_form": resolve_form or ResolveForm(match=match),
             "entry_form": entry_form,
             # each score to type, with whose it is (seat order)
