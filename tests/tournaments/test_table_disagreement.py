@@ -53,7 +53,7 @@ def test_each_phone_names_the_first_difference_from_its_own_sheet(client: Client
     )
     assert 'data-hand="0"' in a and 'data-move="0"' in a and 'data-what="scorer"' in a
     # the other sheet's version of the play, for the phone to take
-    assert '<script id="difference-theirs" type="application/json">{"seat": 2, "score": 10}' in a
+    assert 'data-theirs="{&quot;seat&quot;:2,&quot;score&quot;:10}"' in a
 
 
 def test_the_sentence_in_spanish(client: Client) -> None:
@@ -67,7 +67,9 @@ def test_the_directors_page_names_both_teams_and_shows_both_versions(client: Cli
     setup = conflict()
     match = setup.matches[0]
     client.force_login(setup.director)
-    page = client.get(f"/director/events/{setup.event.slug}/rounds/1/results/{match.pk}/").content.decode()
+    page = client.get(
+        f"/director/events/{setup.event.slug}/rounds/1/results/{match.pk}/"
+    ).content.decode()
     assert (
         "Hand 1, play 1: Team A&#x27;s sheet gives 2 to Team A One (N); "
         "Team B&#x27;s sheet gives 2 to Team A Two (S)." in page

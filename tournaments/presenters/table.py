@@ -9,6 +9,7 @@ page shows the score and the entrant confirms it: the phone never counts.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.urls import reverse
@@ -421,7 +422,8 @@ def conflict_difference(match: Match, board: MatchBoard, side: int | None) -> di
     found = sheet_difference.versions(mine.sheet, theirs.sheet, names, phone=side is not None)
     if found is None:
         return None
-    found["theirs"] = _their_item(theirs.sheet, found["hand"], found["move"])
+    item = _their_item(theirs.sheet, found["hand"], found["move"])
+    found["theirs"] = None if item is None else json.dumps(item, separators=(",", ":"))
     return found
 
 
