@@ -28,6 +28,7 @@ from tournaments.selectors import forfeits as forfeit_reads
 from tournaments.selectors.bracket import game_line
 from tournaments.selectors.desk import round_clock
 from tournaments.selectors.results import MatchBoard
+from tournaments.services.claims import clean_device
 from tournaments.services.table_links import link_seats
 
 RULES_LABEL = dict(Event.Rules.choices)
@@ -352,15 +353,20 @@ def moved_on_context(shown: Match, current: Match) -> dict[str, Any]:
     return {"shown_game": shown.game_no, "game_line": game_line(current)}
 
 
-def status_context(match: Match, board: MatchBoard, *, side: int | None = None) -> dict[str, Any]:
+def status_context(
+    match: Match, board: MatchBoard, *, side: int | None = None, device: str = ""
+) -> dict[str, Any]:
     """The claim status fragment's context: each side's claim (scores in displayed points, its
     hands), the confirmed result, the versions the Confirm button sends. ``side``: the side the
-    viewing link acts for (its own claim gets no Confirm button: only the other side's does)."""
+    viewing link acts for (its own claim gets no Confirm button: only the other side's does).
+    ``device``: the viewing phone's device id; a claim it sent is marked ``same_device`` (its
+    Confirm asks "Are you the other team?", or is not offered where the event forbids it)."""
     if match.table_entries > 2:  # a table of many: every seat's claim and confirmation
         return table_many.status_context(match, board, side=side)
     event = match.round.event
     my_side = None if side is None else game.side_letter(side)
     sides = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]
+    viewer = clean_device(device)
 
     def shown(halves: int | None) -> str:
         raw = raw_from_halves(halves)
@@ -381,6 +387,7 @@ def status_context(match: Match, board: MatchBoard, *, side: int | None = None) 
                 "hand_lines": hand_lines(claim.sheet),
                 "winner": sides[claim.winner_side] if claim.winner_side is not None else None,
                 "confirm_url": _api("api:claim-confirm", match),
+                "same_device": bool(viewer) and claim.device == viewer,
             }
         )
     result = board.result
@@ -404,6 +411,7 @@ def status_context(match: Match, board: MatchBoard, *, side: int | None = None) 
         "versions": {"AB"[s]: claim.version for s, claim in enumerate(board.claims) if claim},
         "my_side": my_side,
         "difference": conflict_difference(match, board, side),
+        "require_other_device": event.require_other_device,
     }
 
 
