@@ -60,7 +60,7 @@ def test_the_sentence_in_spanish(client: Client) -> None:
     setup = conflict()
     client.cookies["django_language"] = "es"
     a = client.get(setup.path(0, side=0).rstrip("/") + "/status").content.decode()
-    assert "Mano 1, jugada 1: tu hoja da 2 a Team A One (N); la suya da 2 a Team A Two (S)." in a
+    assert "Mano 1, jugada 1: tu planilla da 2 a Team A One (N); la suya da 2 a Team A Two (S)." in a
 
 
 def test_the_directors_page_names_both_teams_and_shows_both_versions(client: Client) -> None:

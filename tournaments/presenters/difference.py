@@ -8,6 +8,7 @@ with their compass point, sides by team name, points in the event's displayed po
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,7 @@ from django.utils.translation import gettext, pgettext
 from scoring.difference import NONE, Difference, Entry, entry_of, first_difference
 from tournaments import game
 from tournaments.models import Event, Match
+from tournaments.presenters.cards import Seat
 
 __all__ = ["Names", "names_for", "sentence", "side_by_side", "versions"]
 
@@ -56,11 +58,9 @@ def compass_letters(players: int) -> list[str]:
     return letters[:players] if players != 2 else [letters[0], letters[2]]
 
 
-def names_for(match: Match) -> Names:
-    """The match's seats ("Ana (N)") and sides (team names; at a table of many, the players)."""
-    from tournaments.presenters.table import seat_records  # the table's seats (it imports this)
-
-    seats = seat_records(match)
+def names_for(match: Match, seats: Sequence[Seat]) -> Names:
+    """The match's seats ("Ana (N)") and sides (team names; at a table of many, the players);
+    ``seats``: the table's (``presenters.table.seat_records``)."""
     compass = compass_letters(len(seats))
     labels = tuple(
         f"{s.player or s.side} ({compass[s.number]})" if s.number < len(compass) else s.player
@@ -240,7 +240,9 @@ def _bare(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def for_director(match: Match, claims: Any, state: str) -> dict[str, Any] | None:
+def for_director(
+    match: Match, claims: Any, state: str, seats: Sequence[Seat]
+) -> dict[str, Any] | None:
     """The director's page of a conflict between two sheets: ``{"text", "rows"}``, the first
     difference with both teams named and both versions side by side (``side_by_side``)."""
     if state != "conflict" or len(claims) != 2 or None in claims:
@@ -248,7 +250,7 @@ def for_director(match: Match, claims: Any, state: str) -> dict[str, Any] | None
     a, b = claims
     if a.kind != "sheet" or b.kind != "sheet":
         return None
-    names = names_for(match)
+    names = names_for(match, seats)
     found = versions(a.sheet, b.sheet, names, phone=False)
     if found is None:
         return None

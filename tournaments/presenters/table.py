@@ -425,7 +425,7 @@ def conflict_difference(match: Match, board: MatchBoard, side: int | None) -> di
     a, b = board.claims
     if a is None or b is None or a.kind != "sheet" or b.kind != "sheet":
         return None
-    names = sheet_difference.names_for(match)
+    names = sheet_difference.names_for(match, seat_records(match))
     mine, theirs = (b, a) if side == 1 else (a, b)
     found = sheet_difference.versions(mine.sheet, theirs.sheet, names, phone=side is not None)
     if found is None:

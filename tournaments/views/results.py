@@ -23,6 +23,7 @@ from tournaments.errors import SpinnerError
 from tournaments.models import Event, Match, Round
 from tournaments.permissions import can_direct, director_required
 from tournaments.presenters import difference as sheet_difference
+from tournaments.presenters.table import seat_records
 from tournaments.selectors import desk
 from tournaments.selectors import forfeits as forfeit_reads
 from tournaments.selectors import results as selectors
@@ -306,7 +307,9 @@ def _match_page(
             "round": round_,
             "board": board,
             "divergence": board.divergence(),
-            "difference": sheet_difference.for_director(match, board.claims, board.state),
+            "difference": sheet_difference.for_director(
+                match, board.claims, board.state, seat_records(match)
+            ),
             "resolve_form": resolve_form or ResolveForm(match=match),
             "entry_form": entry_form,
             # each score to type, with whose it is (seat order)
