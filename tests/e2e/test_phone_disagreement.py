@@ -118,3 +118,77 @@ def test_a_disagreement_on_one_scorer_is_named_in_view_and_corrected_on_one_phon
     assert result.source == "agreed"
     first = result.sheet["hands"][0]["tally"][0]
     assert first == {"seat": 2, "score": 15}
+
+
+def test_a_side_reopens_the_hand_changes_the_scorer_in_place_and_sends_again(
+    live_server: Any, phone: Any, browser: Any, artifacts: Path
+) -> None:
+    setup = orm(make_setup, "reopen", rules="five-up", target=25)
+    match = setup.matches[0]
+    phone.goto(live_server.url + setup.path(0, side=0))
+    enter(phone, SEATS[0])
+    tap(phone, "Submit as Team A")
+    expect(phone.locator("#claim-pending-A")).to_be_visible()
+
+    other_ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    try:
+        other = other_ctx.new_page()
+        other.set_default_timeout(15_000)
+        other.goto(live_server.url + setup.path(0, side=1))
+        tap(other, "Disagree")
+        enter(other, SEATS[2])
+        tap(other, "Submit as Team B")
+        expect(other.locator("#difference-sentence")).to_contain_text("Hand 1, play 1")
+        in_view(other, "#difference-sentence")
+
+        # side B was wrong: it reopens hand 1 of its sent sheet; the plays and how the hand
+        # ended are still there (pips typed back in); it gives play 1 to North in place
+        tap(other, "Reopen hand 1 of our sheet")
+        expect(other.locator("#pips-1")).to_have_value("4")
+        scorer = other.get_by_label("Who scored play 1")
+        expect(scorer).to_have_value("2")
+        scorer.select_option(label=SEATS[0])
+        expect(other.locator("ol.entries li").first).to_contain_text("Team A One (N)")
+        other.screenshot(path=str(artifacts / "side-b-reopened.png"))
+        tap(other, "Settle hand 1")
+        expect(other.locator("#winner")).to_contain_text("Team A wins")
+        tap(other, "Submit as Team B")
+        expect(other.locator("#claim-confirmed")).to_contain_text("Team A wins", timeout=20_000)
+        expect(phone.locator("#claim-confirmed")).to_contain_text(
+            "Result confirmed", timeout=20_000
+        )
+    finally:
+        other_ctx.close()
+    result = orm(lambda: MatchResult.objects.get(match=match, is_current=True))
+    assert result.sheet["hands"][0]["tally"][0] == {"seat": 0, "score": 15}
+
+
+def test_a_confirmation_on_the_submitting_phone_asks_and_is_marked(
+    live_server: Any, phone: Any, artifacts: Path
+) -> None:
+    setup = orm(make_setup, "onephone", rules="five-up", target=25)
+    match = setup.matches[0]
+    asked: list[str] = []
+
+    def answer(dialog: Any) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    phone.on("dialog", answer)
+    phone.goto(live_server.url + setup.path(0, side=0))
+    enter(phone, SEATS[0])
+    tap(phone, "Submit as Team A")
+    expect(phone.locator("#claim-pending-A")).to_be_visible()
+    # the same phone (the same browser storage: the same device id) opens side B's link
+    phone.goto(live_server.url + setup.path(0, side=1))
+    expect(phone.locator("#same-device")).to_have_text("This phone sent this result.")
+    phone.get_by_role("button", name="Confirm for Team B", exact=True).click()
+    expect(phone.locator("#claim-confirmed")).to_contain_text("Team A wins", timeout=20_000)
+    assert any("Are you the other team?" in m for m in asked)
+    # a confirmed result: this phone (nothing entered for side B) is not offered its own sheet
+    expect(phone.locator("#show-entry")).to_have_count(0)
+    claims = orm(
+        lambda: list(match.claims.order_by("side").values("side", "device", "same_device"))
+    )
+    assert claims[0]["device"] and claims[0]["device"] == claims[1]["device"]
+    assert [c["same_device"] for c in claims] == [False, True]

@@ -162,13 +162,15 @@
   });
 
   // ---------------------------------------------------------------- corrections
-  /** Hand ``i`` of this phone's sheet open again: its end undone (the plays stay), the hands
-   *  after it kept aside until it is settled again, the sheet no longer "sent". */
+  function emptyHand(h) { return !!h && !h.tally.length && !h.moves.length && !h.end; }
+  /** Hand ``i`` of this phone's sheet open again: its plays stay, and so does how it ended
+   *  (chosen again, the pips left typed back in), so that only what is wrong is changed; the
+   *  hands after it are kept aside until it is settled again; the sheet is no longer "sent". */
   function reopen(i) {
     var st = P.state();
     if (!st.hands[i]) return;
-    if (st.later && st.later.hands.length) restore(true);
-    var later = { hands: st.hands.splice(i + 1), settled: {}, time: null };
+    if (st.later) restore(true);
+    var later = { at: i, hands: st.hands.splice(i + 1).filter(function (h) { return !emptyHand(h); }), settled: {}, time: null };
     Object.keys(st.settled || {}).forEach(function (k) {
       if (+k > i) later.settled[+k - i - 1] = st.settled[k];
       if (+k >= i) delete st.settled[k];
@@ -176,8 +178,16 @@
     if (st.time && st.time.hand > i) { later.time = st.time; st.time = null; st.timeLast = null; }
     st.later = later.hands.length ? later : null;
     var h = st.hands[i];
+    if (h.end) {
+      st.ending = { kind: h.end, finisher: h.end === "domino" ? h.finisher : null };
+      (h.remaining || []).forEach(function (pips, s) {
+        if (typeof pips === "number" && !(h.end === "domino" && h.finisher === s)) st.drafts["pips-" + s] = String(pips);
+      });
+    } else {
+      st.ending = null;
+    }
     h.end = null; h.finisher = null; h.remaining = null;
-    st.ending = null; st.pick = null; st.submitted = null; st.showEntry = true;
+    st.pick = null; st.submitted = null; st.showEntry = true;
     st.entryNotice = st.later ? fmt(gettext("Hand %(hand)s is open again: correct it and settle it; hands %(from)s to %(to)s are kept and come back then."), { hand: i + 1, from: i + 2, to: i + 1 + st.later.hands.length })
       : fmt(gettext("Hand %(hand)s is open again: correct it, settle it and send the sheet again."), { hand: i + 1 });
     entry.classList.remove("hidden");
@@ -188,8 +198,10 @@
   function restore(force) {
     var st = P.state();
     if (!st.later) return;
-    var h = st.hands[st.hands.length - 1];
-    if (!force && (!h || !h.end)) return;
+    var at = st.later.at;
+    if (!force && !(st.hands[at] && st.hands[at].end)) return;
+    // the empty hand phone.js starts after a domino gives way to the kept hands
+    while (st.hands.length > at + 1 && emptyHand(st.hands[st.hands.length - 1])) st.hands.pop();
     var base = st.hands.length;
     st.hands = st.hands.concat(st.later.hands);
     Object.keys(st.later.settled).forEach(function (k) { st.settled[base + (+k)] = st.later.settled[k]; });
@@ -198,6 +210,41 @@
     st.entryNotice = gettext("The corrected hand is settled and the later hands are back: check the sheet and send it again.");
     P.changed();
   }
+  /** Who scored each play of the hand being entered can be changed in place (a tally hand):
+   *  a reopened hand is corrected without undoing and typing again what came after. */
+  function seatLabel(s) {
+    var seat = P.cfg.seats[s];
+    return seat ? (seat.player ? seat.player + " (" + seat.compass + ")" : seat.compass) : String(s + 1);
+  }
+  function decorate() {
+    var st = P.state();
+    var h = st.hands[st.hands.length - 1];
+    var list = entry.querySelector("ol.entries");
+    if (!h || h.end || h.form === "moves" || !list || list.hasAttribute("data-scorers")) return;
+    list.setAttribute("data-scorers", "1");
+    Array.prototype.forEach.call(list.children, function (li, j) {
+      var t = h.tally[j];
+      if (!t || t.entity !== undefined) return;
+      var label = fmt(gettext("Who scored play %(play)s"), { play: j + 1 });
+      var html = " <select class=\"scorer\" data-review-scorer=\"" + j + "\" aria-label=\"" + esc(label) + "\">";
+      for (var s = 0; s < P.cfg.players; s++) {
+        html += "<option value=\"" + s + "\"" + (s === t.seat ? " selected" : "") + ">" + esc(seatLabel(s)) + "</option>";
+      }
+      li.insertAdjacentHTML("beforeend", html + "</select>");
+    });
+  }
+  new MutationObserver(decorate).observe(entry, { childList: true, subtree: true });
+  entry.addEventListener("change", function (ev) {
+    var el = ev.target.closest && ev.target.closest("[data-review-scorer]");
+    if (!el) return;
+    var st = P.state();
+    var h = st.hands[st.hands.length - 1];
+    var j = parseInt(el.getAttribute("data-review-scorer"), 10);
+    if (!h || !h.tally[j]) return;
+    h.tally[j] = { seat: parseInt(el.value, 10), score: h.tally[j].score };
+    st.submitted = null;
+    P.changed();
+  });
   /** This phone's play at the first difference replaced by the other sheet's version. */
   function take() {
     var st = P.state();
@@ -240,4 +287,5 @@
   app.addEventListener("keyup", function (ev) { if (ev.key === "Enter") restore(false); });
 
   placeStatus();
+  decorate();
 })();
