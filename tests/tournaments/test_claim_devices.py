@@ -117,3 +117,10 @@ def test_a_required_other_device_offers_no_confirm_on_the_sending_phone(client: 
 )
 def test_a_device_id_is_kept_only_as_letters_digits_and_hyphens(given: Any, kept: str) -> None:
     assert clean_device(given) == kept
+
+
+def test_the_setting_is_on_the_events_settings_page(client: Client) -> None:
+    setup = make_setup(rules="five-up", target=25)
+    client.force_login(setup.director)
+    page = client.get(f"/director/events/{setup.event.slug}/edit/").content.decode()
+    assert "Require a different device to confirm" in page and 'name="require_other_device"' in page
