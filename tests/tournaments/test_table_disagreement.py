@@ -60,7 +60,9 @@ def test_the_sentence_in_spanish(client: Client) -> None:
     setup = conflict()
     client.cookies["django_language"] = "es"
     a = client.get(setup.path(0, side=0).rstrip("/") + "/status").content.decode()
-    assert "Mano 1, jugada 1: tu planilla da 2 a Team A One (N); la suya da 2 a Team A Two (S)." in a
+    assert (
+        "Mano 1, jugada 1: tu planilla da 2 a Team A One (N); la suya da 2 a Team A Two (S)." in a
+    )
 
 
 def test_the_directors_page_names_both_teams_and_shows_both_versions(client: Client) -> None:
@@ -98,3 +100,13 @@ def test_no_sentence_without_a_conflict(client: Client) -> None:
     assert board is not None and board.state == "pending"
     a = client.get(setup.path(0, side=1).rstrip("/") + "/status").content.decode()
     assert "difference-sentence" not in a
+
+
+def test_the_directors_board_shows_the_sentence_on_the_conflicting_table(client: Client) -> None:
+    setup = conflict()
+    client.force_login(setup.director)
+    board = client.get(f"/director/events/{setup.event.slug}/rounds/1/results/").content.decode()
+    assert (
+        f'data-difference="{setup.matches[0].pk}">Hand 1, play 1: Team A&#x27;s sheet gives 2 to '
+        "Team A One (N); Team B&#x27;s sheet gives 2 to Team A Two (S)." in board
+    )

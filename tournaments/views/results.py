@@ -264,6 +264,17 @@ def round_results(request: HttpRequest, number: int, *, event: Event) -> HttpRes
         ],
         "counts": selectors.count_states(boards),
         "forfeit_marks": forfeit_reads.board_marks((b.result for b in boards), event.pk),
+        # a conflict between two sheets: the first difference in words (the match page's)
+        "differences": {
+            b.match.pk: found["text"]
+            for b in boards
+            if b.state == "conflict"
+            and (
+                found := sheet_difference.for_director(
+                    b.match, b.claims, b.state, seat_records(b.match)
+                )
+            )
+        },
         "state": state,
         "complete": services.round_results_complete(round_),
         "poll_seconds": POLL_SECONDS,
