@@ -116,6 +116,7 @@ def test_a_disagreement_on_one_scorer_is_named_in_view_and_corrected_on_one_phon
 
     result = orm(lambda: MatchResult.objects.get(match=match, is_current=True))
     assert result.source == "agreed"
+    assert result.sheet is not None
     first = result.sheet["hands"][0]["tally"][0]
     assert first == {"seat": 2, "score": 15}
 
@@ -160,6 +161,7 @@ def test_a_side_reopens_the_hand_changes_the_scorer_in_place_and_sends_again(
     finally:
         other_ctx.close()
     result = orm(lambda: MatchResult.objects.get(match=match, is_current=True))
+    assert result.sheet is not None
     assert result.sheet["hands"][0]["tally"][0] == {"seat": 0, "score": 15}
 
 
