@@ -15,6 +15,7 @@ from tests import factories
 from tests.tournaments.phone_factory import make_setup
 from tests.tournaments.test_table_page import tally_sheet
 from tournaments.presenters import difference
+from tournaments.presenters.table import seat_records
 from tournaments.selectors.results import match_board
 from tournaments.services.claims import submit_claim
 
@@ -110,3 +111,27 @@ def test_the_directors_board_shows_the_sentence_on_the_conflicting_table(client:
         f'data-difference="{setup.matches[0].pk}">Hand 1, play 1: Team A&#x27;s sheet gives 2 to '
         "Team A One (N); Team B&#x27;s sheet gives 2 to Team A Two (S)." in board
     )
+
+
+def test_a_table_of_many_names_the_first_difference_from_the_seats_own_sheet(
+    client: Client,
+) -> None:
+    from tests.tournaments.tables_support import make_event, make_round, plain, table_at
+    from tournaments.services.table_links import table_link_path
+
+    event = make_event()
+    rnd = make_round(event)
+    match = table_at(rnd, 1)
+    first, _ = plain(3)
+    second, _ = plain(3, skip=1)
+    submit_claim(match=match, side=0, sheet=first)
+    assert submit_claim(match=match, side=1, sheet=second).state == "conflict"
+    assert match.table is not None
+    path = table_link_path(round_=rnd, table=match.table, side=0).rstrip("/") + "/status"
+    page = client.get(path).content.decode()
+    found = difference.versions(
+        first, second, difference.names_for(match, seat_records(match)), phone=True
+    )
+    assert found is not None and found["text"].startswith("Hand 1")
+    assert 'id="difference-sentence"' in page and found["text"].replace("'", "&#x27;") in page
+    assert 'id="difference-actions"' in page

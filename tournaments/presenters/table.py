@@ -362,7 +362,9 @@ def status_context(
     ``device``: the viewing phone's device id; a claim it sent is marked ``same_device`` (its
     Confirm asks "Are you the other team?", or is not offered where the event forbids it)."""
     if match.table_entries > 2:  # a table of many: every seat's claim and confirmation
-        return table_many.status_context(match, board, side=side)
+        many = table_many.status_context(match, board, side=side)
+        many["difference"] = many_difference(match, board, side)
+        return many
     event = match.round.event
     my_side = None if side is None else game.side_letter(side)
     sides = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]
@@ -428,6 +430,37 @@ def conflict_difference(match: Match, board: MatchBoard, side: int | None) -> di
     names = sheet_difference.names_for(match, seat_records(match))
     mine, theirs = (b, a) if side == 1 else (a, b)
     found = sheet_difference.versions(mine.sheet, theirs.sheet, names, phone=side is not None)
+    if found is None:
+        return None
+    item = _their_item(theirs.sheet, found["hand"], found["move"])
+    found["theirs"] = None if item is None else json.dumps(item, separators=(",", ":"))
+    return found
+
+
+def many_difference(match: Match, board: MatchBoard, side: int | None) -> dict[str, Any] | None:
+    """At a table of many in conflict: the first difference between this seat's sheet and the
+    first other sheet sent that differs from it (None without a sheet of its own)."""
+    if board.state != "conflict" or side is None or side >= len(board.claims):
+        return None
+    mine = board.claims[side]
+    if mine is None or mine.kind != "sheet" or mine.status != "submitted":
+        return None
+    theirs = next(
+        (
+            c
+            for c in board.claims
+            if c is not None
+            and c.side != side
+            and c.kind == "sheet"
+            and c.status == "submitted"
+            and c.digest != mine.digest
+        ),
+        None,
+    )
+    if theirs is None:
+        return None
+    names = sheet_difference.names_for(match, seat_records(match))
+    found = sheet_difference.versions(mine.sheet, theirs.sheet, names, phone=True)
     if found is None:
         return None
     item = _their_item(theirs.sheet, found["hand"], found["move"])
