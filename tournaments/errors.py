@@ -145,6 +145,7 @@ class ErrorCode(StrEnum):
     SHEET_MISMATCH = "sheet_mismatch"
     SHEET_TOO_LARGE = "sheet_too_large"
     CLAIM_LIMIT_REACHED = "claim_limit_reached"
+    SAME_DEVICE = "same_device"  # confirmed on the phone that sent the claim, the event refuses it
     FINAL_SCORE_NOT_ALLOWED = "final_score_not_allowed"
     NOTHING_TO_CONFIRM = "nothing_to_confirm"
     CONFIRM_WHOSE = "confirm_whose"  # a table of many: the others differ, say whose claim

@@ -170,6 +170,13 @@ class Event(models.Model):
     allow_final_score_only = models.BooleanField(
         default=False, help_text=_("Tables may submit a final score only (marked unverified).")
     )
+    # A claim is confirmed from another phone than the one that sent it (each table phone keeps
+    # a device id); off: a confirmation on the sending phone is taken, after "Are you the other
+    # team?", and marked for the director ("confirmed on the submitting phone").
+    require_other_device = models.BooleanField(
+        default=False,
+        help_text=_("A result is confirmed only from another phone than the one that sent it."),
+    )
 
     # The format.
     format = models.CharField(max_length=16, choices=Format.choices, default=Format.SWISS)

@@ -64,6 +64,10 @@ class Claim(models.Model):
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
+    # The table phone's device id (kept in its browser, sent with the claim; "" when not sent).
+    device = models.CharField(max_length=64, blank=True, default="")
+    # A confirmation sent from the device that sent the claim it confirms: the desk says so.
+    same_device = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -116,6 +116,10 @@ class EventSettingsSerializer(StrictInput):
     time_policy = serializers.ChoiceField(choices=Event.TimePolicy.choices, required=False)
     round_minutes = _int(1, 1440, "How long a round lasts.", required=False)
     allow_final_score_only = serializers.BooleanField(required=False)
+    require_other_device = serializers.BooleanField(
+        required=False,
+        help_text="A result is confirmed only from another phone than the one that sent it.",
+    )
     format = serializers.ChoiceField(choices=Event.Format.choices, required=False)
     swiss_rounds = _int(0, 1000, "Swiss rounds (at least 1 in a Swiss event).", required=False)
     playoff = serializers.ChoiceField(choices=Event.Playoff.choices, required=False)

@@ -197,6 +197,7 @@ class MatchClaimsApi(ResultsApi):
                     sheet=values.get("sheet"),
                     final_score=final_score_of(values.get("final_score")),
                     expected_version=expected,
+                    device=request.headers.get("X-Spinner-Device", ""),
                 )
             claim = claim_data(out.claim)
             if out.refusal is not None:
@@ -255,6 +256,7 @@ class ClaimConfirmApi(ResultsApi):
                 side=side,
                 expected_version=expected,
                 of_side=data.validated_data.get("of_side"),
+                device=request.headers.get("X-Spinner-Device", ""),
             )
             return Response(
                 {

@@ -9,6 +9,7 @@ page shows the score and the entrant confirms it: the phone never counts.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django.urls import reverse
@@ -21,11 +22,13 @@ from tournaments import game
 from tournaments.errors import ValidationFailed
 from tournaments.models import Event, Match, Round
 from tournaments.presenters import cards, table_many
+from tournaments.presenters import difference as sheet_difference
 from tournaments.presenters.scores import raw_from_halves
 from tournaments.selectors import forfeits as forfeit_reads
 from tournaments.selectors.bracket import game_line
 from tournaments.selectors.desk import round_clock
 from tournaments.selectors.results import MatchBoard
+from tournaments.services.claims import clean_device
 from tournaments.services.table_links import link_seats
 
 RULES_LABEL = dict(Event.Rules.choices)
@@ -350,15 +353,22 @@ def moved_on_context(shown: Match, current: Match) -> dict[str, Any]:
     return {"shown_game": shown.game_no, "game_line": game_line(current)}
 
 
-def status_context(match: Match, board: MatchBoard, *, side: int | None = None) -> dict[str, Any]:
+def status_context(
+    match: Match, board: MatchBoard, *, side: int | None = None, device: str = ""
+) -> dict[str, Any]:
     """The claim status fragment's context: each side's claim (scores in displayed points, its
     hands), the confirmed result, the versions the Confirm button sends. ``side``: the side the
-    viewing link acts for (its own claim gets no Confirm button: only the other side's does)."""
+    viewing link acts for (its own claim gets no Confirm button: only the other side's does).
+    ``device``: the viewing phone's device id; a claim it sent is marked ``same_device`` (its
+    Confirm asks "Are you the other team?", or is not offered where the event forbids it)."""
     if match.table_entries > 2:  # a table of many: every seat's claim and confirmation
-        return table_many.status_context(match, board, side=side)
+        many = table_many.status_context(match, board, side=side)
+        many["difference"] = many_difference(match, board, side)
+        return many
     event = match.round.event
     my_side = None if side is None else game.side_letter(side)
     sides = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]
+    viewer = clean_device(device)
 
     def shown(halves: int | None) -> str:
         raw = raw_from_halves(halves)
@@ -379,6 +389,7 @@ def status_context(match: Match, board: MatchBoard, *, side: int | None = None) 
                 "hand_lines": hand_lines(claim.sheet),
                 "winner": sides[claim.winner_side] if claim.winner_side is not None else None,
                 "confirm_url": _api("api:claim-confirm", match),
+                "same_device": bool(viewer) and claim.device == viewer,
             }
         )
     result = board.result
@@ -401,4 +412,68 @@ def status_context(match: Match, board: MatchBoard, *, side: int | None = None) 
         else "",
         "versions": {"AB"[s]: claim.version for s, claim in enumerate(board.claims) if claim},
         "my_side": my_side,
+        "difference": conflict_difference(match, board, side),
+        "require_other_device": event.require_other_device,
     }
+
+
+def conflict_difference(match: Match, board: MatchBoard, side: int | None) -> dict[str, Any] | None:
+    """In a conflict between two sheets: their first difference for this phone
+    (``presenters.difference.versions``: "your sheet ...; theirs ..." on a side's link, both
+    teams named on a link for either), with the other side's version of the play that differs
+    (``theirs``: the tally entry or move as its sheet has it), so that the phone can take it."""
+    if board.state != "conflict" or len(board.claims) != 2:
+        return None
+    a, b = board.claims
+    if a is None or b is None or a.kind != "sheet" or b.kind != "sheet":
+        return None
+    names = sheet_difference.names_for(match, seat_records(match))
+    mine, theirs = (b, a) if side == 1 else (a, b)
+    found = sheet_difference.versions(mine.sheet, theirs.sheet, names, phone=side is not None)
+    if found is None:
+        return None
+    item = _their_item(theirs.sheet, found["hand"], found["move"])
+    found["theirs"] = None if item is None else json.dumps(item, separators=(",", ":"))
+    return found
+
+
+def many_difference(match: Match, board: MatchBoard, side: int | None) -> dict[str, Any] | None:
+    """At a table of many in conflict: the first difference between this seat's sheet and the
+    first other sheet sent that differs from it (None without a sheet of its own)."""
+    if board.state != "conflict" or side is None or side >= len(board.claims):
+        return None
+    mine = board.claims[side]
+    if mine is None or mine.kind != "sheet" or mine.status != "submitted":
+        return None
+    theirs = next(
+        (
+            c
+            for c in board.claims
+            if c is not None
+            and c.side != side
+            and c.kind == "sheet"
+            and c.status == "submitted"
+            and c.digest != mine.digest
+        ),
+        None,
+    )
+    if theirs is None:
+        return None
+    names = sheet_difference.names_for(match, seat_records(match))
+    found = sheet_difference.versions(mine.sheet, theirs.sheet, names, phone=True)
+    if found is None:
+        return None
+    item = _their_item(theirs.sheet, found["hand"], found["move"])
+    found["theirs"] = None if item is None else json.dumps(item, separators=(",", ":"))
+    return found
+
+
+def _their_item(sheet: Any, hand: int | None, move: int | None) -> Any:
+    """The other sheet's tally entry or move at ``(hand, move)``, or None."""
+    if hand is None or move is None or not isinstance(sheet, dict):
+        return None
+    hands = sheet.get("hands")
+    if not isinstance(hands, list) or hand >= len(hands) or not isinstance(hands[hand], dict):
+        return None
+    items = hands[hand].get("tally") if "tally" in hands[hand] else hands[hand].get("moves")
+    return items[move] if isinstance(items, list) and move < len(items) else None

@@ -52,6 +52,19 @@ class ClaimLimitReached(Conflict):
     code = "claim_limit_reached"
 
 
+class SameDevice(Conflict):
+    """A confirmation from the phone that sent the claim, where the event requires another."""
+
+    code = "same_device"
+
+
+def clean_device(value: Any) -> str:
+    """A phone's device id as stored: up to 64 letters, digits and hyphens, else ""."""
+    text = value if isinstance(value, str) else ""
+    text = text.strip()[:64]
+    return text if text and all(c.isalnum() or c == "-" for c in text) and text.isascii() else ""
+
+
 @dataclass(frozen=True)
 class ClaimOutcome:
     """What a submission did: the side's current claim, whether a new version was stored, the
@@ -78,8 +91,10 @@ def submit_claim(
     sheet: Any = None,
     final_score: Any = None,
     expected_version: int | None = None,
+    device: str = "",
 ) -> ClaimOutcome:
     """Store a side's claim (a new version) and confirm the match if both sides now agree.
+    ``device``: the sending phone's device id (``clean_device``), kept with the claim.
 
     Claims are the tables' (their link; ``manage.py demo`` plays tables the same way): no
     director submits or confirms one, since two equal claims make an ``agreed`` result with no
@@ -122,7 +137,7 @@ def submit_claim(
         )
     check_version(current, expected_version)
     check_claim_room(locked, side, current, draft=not found.complete)
-    claim = _store_claim(locked, side, found, current)
+    claim = _store_claim(locked, side, found, current, device=clean_device(device))
     _audit_claim(locked, claim, "claim.submit")
     claims[side] = claim
     result = _confirm_if_agreed(locked, claims, side)
@@ -164,6 +179,8 @@ def _store_claim(
     current: Claim | None,
     *,
     confirms: Claim | None = None,
+    device: str = "",
+    same_device: bool = False,
 ) -> Claim:
     version = 1 if current is None else current.version + 1
     try:
@@ -186,6 +203,8 @@ def _store_claim(
                 confirms=confirms,
                 origin=Claim.Origin.TABLE,
                 actor=None,
+                device=device,
+                same_device=same_device,
             )
     except IntegrityError as exc:  # a concurrent writer took this version (the lock prevents it)
         raise StaleVersion(
@@ -297,9 +316,14 @@ def confirm_claim(
     side: int,
     expected_version: int,
     of_side: int | None = None,
+    device: str = "",
 ) -> ClaimOutcome:
     """The other side confirms side ``1 - side``'s current claim as it stands (a table's act,
     like ``submit_claim``).
+
+    ``device``: the confirming phone's device id. The same device as the claim's is refused
+    when the event requires another (``same_device``), else taken and marked ``same_device``
+    (the phone asked "Are you the other team?" first; the desk shows it).
 
     ``expected_version`` is the version of the claim being confirmed (what the confirming side was
     shown): if it has changed since, ``stale_version`` and nothing is stored. Stores the same
@@ -348,7 +372,16 @@ def confirm_claim(
         scores_halves=tuple(other.scores_halves) if other.scores_halves else None,
     )
     check_claim_room(locked, side, mine, draft=False)
-    claim = _store_claim(locked, side, found, mine, confirms=other)
+    device = clean_device(device)
+    same = bool(device) and device == other.device
+    if same and locked.round.event.require_other_device:
+        raise SameDevice(
+            gettext(
+                "This phone sent this result: the event asks for it to be confirmed on the "
+                "other team's own phone (its own link)."
+            ),
+        )
+    claim = _store_claim(locked, side, found, mine, confirms=other, device=device, same_device=same)
     _audit_claim(locked, claim, "claim.confirm")
     claims[side] = claim
     result = _confirm_if_agreed(locked, claims, side)

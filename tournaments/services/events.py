@@ -57,6 +57,7 @@ SETTINGS_FIELDS: tuple[str, ...] = (
     "time_policy",
     "round_minutes",
     "allow_final_score_only",
+    "require_other_device",
     "format",
     "swiss_rounds",
     "playoff",

@@ -51,6 +51,7 @@ FIELDSETS: list[tuple[str | Promise, list[str]]] = [
             "time_policy",
             "round_minutes",
             "allow_final_score_only",
+            "require_other_device",
         ],
     ),
     (
@@ -119,6 +120,7 @@ LABELS = {
     "time_policy": gettext_lazy("Time policy"),
     "round_minutes": gettext_lazy("Round minutes"),
     "allow_final_score_only": gettext_lazy("Allow final score only"),
+    "require_other_device": gettext_lazy("Require a different device to confirm"),
     "format": gettext_lazy("Format"),
     "swiss_rounds": gettext_lazy("Swiss rounds"),
     "first_round": gettext_lazy("First round"),

@@ -22,6 +22,8 @@ from tournaments import game
 from tournaments.errors import SpinnerError
 from tournaments.models import Event, Match, Round
 from tournaments.permissions import can_direct, director_required
+from tournaments.presenters import difference as sheet_difference
+from tournaments.presenters.table import seat_records
 from tournaments.selectors import desk
 from tournaments.selectors import forfeits as forfeit_reads
 from tournaments.selectors import results as selectors
@@ -262,6 +264,17 @@ def round_results(request: HttpRequest, number: int, *, event: Event) -> HttpRes
         ],
         "counts": selectors.count_states(boards),
         "forfeit_marks": forfeit_reads.board_marks((b.result for b in boards), event.pk),
+        # a conflict between two sheets: the first difference in words (the match page's)
+        "differences": {
+            b.match.pk: found["text"]
+            for b in boards
+            if b.state == "conflict"
+            and (
+                found := sheet_difference.for_director(
+                    b.match, b.claims, b.state, seat_records(b.match)
+                )
+            )
+        },
         "state": state,
         "complete": services.round_results_complete(round_),
         "poll_seconds": POLL_SECONDS,
@@ -305,6 +318,9 @@ def _match_page(
             "round": round_,
             "board": board,
             "divergence": board.divergence(),
+            "difference": sheet_difference.for_director(
+                match, board.claims, board.state, seat_records(match)
+            ),
             "resolve_form": resolve_form or ResolveForm(match=match),
             "entry_form": entry_form,
             # each score to type, with whose it is (seat order)

@@ -159,7 +159,8 @@ def claim_status(request: HttpRequest, token: str) -> HttpResponse:
         return private(response)
     board = match_board(match.pk)
     assert board is not None
-    context = presenter.status_context(match, board, side=access.side)
+    device = request.headers.get("X-Spinner-Device", "")
+    context = presenter.status_context(match, board, side=access.side, device=device)
     return private(render(request, "tournaments/table/status.html", context))
 
 

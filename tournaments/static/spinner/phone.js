@@ -1821,6 +1821,11 @@
       .catch(function () { /* no offline reload on this browser: the outbox still works */ });
   }
 
+  // The sheet review (phone_sheet_review.js: a disagreement in view, reopening a hand of a sent
+  // sheet, the phone's device id) works on this page's state through these few calls.
+  window.SpinnerPhone = { cfg: cfg, state: function () { return st; }, changed: changed, act: act,
+                          render: renderAll, sheet: buildSheet, finished: finished };
+
   firstClock();
   setInterval(pollClock, CLOCK_POLL);
   renderAll();
