@@ -8,6 +8,7 @@ Errors (``code``):
 
 from __future__ import annotations
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
@@ -15,6 +16,7 @@ from django.utils.translation import gettext, ngettext
 from tournaments import follow_versions
 from tournaments.errors import Conflict
 from tournaments.models import (
+    Event,
     Round,
 )
 from tournaments.selectors import rounds as selectors
@@ -74,9 +76,27 @@ def publish_round(*, round: Round, actor: Actor) -> Round:
             details={"violations": [str(v) for v in problems]},
         )
     _move_round(rnd, Round.Status.PUBLISHED, actor=actor, stamp="published_at")
+    _mark_running(rnd, actor)
     webhooks.round_published(rnd)  # queued for the event's endpoints, sent after commit
     push.announce_round(rnd)  # the subscribed players' phones get their tables (after commit)
     return rnd
+
+
+def _mark_running(rnd: Round, actor: Actor) -> None:
+    """The first published round moves an event whose registration is open to "Running" (the
+    desk, the lists and the API say so while rounds are played; audited as a settings change).
+    A draft event stays a draft: its status also keeps it off the public pages."""
+    if rnd.event.status != Event.Status.REGISTRATION:
+        return
+    from tournaments.services.events import update_event  # events -> finish -> round_status
+
+    user = actor if isinstance(actor, User) else None
+    update_event(
+        actor=user,
+        event=rnd.event,
+        reason=gettext("Round %(n)s is published: the event is running.") % {"n": rnd.number},
+        status=Event.Status.RUNNING,
+    )
 
 
 @transaction.atomic
