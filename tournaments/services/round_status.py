@@ -8,7 +8,6 @@ Errors (``code``):
 
 from __future__ import annotations
 
-from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext, ngettext
@@ -84,18 +83,23 @@ def publish_round(*, round: Round, actor: Actor) -> Round:
 
 def _mark_running(rnd: Round, actor: Actor) -> None:
     """The first published round moves an event whose registration is open to "Running" (the
-    desk, the lists and the API say so while rounds are played; audited as a settings change).
-    A draft event stays a draft: its status also keeps it off the public pages."""
-    if rnd.event.status != Event.Status.REGISTRATION:
+    desk, the lists and the API say so while rounds are played; audited as a settings change,
+    as the settings' status would be). A draft event stays a draft: its status also keeps it
+    off the public pages."""
+    event = Event.objects.select_for_update().get(pk=rnd.event_id)
+    if event.status != Event.Status.REGISTRATION:
         return
-    from tournaments.services.events import update_event  # events -> finish -> round_status
-
-    user = actor if isinstance(actor, User) else None
-    update_event(
-        actor=user,
-        event=rnd.event,
+    event.status = Event.Status.RUNNING
+    event.save(update_fields=["status"])
+    rnd.event = event
+    audit.record(
+        event=event,
+        actor=actor,
+        action="event.update",
+        obj=event,
+        before={"status": Event.Status.REGISTRATION},
+        after={"status": event.status},
         reason=gettext("Round %(n)s is published: the event is running.") % {"n": rnd.number},
-        status=Event.Status.RUNNING,
     )
 
 
