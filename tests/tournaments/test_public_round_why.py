@@ -1,0 +1,38 @@
+"""Issue 30: the public round page says each table's "why" in a sentence: the reason the
+pairing recorded (``Match.explanation``), in the reader's language."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+from django.test import Client
+
+from tests.tournaments.rounds_factory import make_director, make_event, make_field
+from tournaments.selectors.pairing_reasons import match_reason
+from tournaments.services import round_generation, round_status
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("table_size", [2, 4])
+def test_each_table_shows_its_recorded_reason(table_size: int) -> None:
+    fields = {"entry_kind": "single", "table_size": 4} if table_size == 4 else {}
+    event = make_event(public_pairings=True, **fields)
+    boss = make_director(event)
+    make_field(event, 8)
+    rnd = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=rnd, actor=boss)
+    html = Client().get(f"/events/{event.slug}/rounds/1/").content.decode()
+    matches = list(rnd.matches.filter(is_bye=False).select_related("table"))
+    assert matches
+    for match in matches:
+        reason = match_reason(match.explanation)
+        assert reason
+        assert match.table is not None
+        card = re.search(rf'id="table-{match.table.number}".*?(?=id="table-|$)', html, re.S)
+        assert card is not None
+        why = re.search(r'class="why pairing-why">(.*?)</p>', card.group(0), re.S)
+        assert why is not None
+        assert unescape(re.sub(r"<[^>]+>", "", why.group(1))).strip().endswith(reason)
