@@ -90,10 +90,19 @@ def test_the_import_page_says_what_it_read_before_saving(director: User, event: 
     url = reverse("director:import", kwargs={"slug": event.slug})
     text = "Jugador 1;Club 1;Jugador 2;Club 2\nAnn;A;Bob;B\n"
     html = client.post(url, {"text": text, "action": "preview"}).content.decode()
-    assert 'data-header-found="yes"' in html
+    assert 'data-header-found="1"' in html
     assert "<q>Jugador 1</q> &rarr; <code>player_a</code>" in html
     assert "<q>Club 2</q> &rarr; <code>club_b</code>" in html
     assert "Separator: semicolon." in html
     html = client.post(url, {"text": "Ann,A,,Bob", "action": "preview"}).content.decode()
-    assert 'data-header-found="no"' in html and "No header found" in html
+    assert 'data-header-found="0"' in html and "No header found" in html
     assert event.entries.count() == 0
+
+
+def test_the_reading_is_said_in_spanish_too(director: User, event: Event) -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE="es")
+    client.force_login(director)
+    url = reverse("director:import", kwargs={"slug": event.slug})
+    html = client.post(url, {"text": "Jugador 1\tJugador 2\nAnn\tBob\n", "action": "preview"})
+    text = html.content.decode()
+    assert "Cabecera encontrada en la línea 1" in text and "Separador: tabulador." in text
