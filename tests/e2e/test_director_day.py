@@ -203,4 +203,4 @@ def play_the_final(d: Clicks, base: str) -> str:
     d.button("Finish the event")
     expect(d.page.locator(".messages")).to_contain_text("The event is finished")
     assert orm(status_of) == Event.Status.FINISHED
-    return names[0].strip()
+    return str(names[0]).strip()
