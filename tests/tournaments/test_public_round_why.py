@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from html import unescape
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.django_db
 
 @pytest.mark.parametrize("table_size", [2, 4])
 def test_each_table_shows_its_recorded_reason(table_size: int) -> None:
-    fields = {"entry_kind": "single", "table_size": 4} if table_size == 4 else {}
+    fields: dict[str, Any] = {"entry_kind": "single", "table_size": 4} if table_size == 4 else {}
     event = make_event(public_pairings=True, **fields)
     boss = make_director(event)
     make_field(event, 8)
