@@ -220,7 +220,7 @@ class Director:
         for entry_id in ids:
             self.api.post(self.event + f"entries/{entry_id}/check-in/")
         self.api.post(self.event + "publish/", {"status": "running"})
-        self.say(f"{len(ids)} partnerships registered and checked in; the event is running")
+        self.say(f"{len(ids)} entries registered and checked in; the event is running")
         return ids
 
     # Rounds.
@@ -327,14 +327,18 @@ class Director:
             self.say(f"round {number}: {games} games claimed and confirmed at the tables")
 
     def play_table(self, table: dict[str, Any]) -> int:
-        """One table, from its two side links: side A claims, side B confirms, game after game
-        (a best-of match opens its next game when one ends). Returns the games played."""
-        side_a = self.api.as_table(table["sides"][0]["token"])
-        side_b = self.api.as_table(table["sides"][1]["token"])
+        """One table, from its links: the first side (or seat) claims, the others confirm
+        that claim one by one until the result is confirmed (two sides: the other side; a
+        table of three or four players: every other seat, or most of them, as the event's
+        ``table_confirmation`` says), game after game (a best-of match opens its next game when
+        one ends). Returns the games played."""
+        links = [self.api.as_table(side["token"]) for side in table["sides"]]
+        claimer, others = links[0], links[1:]
+        many = len(links) > 2
         played = 0
         while True:
             try:
-                mine = side_a.get("/api/table/")
+                mine = claimer.get("/api/table/")
             except ApiError as exc:
                 if exc.code == "table_link_expired":
                     return played  # a play-off round closes itself with its last result
@@ -343,10 +347,16 @@ class Director:
             if match is None or match["state"] == "confirmed":
                 return played
             sheet = play_game(mine["game"], self.rng)
-            claimed, answer = side_a.post(f"/api/matches/{match['id']}/claims/", {"sheet": sheet})
+            claimed, answer = claimer.post(f"/api/matches/{match['id']}/claims/", {"sheet": sheet})
             if claimed["claim"]["status"] != "submitted":
                 raise SystemExit(f"table {table['table']}: the sheet was refused: {claimed}")
-            side_b.post(f"/api/matches/{match['id']}/confirm/", if_match=answer["ETag"])
+            body = {"of_side": 0} if many else {}  # a seat says whose claim it confirms
+            for other in others:
+                confirmed, _ = other.post(
+                    f"/api/matches/{match['id']}/confirm/", body, if_match=answer["ETag"]
+                )
+                if confirmed["match"]["state"] == "confirmed":
+                    break  # a majority may suffice
             played += 1
 
     # The end.
@@ -362,6 +372,12 @@ class Director:
         print(f"Standings after the Swiss rounds (update {standings['generation']}):")
         for row in rows:
             print(f"  {row['rank']:>2}. {row['name']}: {row['match_points']} match points")
+
+
+def own_players(count: int, rng: random.Random) -> list[dict[str, Any]]:
+    """``count`` individual entries of invented players (an event at tables of 3 or 4)."""
+    names = rng.sample([f"{f} {chr(65 + i)}." for f in FIRST for i in range(8)], count)
+    return [{"players": [{"name": name, "club": rng.choice(CLUBS)}]} for name in names]
 
 
 def own_field(count: int, rng: random.Random) -> list[dict[str, Any]]:
@@ -398,6 +414,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--slug", help="the new event's slug (default: api-<time>)")
     parser.add_argument("--demo", action="store_true", help="play the demo event's field")
     parser.add_argument("--entries", type=int, default=8, help="partnerships (default 8)")
+    parser.add_argument(
+        "--table-size",
+        type=int,
+        choices=[2, 3, 4],
+        default=2,
+        help="3 or 4: individual players at tables of many (default 2: partnerships)",
+    )
     parser.add_argument("--seed", type=int, default=1, help="seeds the names and the games")
     parser.add_argument("--quiet", action="store_true", help="print the final placings only")
     args = parser.parse_args(argv)
@@ -418,6 +441,13 @@ def main(argv: list[str] | None = None) -> int:
             "tiebreaks": ["buchholz", "spread"],
         }
         name, entries = "API Club Night", own_field(args.entries, director.rng)
+        if args.table_size > 2:  # individual players, seated by the Swiss at tables of many
+            settings.update(entry_kind="single", table_size=args.table_size, playoff="none")
+            settings.update(tiebreaks=[])  # the format's defaults
+            name, entries = (
+                f"API Tables of {args.table_size}",
+                own_players(args.entries, director.rng),
+            )
     try:
         director.create_event(settings, name)
         director.register(entries)

@@ -164,3 +164,38 @@ def test_the_client_runs_its_event_with_a_real_worker(
     output = run_client(server, key, "--slug", "worker-night", "--seed", "7", timeout=600)
     assert worker.poll() is None, "the worker died; see test-artifacts/worker-*.log"
     check_played_through_the_api(Event.objects.get(slug="worker-night"), director, output)
+
+
+@pytest.mark.parametrize(("size", "players"), [(3, 9), (4, 8)])
+@pytest.mark.django_db(transaction=True)
+def test_the_client_plays_tables_of_three_and_four(server: str, size: int, players: int) -> None:
+    """Issue 30: the client seats individual players at tables of ``size``: one seat claims,
+    the other seats confirm that claim (of_side) until the result stands."""
+    _director, key = organiser_key()
+    slug = f"tables-of-{size}"
+    output = run_client(
+        server,
+        key,
+        "--slug",
+        slug,
+        "--table-size",
+        str(size),
+        "--entries",
+        str(players),
+        timeout=300,
+    )
+    event = Event.objects.get(slug=slug)
+    assert event.status == Event.Status.FINISHED and event.table_size == size
+    assert not event.rounds.exclude(status=Round.Status.CLOSED).exists()
+    played = Match.objects.filter(round__event=event, is_bye=False)
+    assert played.count() == event.swiss_rounds * players // size
+    assert set(played.values_list("table_entries", flat=True)) == {size}
+    results = MatchResult.objects.filter(match__in=played, is_current=True)
+    assert results.count() == played.count()
+    assert set(results.values_list("source", flat=True)) == {MatchResult.Source.AGREED}
+    claims = Claim.objects.filter(match__in=played)
+    assert set(claims.values_list("origin", flat=True)) == {Claim.Origin.TABLE}
+    assert 0 in set(claims.values_list("side", flat=True))  # seat 0 claims
+    printed = re.findall(r"^ +(\d+)\. (.+?)(?: \(shared\))?$", output, re.MULTILINE)
+    assert event.placings is not None
+    assert printed[:players] == [(str(p["place"]), p["name"]) for p in event.placings]

@@ -147,7 +147,7 @@ def test_close_publish_and_undo_check_in_ask_first(
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.PUBLISHED
     shot(phone, artifacts, "06-confirm-close.png")
-    phone.get_by_role("button", name="Yes, close round 1").click()
+    phone.get_by_role("button", name="Yes, close round 1", exact=True).click()
     phone.get_by_text("Round 1 is closed.").wait_for()
     rnd.refresh_from_db()
     assert rnd.status == Round.Status.CLOSED

@@ -180,7 +180,7 @@ def test_the_audit_log_reads_as_sentences_in_displayed_points() -> None:
     assert f"dana undid the check-in of {entry.name}." in text
     assert "dana published round 1." in text and "dana started round 1's clock." in text
     assert "dana generated round 1 (4 matches)." in text
-    assert "dana recorded “match: frobnicate” on a match." in text
+    assert "dana recorded “match: frobnicate” (the match)." in text
     # No raw Python data: no dicts, lists or raw pips.
     for raw in ("{", "[", "'status'", "305"):
         assert raw not in text, raw

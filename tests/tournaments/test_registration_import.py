@@ -126,8 +126,8 @@ def test_bad_rows_list_every_line_and_save_nothing(director: User, event: Event)
 
 
 def test_a_bad_header_and_an_empty_file_are_explained(event: Event) -> None:
-    preview = entry_import.preview_import(event=event, text="player_a,clubb,player_b\nA,B,C\n")
-    assert [(p.line, "unknown columns clubb" in p.message) for p in preview.errors] == [(1, True)]
+    preview = entry_import.preview_import(event=event, text="player_a,clbu_a,player_b\nA,B,C\n")
+    assert [(p.line, "unknown columns clbu_a" in p.message) for p in preview.errors] == [(1, True)]
     preview = entry_import.preview_import(event=event, text="player_a,club_a\nA,B\n")
     assert "missing columns player_b" in preview.errors[0].message
     preview = entry_import.preview_import(event=event, text="\ufeff \n\n")

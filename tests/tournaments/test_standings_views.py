@@ -127,10 +127,13 @@ def test_the_csv_has_every_tiebreak_value(client: Client, played: Any) -> None:
     assert [r["name"] for r in rows] == ["Team 5", "Team 4", "Team 1", "Team 2", "Team 3"]
     team1 = rows[2]
     assert (team1["rank"], team1["match_points"], team1["buchholz"]) == ("3", "2", "0")
-    # Game points stay raw pips in the CSV (five-up displays raw / 5), and the columns say so.
-    assert "spread" not in team1 and "points_for" not in team1
+    # Game points are in displayed points, as on every page (five-up displays raw / 5); the raw
+    # pips only as extra columns at the end, which say so.
+    assert (team1["spread"], team1["points_for"], team1["points_against"]) == ("10", "20", "10")
     assert (team1["spread_raw"], team1["opponents_win_rate"]) == ("50", "0")
     assert (team1["points_for_raw"], team1["points_against_raw"]) == ("100", "50")
+    header = response.content.decode().splitlines()[0].split(",")
+    assert header[-3:] == ["points_for_raw", "points_against_raw", "spread_raw"]
     assert rows[3]["opponents_win_rate"] == "1"
     assert rows[0]["byes"] == "1"
 

@@ -152,7 +152,7 @@ def test_the_csv_and_the_export_carry_the_placings() -> None:
     event = make_event()
     tables, scores = played_round(event)
     snapshot(event)
-    text = standings_csv(standings_reads.latest_standings(event))
+    text = standings_csv(standings_reads.latest_standings(event), event)
     rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) == 6 and all(r["placings"].startswith("1:") for r in rows)
     assert {r["placings"].split("/")[1] for r in rows} == {"3"}
@@ -180,5 +180,5 @@ def test_a_two_entry_events_snapshot_and_csv_have_no_tables() -> None:
     document = snapshot(event)
     assert "tables" not in document and "placing_points" not in document
     assert all("placings" not in extra for extra in document["extra"].values())
-    header = standings_csv(standings_reads.latest_standings(event)).splitlines()[0]
+    header = standings_csv(standings_reads.latest_standings(event), event).splitlines()[0]
     assert "placings" not in header

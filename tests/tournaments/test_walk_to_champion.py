@@ -133,9 +133,9 @@ class Walk:
                 self.play_at_table(board, table, claimer=turn % 4 // 2)
 
     def close_round(self, number: int) -> Page:
-        """The desk's "Next: close round N", then "Are you sure?"."""
-        review = self.director.click(self.desk(), f"Next: close round {number}")
-        asked = self.director.submit(review, review.form(button=f"Close round {number}"))
+        """The desk's "Next: close round N" (it closes, asking first), then "Are you sure?"."""
+        desk = self.desk()
+        asked = self.director.submit(desk, desk.form(button=f"Next: close round {number}"))
         closed = self.director.submit(asked, asked.form(button=f"Yes, close round {number}"))
         assert f"Round {number} is closed." in closed.messages, closed.what()
         return closed
@@ -159,8 +159,8 @@ def play_swiss(walk: Walk) -> None:
     assert "Round 4 in play" in desk.text and "6 missing" in desk.text
     walk.enter_missing(4)
     walk.close_round(4)
-    rounds = walk.director.click(walk.desk(), "Next: generate round 5")
-    job = walk.director.submit(rounds, rounds.form(button="Generate the next round"))
+    desk = walk.desk()
+    job = walk.director.submit(desk, desk.form(button="Next: generate round 5"))
     review = poll_page(walk.director, job.url, "Publish round 5")
     walk.publish(review, 5)
     walk.enter_missing(5)

@@ -186,11 +186,13 @@ class Page:
 
     def form(self, *, button: str, action: str = "") -> Form:
         """The one form with a submit button reading ``button`` (and ``action`` in its action)."""
-        found = [
-            f
-            for f in self.forms
-            if any(b == button or b.startswith(button) for b in f.buttons) and action in f.action
-        ]
+        found = [f for f in self.forms if button in f.buttons and action in f.action]
+        if not found:  # no button reads exactly so: one that starts so
+            found = [
+                f
+                for f in self.forms
+                if any(b.startswith(button) for b in f.buttons) and action in f.action
+            ]
         assert len(found) == 1, f"{len(found)} forms with a button {button!r} on {self.what()}"
         return found[0]
 

@@ -69,6 +69,13 @@ class EventSettingsSerializer(StrictInput):
     start_date = serializers.DateField(help_text="The first day.")
     end_date = serializers.DateField(help_text="The last day (not before the first).")
     venue = serializers.CharField(max_length=200, allow_blank=True, required=False)
+    time_zone = serializers.CharField(
+        max_length=64,
+        required=False,
+        help_text="The venue's IANA time zone (e.g. America/Chicago; default UTC): every time "
+        "on the event's pages is shown in it. Not a zone: 422 invalid_time_zone, with the "
+        "nearest names.",
+    )
     status = serializers.ChoiceField(
         choices=Event.Status.choices,
         required=False,

@@ -8,6 +8,7 @@ from django.urls import path, re_path, register_converter
 from drf_spectacular.views import SpectacularAPIView
 
 from tournaments.api import (
+    avoidances,
     director,
     docs,
     entries,
@@ -69,6 +70,12 @@ urlpatterns = [
     path(ENTRY, entries.EntryDetailApi.as_view(), name="entry-detail"),
     path(ENTRY + "<str:action>/", entries.EntryActionApi.as_view(), name="entry-action"),
     path(EVENT + "audit/", EventAuditApi.as_view(), name="event-audit"),
+    path(EVENT + "avoidances/", avoidances.AvoidanceListApi.as_view(), name="avoidance-list"),
+    path(
+        EVENT + "avoidances/<int:avoidance_id>/",
+        avoidances.AvoidanceDetailApi.as_view(),
+        name="avoidance-detail",
+    ),
     path("events/<slug:slug>/export/", EventExportApi.as_view(), name="event-export"),
     path("events/<slug:slug>/standings/", EventStandingsApi.as_view(), name="event-standings"),
     # Players across events (public read).

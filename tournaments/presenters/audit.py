@@ -375,6 +375,10 @@ PRESENTERS: dict[str, Presenter] = {
     "entry.avoid_remove": _apart(gettext_lazy("%(who)s no longer keeps %(a)s and %(b)s apart")),
     "entries.import": _import,
     "event.create": _fixed(gettext_lazy("%(who)s created the event")),
+    "event.finish": _fixed(gettext_lazy("%(who)s finished the event: its final placings froze")),
+    "event.placings": _fixed(gettext_lazy("%(who)s froze the final placings again")),
+    "standings.rerank": _fixed(gettext_lazy("%(who)s re-ranked the standings")),
+    "entry.contact": _fixed(gettext_lazy("%(who)s changed a player's contact details")),
     "event.update": _update,
     "event.add_director": _director,
     "league.add_event": _league(
@@ -420,10 +424,11 @@ PRESENTERS: dict[str, Presenter] = {
 
 
 def fallback(entry: AuditEntry, event: Event, names: AuditNames) -> str:
-    """An action without its own sentence: ``"Ann recorded "match.frobnicate" on a match"``."""
-    what = entry.object_type.replace("_", " ") or gettext("the event")
+    """An action without its own sentence: ``"Ann recorded "match: frobnicate" (the match)"``
+    (no article to agree with the word: "a event" read wrong)."""
+    what = entry.object_type.replace("_", " ") or "event"
     verb = entry.action.replace("_", " ").replace(".", ": ")
-    return gettext("%(who)s recorded “%(verb)s” on a %(what)s") % {
+    return gettext("%(who)s recorded “%(verb)s” (the %(what)s)") % {
         "who": _who(entry),
         "verb": verb,
         "what": what,

@@ -86,13 +86,14 @@ def team_page(
     }
 
 
-def standings_csv(data: selectors.LiveStandings) -> str:
-    """The standings as CSV text: every row with every tiebreak value, exactly (raw points);
-    cells a spreadsheet would read as formulas are neutralised (``csv_safety``)."""
+def standings_csv(data: selectors.LiveStandings, event: Event) -> str:
+    """The standings as CSV text: every row with every tiebreak value, game points in the
+    event's displayed points (raw pips as extra ``*_raw`` columns); cells a spreadsheet would
+    read as formulas are neutralised (``csv_safety``)."""
     buffer = io.StringIO()
     writer = csv_safety.writer(buffer, lineterminator="\n")
     writer.writerow(selectors.csv_header(data))
-    writer.writerows(selectors.csv_rows(data))
+    writer.writerows(selectors.csv_rows(data, event))
     return buffer.getvalue()
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from django.utils.translation import gettext
 
+from tournaments import game
 from tournaments.errors import Conflict
 from tournaments.models import (
     Event,
@@ -235,20 +236,23 @@ def standings_row(standings: LiveStandings, entry_id: int) -> dict[str, Any] | N
 
 
 def csv_header(standings: LiveStandings) -> list[str]:
-    """The CSV's columns: rank, entry, name, every tiebreak value, the record, the settlement.
+    """The CSV's columns: rank, entry, name, every tiebreak value, the record, the settlement,
+    then the game-points columns again in raw pips (``*_raw``).
 
-    Game points stay raw pips (as everywhere in data), and their columns say so: ``*_raw``.
+    Game points are in displayed points, as every page shows them
+    (:func:`tournaments.game.format_displayed`); the raw pips only as those extra columns.
     """
     return [
         "rank",
         "entry_id",
         "name",
-        *(csv_column(name) for name in standings.tiebreaks),
-        *(csv_column(name) for name in RECORD_COLUMNS),
+        *standings.tiebreaks,
+        *RECORD_COLUMNS,
         "tiebreak_rounds",
         "tied",
         "withdrawn",
         *(["placings"] if standings.has_tables else []),
+        *(csv_column(name) for name in RECORD_COLUMNS if name in SCORE_COLUMNS),
     ]
 
 
@@ -258,22 +262,30 @@ def placings_text(placings: list[list[int]]) -> str:
     return " ".join(f"{rnd}:{place}/{size}" for rnd, place, size in placings)
 
 
-def csv_rows(standings: LiveStandings) -> list[list[str]]:
-    """The CSV's rows, best first; every value exact as the snapshot holds it (``2.5``, ``1/3``)."""
+def csv_rows(standings: LiveStandings, event: Event) -> list[list[str]]:
+    """The CSV's rows, best first (see :func:`csv_header`): game points displayed as the
+    event's players count them, every other value exact as the snapshot holds it (``2.5``,
+    ``1/3``), and the raw pips at the end."""
+
+    def shown(name: str, value: Any) -> str:
+        return game.format_displayed(value, event) if name in SCORE_COLUMNS else str(value)
+
     out = []
     tables = standings.has_tables
+    raw_columns = [name for name in RECORD_COLUMNS if name in SCORE_COLUMNS]
     for row in standings.rows:
         out.append(
             [
                 str(row["rank"]),
                 str(row["entry_id"]),
                 row["name"],
-                *row["values"],
-                *(str(row[name]) for name in RECORD_COLUMNS),
+                *(shown(n, v) for n, v in zip(standings.tiebreaks, row["values"], strict=True)),
+                *(shown(name, row[name]) for name in RECORD_COLUMNS),
                 row["settlement"],
                 "yes" if row["tied"] else "",
                 "yes" if row["withdrawn"] else "",
                 *([placings_text(row["placings"])] if tables else []),
+                *(str(row[name]) for name in raw_columns),
             ]
         )
     return out

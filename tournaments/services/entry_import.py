@@ -18,6 +18,7 @@ from django.utils.translation import gettext
 
 from tournaments import csv_safety
 from tournaments.errors import ValidationFailed
+from tournaments.import_headers import read_header
 from tournaments.models import Entry, EntryPlayer, Event, Player
 from tournaments.search_keys import name_key
 from tournaments.services.audit import record
@@ -103,23 +104,46 @@ class ImportPreview:
     errors: list[ImportProblem] = field(default_factory=list)
     # Lines importable as they are, but worth a look (cells that start like formulas).
     warnings: list[ImportProblem] = field(default_factory=list)
+    # The header row as read: each cell typed and the column it was read as (None: none), and
+    # its line; no header line when the first line named no column (then it is data).
+    header: list[tuple[str, str | None]] = field(default_factory=list)
+    header_line: int | None = None
+    separator: str = ","
+
+    @property
+    def header_found(self) -> bool:
+        return self.header_line is not None
+
+    @property
+    def separator_label(self) -> str:
+        if self.separator == ";":
+            return gettext("Separator: semicolon.")
+        if self.separator == "\t":
+            return gettext("Separator: tab.")
+        return gettext("Separator: comma.")
 
     @property
     def ok(self) -> bool:
         return not self.errors and bool(self.rows)
 
 
+def separator_of(text: str) -> str:
+    """The separator of a CSV: whichever of comma, semicolon and tab its first filled line holds
+    most (a comma on a tie): ``Player 1;Club 1`` and tab-separated pastes from a spreadsheet.
+
+    >>> separator_of("Player 1;Club 1;Player 2"), separator_of("a\\tLeeds, West\\tb") == "\\t"
+    (';', True)
+    """
+    first = next((line for line in text.lstrip("\ufeff").splitlines() if line.strip()), "")
+    counts = {candidate: first.count(candidate) for candidate in (",", ";", "\t")}
+    best = max(counts, key=lambda c: counts[c])
+    return best if counts[best] > counts[","] else ","
+
+
 def _read_csv(text: str) -> list[tuple[int, list[str]]]:
     """Lines with their 1-based line numbers: BOM dropped, cells trimmed, blank lines skipped."""
     text = text.lstrip("\ufeff")
-    sample = text[:2048]
-    delimiter = ","
-    first = sample.splitlines()[0] if sample.strip() else ""
-    if "," not in first:
-        for candidate in (";", "\t"):
-            if candidate in first:
-                delimiter = candidate
-                break
+    delimiter = separator_of(text)
     # newline=None: CR-only line ends (Excel for Mac) and CRLF read as line ends too.
     reader = csv.reader(io.StringIO(text, newline=None), delimiter=delimiter, skipinitialspace=True)
     lines: list[tuple[int, list[str]]] = []
@@ -155,13 +179,14 @@ def preview_import(*, event: Event, text: str) -> ImportPreview:
     """Parse and check a CSV of entries without writing anything.
 
     Format: one entry per line; ``import_columns(event)`` in that order, or any order under a
-    header row naming them (a header is recognised by its first cell being a column name).
+    header row naming them (``tournaments.import_headers``: "Player 1", "Jugador 2", "Club 1",
+    any case; the preview says which header it read as what, or that it found none).
     Optional cells may be empty (club, rating, team, seed). Every line is checked: names present,
     numbers whole, partners different, no player twice in the file or already in the event, no
     seed twice. Each problem is reported with its line number and what to fix.
     """
     columns = import_columns(event)
-    preview = ImportPreview(columns=columns)
+    preview = ImportPreview(columns=columns, separator=separator_of(text))
     lines = _read_csv(text)
     preview.warnings = [ImportProblem(n, m) for n, m in csv_safety.formula_warnings(lines)]
     if _refuse_garbled(lines, preview):
@@ -211,18 +236,25 @@ def _column_order(
     lines: list[tuple[int, list[str]]], columns: tuple[str, ...], preview: ImportPreview
 ) -> tuple[list[str] | None, list[tuple[int, list[str]]]]:
     """The columns' order: a header row's (then the lines after it), else ``columns``. None
-    (with the problem in ``preview``) when the header names unknown columns or misses one."""
-    if not (lines and lines[0][1] and lines[0][1][0].lower() in columns):
+    (with the problem in ``preview``) when the header names unknown columns, one column twice,
+    or misses a player's name. The header as read goes to ``preview.header``."""
+    mapped = read_header(lines[0][1], columns) if lines else None
+    if mapped is None:
         return list(columns), lines
     header_line, header = lines[0]
-    names = [h.lower() for h in header]
-    unknown = [h for h in names if h and h not in columns]
+    preview.header_line = header_line
+    preview.header = list(zip(header, mapped, strict=True))
+    unknown = [cell for cell, column in preview.header if cell and column is None]
+    named = [column for column in mapped if column]
+    twice = sorted({column for column in named if named.count(column) > 1})
     required = ("player_a", "player_b") if len(columns) > 4 else ("player",)
-    missing = [c for c in required if c not in names]
-    if unknown or missing:
+    missing = [c for c in required if c not in named]
+    if unknown or missing or twice:
         what = []
         if unknown:
             what.append(gettext("unknown columns %(columns)s") % {"columns": ", ".join(unknown)})
+        if twice:
+            what.append(gettext("named twice: %(columns)s") % {"columns": ", ".join(twice)})
         if missing:
             what.append(gettext("missing columns %(columns)s") % {"columns": ", ".join(missing)})
         preview.errors.append(
@@ -233,7 +265,7 @@ def _column_order(
             )
         )
         return None, lines
-    return names, lines[1:]
+    return [column or "" for column in mapped], lines[1:]
 
 
 @dataclass

@@ -15,6 +15,7 @@ from django.utils.translation import gettext, ngettext
 from tournaments import follow_versions
 from tournaments.errors import Conflict
 from tournaments.models import (
+    Event,
     Round,
 )
 from tournaments.selectors import rounds as selectors
@@ -74,9 +75,32 @@ def publish_round(*, round: Round, actor: Actor) -> Round:
             details={"violations": [str(v) for v in problems]},
         )
     _move_round(rnd, Round.Status.PUBLISHED, actor=actor, stamp="published_at")
+    _mark_running(rnd, actor)
     webhooks.round_published(rnd)  # queued for the event's endpoints, sent after commit
     push.announce_round(rnd)  # the subscribed players' phones get their tables (after commit)
     return rnd
+
+
+def _mark_running(rnd: Round, actor: Actor) -> None:
+    """The first published round moves an event whose registration is open to "Running" (the
+    desk, the lists and the API say so while rounds are played; audited as a settings change,
+    as the settings' status would be). A draft event stays a draft: its status also keeps it
+    off the public pages."""
+    event = Event.objects.select_for_update().get(pk=rnd.event_id)
+    if event.status != Event.Status.REGISTRATION:
+        return
+    event.status = Event.Status.RUNNING
+    event.save(update_fields=["status"])
+    rnd.event = event
+    audit.record(
+        event=event,
+        actor=actor,
+        action="event.update",
+        obj=event,
+        before={"status": Event.Status.REGISTRATION},
+        after={"status": event.status},
+        reason=gettext("Round %(n)s is published: the event is running.") % {"n": rnd.number},
+    )
 
 
 @transaction.atomic

@@ -52,9 +52,12 @@ def confirm_page(
     cancel_url: str,
     danger: bool = False,
     keep: dict[str, str] | None = None,
+    also: tuple[str, str, str] | None = None,
 ) -> HttpResponse:
     """The "Are you sure?" page: the question, what follows, ``[button]`` posting to this same
-    address with the confirmation (and the ``keep`` fields), and Cancel back to ``cancel_url``."""
+    address with the confirmation (and the ``keep`` fields), and Cancel back to ``cancel_url``.
+    ``also`` is a second confirming button, ``(name, value, label)``: it posts the confirmation
+    with ``name=value`` (close a round *and* generate the next one: one click less)."""
     return render(
         request,
         "tournaments/confirm.html",
@@ -67,6 +70,7 @@ def confirm_page(
             "cancel_url": cancel_url,
             "danger": danger,
             "keep": keep or {},
+            "also": also,
             "confirm_field": CONFIRM_FIELD,
             "confirm_value": CONFIRM_VALUE,
         },

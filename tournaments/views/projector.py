@@ -25,6 +25,7 @@ from django.views.decorators.http import require_GET
 from tournaments import time_zones
 from tournaments.models import Event, Round
 from tournaments.permissions import can_see
+from tournaments.presenters import bracket as bracket_presenter
 from tournaments.presenters import projector
 from tournaments.selectors import desk, result_privacy
 from tournaments.selectors import rounds as round_reads
@@ -36,6 +37,16 @@ def _page(value: str | None) -> int:
         return int(value or 1)
     except ValueError:
         return 1
+
+
+def _podium(request: HttpRequest, event: Event) -> list[Any]:
+    """A finished event's podium (the wall shows its champion, not the Swiss standings), for a
+    viewer who may see its standings or results; else nothing."""
+    if event.status != Event.Status.FINISHED:
+        return []
+    if not (can_see(request.user, event, "standings") or can_see(request.user, event, "results")):
+        return []
+    return bracket_presenter.podium(event.placings)
 
 
 @require_GET
@@ -94,5 +105,6 @@ def projector_page(request: HttpRequest, slug: str) -> HttpResponse:
             "clock": desk.round_clock(in_play) if in_play is not None else None,
             "standings": standings() if screen.view == "standings" else None,
             "first_rank": (screen.page - 1) * projector.PER_PAGE.get(screen.view, 1),
+            "podium": _podium(request, event),
         },
     )

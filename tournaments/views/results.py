@@ -22,6 +22,7 @@ from tournaments import game
 from tournaments.errors import SpinnerError
 from tournaments.models import Event, Match, Round
 from tournaments.permissions import can_direct, director_required
+from tournaments.possessive import ends_in_s
 from tournaments.presenters import difference as sheet_difference
 from tournaments.presenters.table import seat_records
 from tournaments.selectors import desk
@@ -58,9 +59,14 @@ class ResolveForm(ReasonForm):
                 names = seat_names(match)
             side = self.fields["side"]
             assert isinstance(side, forms.TypedChoiceField)
-            side.choices = [
-                (i, gettext("%(team)s's claim") % {"team": n}) for i, n in enumerate(names)
-            ]
+            side.choices = [(i, _claim_of(n)) for i, n in enumerate(names)]
+
+
+def _claim_of(team: str) -> str:
+    """ "Ann's claim", "The Closers' claim" (``tournaments.possessive``)."""
+    if ends_in_s(team):
+        return gettext("%(team)s' claim") % {"team": team}
+    return gettext("%(team)s's claim") % {"team": team}
 
 
 class ResultEntryForm(ReasonForm):

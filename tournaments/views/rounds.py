@@ -26,6 +26,7 @@ from tournaments.selectors import rounds as selectors
 from tournaments.selectors.desk import next_step
 from tournaments.selectors.pairing_reasons import draw_purposes, round_notes
 from tournaments.selectors.results import round_board
+from tournaments.selectors.standings import main_rounds_progress
 from tournaments.services import playoff_rounds, round_edits, round_generation, round_status
 from tournaments.views.confirm import confirm_page, confirmed, get_goes_back
 from tournaments.views.errors import show_error
@@ -263,19 +264,51 @@ CONFIRM = {
 """The actions that ask first: (question, what follows, the confirming button)."""
 
 
+def _generate_after(event: Event, rnd: Round) -> bool:
+    """Whether closing ``rnd`` leaves a Swiss round to generate (then its confirmation offers
+    "close and generate the next round")."""
+    if rnd.kind != Round.Kind.SWISS or event.format != Event.Format.SWISS:
+        return False
+    progress = main_rounds_progress(event)
+    return progress.closed + 1 < progress.expected and progress.total == progress.closed + 1
+
+
+def _close_then_generate(request: HttpRequest, event: Event, rnd: Round) -> HttpResponse:
+    """Close ``rnd``, then start generating the next round and show its job (to the draft)."""
+    try:
+        round_status.close_round(round=rnd, actor=request.user)
+        messages.success(request, gettext("Round %(n)s is closed.") % {"n": rnd.number})
+        job = round_generation.start_round_generation(event=event, actor=request.user)
+    except SpinnerError as exc:
+        show_error(request, exc)
+        return redirect("director:event", event.slug)
+    return redirect("director:round-job", event.slug, job.pk)
+
+
+def _ask_first(request: HttpRequest, event: Event, rnd: Round, action: str) -> HttpResponse:
+    question, consequence, button = (str(t) % {"n": rnd.number} for t in CONFIRM[action])
+    also = None
+    if action == "close" and _generate_after(event, rnd):
+        label = gettext("Yes, close round %(n)s and generate round %(next)s")
+        also = ("then", "generate", label % {"n": rnd.number, "next": rnd.number + 1})
+    return confirm_page(
+        request,
+        event=event,
+        question=question,
+        consequence=consequence,
+        button=button,
+        cancel_url=_review_url(event, rnd.number),
+        also=also,
+    )
+
+
 def _act(request: HttpRequest, event: Event, number: int, action: str) -> HttpResponse:
     rnd = _round_or_404(event, number)
     data = request.POST
     if action in CONFIRM and not confirmed(request):
-        question, consequence, button = (str(t) % {"n": rnd.number} for t in CONFIRM[action])
-        return confirm_page(
-            request,
-            event=event,
-            question=question,
-            consequence=consequence,
-            button=button,
-            cancel_url=_review_url(event, number),
-        )
+        return _ask_first(request, event, rnd, action)
+    if action == "close" and data.get("then") == "generate":
+        return _close_then_generate(request, event, rnd)
     reason = data.get("reason", "")
     try:
         if action == "swap_entries":

@@ -254,7 +254,9 @@ def standings_csv(request: HttpRequest, slug: str) -> HttpResponse:
     data = result_privacy.for_viewer(standings_reads.latest_standings(event), request.user, event)
     meta = data.meta
     etag = tag(meta)
-    response = HttpResponse(presenter.standings_csv(data), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(
+        presenter.standings_csv(data, event), content_type="text/csv; charset=utf-8"
+    )
     response["Content-Disposition"] = (
         f'attachment; filename="{event.slug}-standings-{meta.generation}.csv"'
     )
