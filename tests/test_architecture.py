@@ -160,7 +160,6 @@ LONG_MODULES_ALLOWED = {
     # issue 32: split pending (test modules: each to be cut by the section it tests).
     "tests/tournaments/test_api_permissions.py": SPLIT_PENDING,
     "tests/tournaments/test_documents.py": SPLIT_PENDING,
-    "tests/tournaments/test_webhooks.py": SPLIT_PENDING,
 }
 
 
