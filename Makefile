@@ -75,9 +75,10 @@ pytest: install
 test: lint typecheck check pytest
 
 # The inner loop: lint, types and every test that needs no browser and no live Celery worker
-# (tests/conftest.py marks them `browser` and `live_worker`). `make test` still runs everything.
+# (tests/conftest.py marks them `browser` and `live_worker`), nor is marked `slow` (the API fuzz,
+# the load harness's faults, the database outage). `make test` still runs everything.
 quick: lint typecheck
-	$(PY) -m pytest -q -p no:cacheprovider -m "not browser and not live_worker"
+	$(PY) -m pytest -q -p no:cacheprovider -m "not browser and not live_worker and not slow"
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .coverage test-artifacts staticfiles
