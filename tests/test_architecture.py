@@ -158,7 +158,6 @@ LONG_MODULES_ALLOWED = {
     # issue 32: split pending (processes, traffic, verification, report).
     "benchmarks/load/harness.py": SPLIT_PENDING,
     # issue 32: split pending (test modules: each to be cut by the section it tests).
-    "tests/tournaments/test_api_permissions.py": SPLIT_PENDING,
     "tests/tournaments/test_documents.py": SPLIT_PENDING,
 }
 
