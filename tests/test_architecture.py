@@ -157,8 +157,6 @@ LONG_FUNCTIONS_ALLOWED = {
 LONG_MODULES_ALLOWED = {
     # issue 32: split pending (processes, traffic, verification, report).
     "benchmarks/load/harness.py": SPLIT_PENDING,
-    # issue 32: split pending (test modules: each to be cut by the section it tests).
-    "tests/tournaments/test_documents.py": SPLIT_PENDING,
 }
 
 
