@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: run test install lint typecheck check messages makemessages pytest worker beat migrate demo clean
+.PHONY: run test quick install lint typecheck check messages makemessages pytest worker beat migrate demo clean
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null || { echo "needs $(PYTHON) (or: make PYTHON=python3)"; exit 1; }
@@ -73,6 +73,12 @@ pytest: install
 	$(PY) -m pytest --cov --cov-report=term:skip-covered -p no:cacheprovider
 
 test: lint typecheck check pytest
+
+# The inner loop: lint, types and every test that needs no browser and no live Celery worker
+# (tests/conftest.py marks them `browser` and `live_worker`), nor is marked `slow` (the API fuzz,
+# the load harness's faults, the database outage). `make test` still runs everything.
+quick: lint typecheck
+	$(PY) -m pytest -q -p no:cacheprovider -m "not browser and not live_worker and not slow"
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache .coverage test-artifacts staticfiles

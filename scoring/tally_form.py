@@ -19,6 +19,7 @@ from scoring.bounds import (
 )
 from scoring.hand_end import HandReplay, loc
 from scoring.sheet import Hand, TallyEntry
+from scoring.tiles import Tile
 from scoring.verdict import Fault
 
 
@@ -66,6 +67,17 @@ class TallyFormReplay(HandReplay):
             return None
         rem = hand.remaining
         assert rem is not None
+        self.check_claimed_end(i, hand, rem)
+        pips = [r if isinstance(r, int) else sum(t.pips for t in r) for r in rem]
+        domino = hand.finisher if hand.end == "domino" else None
+        self.settle(i, hand, pips, domino)
+        return domino
+
+    def check_claimed_end(
+        self, i: int, hand: Hand, rem: tuple[tuple[Tile, ...] | int, ...]
+    ) -> None:
+        """Stop on a claimed end that contradicts itself: a domino by a seat still holding
+        tiles, or a block that names a finisher or leaves a seat with no tiles."""
         if hand.end == "domino":
             f = hand.finisher
             assert f is not None
@@ -87,10 +99,6 @@ class TallyFormReplay(HandReplay):
                         None,
                         f"hand {i + 1} is claimed blocked but seat {s} has no tiles left",
                     )
-        pips = [r if isinstance(r, int) else sum(t.pips for t in r) for r in rem]
-        domino = hand.finisher if hand.end == "domino" else None
-        self.settle(i, hand, pips, domino)
-        return domino
 
     def impossible(self, e: TallyEntry, later: int, room: HandRoom, plays: list[int]) -> str:
         """Why a tally score no placement could make is impossible, or "" (``later``: the

@@ -50,6 +50,22 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+# `make quick` leaves out what needs a browser or a live worker; these marks say which those are:
+# every test under tests/e2e/ or using the browser's fixtures is `browser`, every test starting a
+# real Celery worker is `live_worker`.
+E2E = ROOT / "tests" / "e2e"
+BROWSER_FIXTURES = frozenset({"browser", "phone", "spanish_phone", "chromium_path"})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        if item.path.is_relative_to(E2E) or names & BROWSER_FIXTURES:
+            item.add_marker(pytest.mark.browser)
+        if "celery_worker_process" in names:
+            item.add_marker(pytest.mark.live_worker)
+
+
 @pytest.fixture
 def postgres(db: None, settings: Any) -> None:
     """A test that needs the real PostgreSQL (the suite runs on it when DATABASE_URL is set)."""

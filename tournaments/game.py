@@ -280,17 +280,7 @@ def parse_placing_points(text: str) -> dict[str, Any]:
         return {}
     words = text.lower().split()
     if words[0] in (PROPORTIONAL, "proporcional"):
-        try:
-            total = _exact(words[1]) if len(words) == 2 else None
-        except (ValueError, ZeroDivisionError):
-            total = None
-        if total is None or total <= 0:
-            raise ValueError(
-                gettext(
-                    "Write the points shared at each table after the word, e.g. “proportional 10”."
-                )
-            )
-        return {PROPORTIONAL: _stored_number(total)}
+        return {PROPORTIONAL: _stored_number(_proportional_total(words))}
     if "," not in text:
         raise ValueError(
             gettext(
@@ -300,42 +290,62 @@ def parse_placing_points(text: str) -> dict[str, Any]:
         )
     out: dict[str, Any] = {}
     for part in (p for p in text.split(";") if p.strip()):
-        try:
-            points = [_exact(p) for p in part.split(",")]
-        except (ValueError, ZeroDivisionError):
-            points = []
-        if not points or any(p < 0 for p in points):
-            raise ValueError(
-                gettext(
-                    "“%(part)s” is not a list of points: write the points of 1st, "
-                    "2nd, ... place separated by commas, e.g. 4,2,1,0."
-                )
-                % {"part": part.strip()}
-            )
-        size = len(points)
-        if size not in (2, 3, 4):
-            raise ValueError(
-                gettext(
-                    "“%(part)s” has %(count)s numbers: give one per place at a table "
-                    "of 2, 3 or 4 (e.g. 4,2,1,0 or 4,2,0)."
-                )
-                % {"part": part.strip(), "count": size}
-            )
-        if str(size) in out:
-            raise ValueError(
-                gettext("Tables of %(size)s are given twice: keep one list per table size.")
-                % {"size": size}
-            )
-        if any(later > earlier for earlier, later in pairwise(points)):
-            raise ValueError(
-                gettext(
-                    "“%(part)s” gives a lower place more points than a higher one: "
-                    "list the points from 1st place down."
-                )
-                % {"part": part.strip()}
-            )
-        out[str(size)] = [_stored_number(p) for p in points]
+        points = _table_points(part, given=out)
+        out[str(len(points))] = [_stored_number(p) for p in points]
     return out
+
+
+def _proportional_total(words: list[str]) -> Fraction:
+    """The points shared at each table of ``"proportional T"`` (words as typed, lowered)."""
+    try:
+        total = _exact(words[1]) if len(words) == 2 else None
+    except (ValueError, ZeroDivisionError):
+        total = None
+    if total is None or total <= 0:
+        raise ValueError(
+            gettext("Write the points shared at each table after the word, e.g. “proportional 10”.")
+        )
+    return total
+
+
+def _table_points(part: str, *, given: dict[str, Any]) -> list[Fraction]:
+    """One table size's points as typed (``"4,2,1,0"``), checked: a list of 2 to 4 numbers, none
+    negative, for a size not ``given`` yet, from 1st place down."""
+    try:
+        points = [_exact(p) for p in part.split(",")]
+    except (ValueError, ZeroDivisionError):
+        points = []
+    if not points or any(p < 0 for p in points):
+        raise ValueError(
+            gettext(
+                "“%(part)s” is not a list of points: write the points of 1st, "
+                "2nd, ... place separated by commas, e.g. 4,2,1,0."
+            )
+            % {"part": part.strip()}
+        )
+    size = len(points)
+    if size not in (2, 3, 4):
+        raise ValueError(
+            gettext(
+                "“%(part)s” has %(count)s numbers: give one per place at a table "
+                "of 2, 3 or 4 (e.g. 4,2,1,0 or 4,2,0)."
+            )
+            % {"part": part.strip(), "count": size}
+        )
+    if str(size) in given:
+        raise ValueError(
+            gettext("Tables of %(size)s are given twice: keep one list per table size.")
+            % {"size": size}
+        )
+    if any(later > earlier for earlier, later in pairwise(points)):
+        raise ValueError(
+            gettext(
+                "“%(part)s” gives a lower place more points than a higher one: "
+                "list the points from 1st place down."
+            )
+            % {"part": part.strip()}
+        )
+    return points
 
 
 def placing_points_problem(stored: Any) -> str | None:

@@ -194,6 +194,22 @@ def profile(sheets: list[dict[str, Any]]) -> str:
     return "\n".join(lines[start:])
 
 
+def report_command(sheets: list[dict[str, Any]], runs: int, hands: int, moves: int) -> None:
+    """The section on ``manage.py verify_scoresheet --jsonl``: the whole run and its start-up."""
+    c = time_command(sheets, runs)
+    net_cpu = c["cpu"] - c["startup_cpu"]
+    net_wall = c["wall"] - c["startup_wall"]
+    print(f"## `manage.py verify_scoresheet --jsonl` (median of {runs} runs)")
+    print(f"input {c['bytes'] / 1e6:.1f} MB\n")
+    print("| | CPU | wall |\n|---|---|---|")
+    print(f"| whole run | {c['cpu']:.3f} s | {c['wall']:.3f} s |")
+    print(f"| start-up (empty input) | {c['startup_cpu']:.3f} s | {c['startup_wall']:.3f} s |")
+    print(f"| moves/s, whole run | {moves / c['cpu']:,.0f} | {moves / c['wall']:,.0f} |")
+    print(f"| hands/s, whole run | {hands / c['cpu']:,.0f} | {hands / c['wall']:,.0f} |")
+    print(f"| moves/s, less start-up | {moves / net_cpu:,.0f} | {moves / net_wall:,.0f} |")
+    print(f"| hands/s, less start-up | {hands / net_cpu:,.0f} | {hands / net_wall:,.0f} |\n")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--hands", type=int, default=10_000)
@@ -237,18 +253,7 @@ def main() -> None:
     )
 
     if not args.no_command:
-        c = time_command(sheets, args.runs)
-        net_cpu = c["cpu"] - c["startup_cpu"]
-        net_wall = c["wall"] - c["startup_wall"]
-        print(f"## `manage.py verify_scoresheet --jsonl` (median of {args.runs} runs)")
-        print(f"input {c['bytes'] / 1e6:.1f} MB\n")
-        print("| | CPU | wall |\n|---|---|---|")
-        print(f"| whole run | {c['cpu']:.3f} s | {c['wall']:.3f} s |")
-        print(f"| start-up (empty input) | {c['startup_cpu']:.3f} s | {c['startup_wall']:.3f} s |")
-        print(f"| moves/s, whole run | {moves / c['cpu']:,.0f} | {moves / c['wall']:,.0f} |")
-        print(f"| hands/s, whole run | {hands / c['cpu']:,.0f} | {hands / c['wall']:,.0f} |")
-        print(f"| moves/s, less start-up | {moves / net_cpu:,.0f} | {moves / net_wall:,.0f} |")
-        print(f"| hands/s, less start-up | {hands / net_cpu:,.0f} | {hands / net_wall:,.0f} |\n")
+        report_command(sheets, args.runs, hands, moves)
 
     if args.memory_mb:
         size, secs, rss = memory(sheets, args.memory_mb)

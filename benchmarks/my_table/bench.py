@@ -202,25 +202,48 @@ def wait_for(port: int, path: str, timeout: float = 60) -> None:
     raise SystemExit(f"the server did not answer {path} within {timeout} s")
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--entries", type=int, default=1000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--clients", type=int, default=4)
     parser.add_argument("--seconds", type=float, default=10)
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def start_redis(port: int) -> subprocess.Popen[bytes]:
+    """A Redis of the benchmark's own, in memory only."""
+    return subprocess.Popen(
+        [
+            *("redis-server", "--port", str(port), "--bind", "127.0.0.1"),
+            *("--save", "", "--appendonly", "no"),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def start_server(port: int, workers: int) -> subprocess.Popen[bytes]:
+    """gunicorn with ``workers`` sync workers, on the environment's database and Redis."""
+    env = dict(os.environ, ALLOWED_HOSTS="127.0.0.1,testserver")
+    return subprocess.Popen(
+        [
+            *(sys.executable, "-m", "gunicorn", "spinner.wsgi:application"),
+            *("--bind", f"127.0.0.1:{port}", "--workers", str(workers)),
+            *("--log-level", "warning"),
+        ],
+        cwd=ROOT,
+        env=env,
+    )
+
+
+def main() -> None:
+    args = parse_args()
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         raise SystemExit("set DATABASE_URL to a PostgreSQL database of the benchmark's own")
     if not shutil.which("redis-server"):
         raise SystemExit("needs redis-server")
     redis_port, port = free_port(), free_port()
-    redis = subprocess.Popen(
-        [
-            *("redis-server", "--port", str(redis_port), "--bind", "127.0.0.1"),
-            *("--save", "", "--appendonly", "no"),
-        ],
-        stdout=subprocess.DEVNULL,
-    )
+    redis = start_redis(redis_port)
     os.environ.update(REDIS_URL=f"redis://127.0.0.1:{redis_port}/0", DEBUG="0")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "spinner.settings")
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, check=True)
@@ -231,16 +254,7 @@ def main() -> None:
     ids, slug = setup_event(args.entries)
     took = time.perf_counter() - started
     print(f"event {slug}: {len(ids)} entries, round 1 in play (set up in {took:.0f} s)")
-    env = dict(os.environ, ALLOWED_HOSTS="127.0.0.1,testserver")
-    server = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "gunicorn", "spinner.wsgi:application"),
-            *("--bind", f"127.0.0.1:{port}", "--workers", str(args.workers)),
-            *("--log-level", "warning"),
-        ],
-        cwd=ROOT,
-        env=env,
-    )
+    server = start_server(port, args.workers)
     try:
         standings = f"/events/{slug}/standings/live/"
         wait_for(port, standings)

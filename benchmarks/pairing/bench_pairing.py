@@ -133,6 +133,40 @@ def run_case(size: int, round_no: int, runs: int, dense: bool) -> dict[str, obje
     return row
 
 
+def baseline_and_profile(rows: list[dict[str, object]]) -> list[str]:
+    """The report's last sections: the networkx baseline and where the time goes."""
+    lines = [
+        "",
+        "## Baseline: networkx on the same 500-team graph",
+        "",
+        "The candidate graph of the windowed run (same nodes, edges and integer weights), "
+        "matched by `networkx.max_weight_matching(maxcardinality=True)` (pure Python) and by "
+        "`rustworkx.max_weight_matching(max_cardinality=True)` (matching only, median).",
+        "",
+        "| teams | round | edges | rustworkx s | networkx s | speed-up | same total weight |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for row in rows:
+        if "nx_time" not in row:
+            continue
+        lines.append(
+            f"| {row['size']} | {row['round']} | {row['edges']} | {row['rx_time']:.3f} | "
+            f"{row['nx_time']:.2f} | {row['nx_time'] / row['rx_time']:.0f}x | "  # type: ignore[operator]
+            f"{'yes' if row['nx_weight'] == row['rx_weight'] else '**no**'} |"
+        )
+    lines += ["", "## Where the time goes (cProfile, one run, cumulative)", ""]
+    for row in rows:
+        lines += [
+            f"### {row['size']} teams, round {row['round']}",
+            "",
+            "```",
+            str(row["profile"]),
+            "```",
+            "",
+        ]
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=5)
@@ -168,35 +202,7 @@ def main() -> None:
             f"| {size} | {row['round']} | {row['median']:.3f} | {TARGET[size]} ({ok}) | "
             f"{row['window']} | {row['edges']} | {row['rematches']} | {same} | {dense_time} |"
         )
-    lines += [
-        "",
-        "## Baseline: networkx on the same 500-team graph",
-        "",
-        "The candidate graph of the windowed run (same nodes, edges and integer weights), "
-        "matched by `networkx.max_weight_matching(maxcardinality=True)` (pure Python) and by "
-        "`rustworkx.max_weight_matching(max_cardinality=True)` (matching only, median).",
-        "",
-        "| teams | round | edges | rustworkx s | networkx s | speed-up | same total weight |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for row in rows:
-        if "nx_time" not in row:
-            continue
-        lines.append(
-            f"| {row['size']} | {row['round']} | {row['edges']} | {row['rx_time']:.3f} | "
-            f"{row['nx_time']:.2f} | {row['nx_time'] / row['rx_time']:.0f}x | "  # type: ignore[operator]
-            f"{'yes' if row['nx_weight'] == row['rx_weight'] else '**no**'} |"
-        )
-    lines += ["", "## Where the time goes (cProfile, one run, cumulative)", ""]
-    for row in rows:
-        lines += [
-            f"### {row['size']} teams, round {row['round']}",
-            "",
-            "```",
-            str(row["profile"]),
-            "```",
-            "",
-        ]
+    lines += baseline_and_profile(rows)
     args.out.write_text("\n".join(lines) + "\n")
     print(f"wrote {args.out}")
 

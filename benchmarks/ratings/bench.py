@@ -33,6 +33,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
@@ -101,20 +102,73 @@ def bench_pure(runs: int) -> None:
     )
 
 
+def build_event(e: int, day: Any, rounds: Any, pid: list[int]) -> None:
+    """Event ``e`` of the season: its partnerships, entries and rounds of confirmed results."""
+    from tournaments.models import Entry, EntryPlayer, Event, Match, MatchResult, Partnership, Round
+
+    event = Event.objects.create(
+        name=f"Rated {e}",
+        slug=f"rb-{e}",
+        start_date=day,
+        end_date=day,
+        status=Event.Status.FINISHED,
+    )
+    pairs = sorted({(g[0], g[1]) for g in rounds[0]} | {(g[2], g[3]) for g in rounds[0]})
+    partnerships = Partnership.objects.bulk_create(
+        [Partnership(player_a_id=pid[a], player_b_id=pid[b]) for a, b in pairs],
+        batch_size=2000,
+    )
+    entries = Entry.objects.bulk_create(
+        [
+            Entry(event=event, partnership=p, name=f"T{k}", status="checked_in")
+            for k, p in enumerate(partnerships)
+        ],
+        batch_size=2000,
+    )
+    entry_of = {pair: entry.pk for pair, entry in zip(pairs, entries, strict=True)}
+    EntryPlayer.objects.bulk_create(
+        [
+            EntryPlayer(event=event, entry_id=entry_of[pair], player_id=pid[who])
+            for pair in pairs
+            for who in pair
+        ],
+        batch_size=5000,
+    )
+    for number, games in enumerate(rounds, start=1):
+        rnd = Round.objects.create(event=event, number=number, status="closed")
+        matches = Match.objects.bulk_create(
+            [
+                Match(
+                    round=rnd,
+                    entry_a_id=entry_of[(g[0], g[1])],
+                    entry_b_id=entry_of[(g[2], g[3])],
+                )
+                for g in games
+            ],
+            batch_size=2000,
+        )
+        MatchResult.objects.bulk_create(
+            [
+                MatchResult(
+                    match=m,
+                    version=1,
+                    source="agreed",
+                    kind="final_score",
+                    score_a_halves=610 if g[4] == 0 else 400,
+                    score_b_halves=610 if g[4] == 1 else (400 if g[4] is None else 300),
+                    winner_side=g[4],
+                )
+                for m, g in zip(matches, games, strict=True)
+            ],
+            batch_size=2000,
+        )
+
+
 def build_db() -> None:
     from django.core.management import call_command
     from django.db import transaction
 
-    from tournaments.models import (
-        Entry,
-        EntryPlayer,
-        Event,
-        Match,
-        MatchResult,
-        Partnership,
-        Player,
-        Round,
-    )
+    from tournaments.models import Event, Player
 
     call_command("migrate", verbosity=0)
     if Event.objects.filter(slug=f"rb-{EVENTS - 1}").exists():
@@ -127,62 +181,7 @@ def build_db() -> None:
         )
         pid = [p.pk for p in players]
         for e, day, rounds in data:
-            event = Event.objects.create(
-                name=f"Rated {e}",
-                slug=f"rb-{e}",
-                start_date=day,
-                end_date=day,
-                status=Event.Status.FINISHED,
-            )
-            pairs = sorted({(g[0], g[1]) for g in rounds[0]} | {(g[2], g[3]) for g in rounds[0]})
-            partnerships = Partnership.objects.bulk_create(
-                [Partnership(player_a_id=pid[a], player_b_id=pid[b]) for a, b in pairs],
-                batch_size=2000,
-            )
-            entries = Entry.objects.bulk_create(
-                [
-                    Entry(event=event, partnership=p, name=f"T{k}", status="checked_in")
-                    for k, p in enumerate(partnerships)
-                ],
-                batch_size=2000,
-            )
-            entry_of = {pair: entry.pk for pair, entry in zip(pairs, entries, strict=True)}
-            EntryPlayer.objects.bulk_create(
-                [
-                    EntryPlayer(event=event, entry_id=entry_of[pair], player_id=pid[who])
-                    for pair in pairs
-                    for who in pair
-                ],
-                batch_size=5000,
-            )
-            for number, games in enumerate(rounds, start=1):
-                rnd = Round.objects.create(event=event, number=number, status="closed")
-                matches = Match.objects.bulk_create(
-                    [
-                        Match(
-                            round=rnd,
-                            entry_a_id=entry_of[(g[0], g[1])],
-                            entry_b_id=entry_of[(g[2], g[3])],
-                        )
-                        for g in games
-                    ],
-                    batch_size=2000,
-                )
-                MatchResult.objects.bulk_create(
-                    [
-                        MatchResult(
-                            match=m,
-                            version=1,
-                            source="agreed",
-                            kind="final_score",
-                            score_a_halves=610 if g[4] == 0 else 400,
-                            score_b_halves=610 if g[4] == 1 else (400 if g[4] is None else 300),
-                            winner_side=g[4],
-                        )
-                        for m, g in zip(matches, games, strict=True)
-                    ],
-                    batch_size=2000,
-                )
+            build_event(e, day, rounds, pid)
             print(f"  built event {e + 1}/{EVENTS}", end="\r", flush=True)
     print(f"built the season in {time.perf_counter() - started:.0f} s")
 
@@ -224,6 +223,42 @@ def timed_rerate_all() -> float:
     return total
 
 
+def time_corrections(result: Any, runs: int, profile: bool) -> None:
+    """Correct ``result`` again and again (the other winner each time) and time the re-rate of
+    its match alone (``rerate_matches``); the first under cProfile when ``profile``."""
+    from tournaments.models import MatchResult
+    from tournaments.services import ratings
+
+    outcome: Any = None  # the profiled run prints no outcome of its own
+    incremental = []
+    for k in range(max(5, runs * 2)):
+        # a correction: a new current version with the other winner (results are append-only)
+        flipped = 1 if result.winner_side == 0 else 0
+        MatchResult.objects.filter(pk=result.pk).update(is_current=False)
+        result = MatchResult.objects.create(
+            match_id=result.match_id,
+            version=result.version + 1,
+            source="correction",
+            kind=result.kind,
+            score_a_halves=result.score_b_halves,
+            score_b_halves=result.score_a_halves,
+            winner_side=flipped,
+        )
+        wall = time.perf_counter()
+        if profile and k == 0:
+            cProfile.runctx(
+                "ratings.rerate_matches(match_ids=[result.match_id])",
+                globals(),
+                locals(),
+                "/tmp/rerate_from.prof",
+            )
+        else:
+            outcome = ratings.rerate_matches(match_ids=[result.match_id])
+        incremental.append(time.perf_counter() - wall)
+        print(f"  rerate_matches([the match]): {incremental[-1] * 1000:.1f} ms  {outcome}")
+    print(f"rerate_matches median: {statistics.median(incremental) * 1000:.1f} ms")
+
+
 def bench_db(runs: int, profile: bool) -> None:
     import django
 
@@ -252,33 +287,7 @@ def bench_db(runs: int, profile: bool) -> None:
     )
     result = result.order_by("pk").first()
     assert result is not None
-    incremental = []
-    for k in range(max(5, runs * 2)):
-        # a correction: a new current version with the other winner (results are append-only)
-        flipped = 1 if result.winner_side == 0 else 0
-        MatchResult.objects.filter(pk=result.pk).update(is_current=False)
-        result = MatchResult.objects.create(
-            match_id=result.match_id,
-            version=result.version + 1,
-            source="correction",
-            kind=result.kind,
-            score_a_halves=result.score_b_halves,
-            score_b_halves=result.score_a_halves,
-            winner_side=flipped,
-        )
-        wall = time.perf_counter()
-        if profile and k == 0:
-            cProfile.runctx(
-                "ratings.rerate_matches(match_ids=[result.match_id])",
-                globals(),
-                locals(),
-                "/tmp/rerate_from.prof",
-            )
-        else:
-            outcome = ratings.rerate_matches(match_ids=[result.match_id])
-        incremental.append(time.perf_counter() - wall)
-        print(f"  rerate_matches([the match]): {incremental[-1] * 1000:.1f} ms  {outcome}")
-    print(f"rerate_matches median: {statistics.median(incremental) * 1000:.1f} ms")
+    time_corrections(result, runs, profile)
     # the round's re-rate, as before the incremental path (every game of the round)
     whole = []
     for _ in range(3):

@@ -94,13 +94,25 @@ def generate(teams: int, rounds: int, seed: int = 8) -> tuple[list[Entry], list[
     return entries, results
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--teams", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--profile", action="store_true")
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def line(label: str, values: list[float]) -> str:
+    """One timing of the report: the median, least and most of ``values`` (ms)."""
+    return (
+        f"{label:<34} median {statistics.median(values):6.1f} ms  "
+        f"(min {min(values):.1f}, max {max(values):.1f})"
+    )
+
+
+def main() -> None:
+    args = parse_args()
 
     t0 = time.perf_counter()
     entries, results = generate(args.teams, args.rounds)
@@ -142,12 +154,6 @@ def main() -> None:
         json_ms.append((end - middle) * 1000)
     assert len(built) == len(results)
     ties = unbroken_ties(standings, range(1, 33))
-
-    def line(label: str, values: list[float]) -> str:
-        return (
-            f"{label:<34} median {statistics.median(values):6.1f} ms  "
-            f"(min {min(values):.1f}, max {max(values):.1f})"
-        )
 
     print(f"{args.runs} runs after one warm-up:")
     print(line("compute_standings (wall)", compute_ms))

@@ -86,19 +86,11 @@ def run(port: int, path: str, headers: dict[str, str], clients: int, seconds: fl
     )
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--slug", default="bench-2000x10")
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--clients", type=int, default=4)
-    parser.add_argument("--seconds", type=float, default=10)
-    args = parser.parse_args()
-    database = os.environ.get("DATABASE_URL", "")
-    if not database.startswith("postgres"):
-        raise SystemExit("set DATABASE_URL to the benchmark database (see recompute.py)")
-    if not shutil.which("redis-server"):
-        raise SystemExit("needs redis-server")
-    redis_port, port = free_port(), free_port()
+def start_services(
+    redis_port: int, port: int, workers: int
+) -> tuple[subprocess.Popen[bytes], subprocess.Popen[bytes]]:
+    """A Redis of the benchmark's own (in memory only) and gunicorn with ``workers`` sync
+    workers on it and the environment's database."""
     redis = subprocess.Popen(
         [
             "redis-server",
@@ -128,13 +120,30 @@ def main() -> None:
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",
-            str(args.workers),
+            str(workers),
             "--log-level",
             "warning",
         ],
         cwd=ROOT,
         env=env,
     )
+    return redis, server
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--slug", default="bench-2000x10")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--clients", type=int, default=4)
+    parser.add_argument("--seconds", type=float, default=10)
+    args = parser.parse_args()
+    database = os.environ.get("DATABASE_URL", "")
+    if not database.startswith("postgres"):
+        raise SystemExit("set DATABASE_URL to the benchmark database (see recompute.py)")
+    if not shutil.which("redis-server"):
+        raise SystemExit("needs redis-server")
+    redis_port, port = free_port(), free_port()
+    redis, server = start_services(redis_port, port, args.workers)
     try:
         page, live = f"/events/{args.slug}/standings/", f"/events/{args.slug}/standings/live/"
         wait_for(port, page)

@@ -84,6 +84,24 @@ TIEBREAKS = [
 ]
 
 
+def build_entries(event: Event, teams: int) -> list[Entry]:
+    """``teams`` partnerships of two new players, each entered in the event, checked in."""
+    players = Player.objects.bulk_create(Player(name=f"P{i}") for i in range(2 * teams))
+    partnerships = Partnership.objects.bulk_create(
+        Partnership(player_a=players[2 * i], player_b=players[2 * i + 1]) for i in range(teams)
+    )
+    entries = Entry.objects.bulk_create(
+        Entry(event=event, partnership=p, name=f"Team {i + 1}", status="checked_in")
+        for i, p in enumerate(partnerships)
+    )
+    EntryPlayer.objects.bulk_create(
+        EntryPlayer(event=event, entry=e, player_id=pid)
+        for e, p in zip(entries, partnerships, strict=True)
+        for pid in (p.player_a_id, p.player_b_id)
+    )
+    return entries
+
+
 def build_event(teams: int, rounds: int, seed: int = 8) -> Event:
     """Create the benchmark event once (bulk inserts); reuse it when it is already complete."""
     slug = f"bench-{teams}x{rounds}"
@@ -110,19 +128,7 @@ def build_event(teams: int, rounds: int, seed: int = 8) -> Event:
             margin_bonus_points=1,
             margin_bonus_at=150,
         )
-        players = Player.objects.bulk_create(Player(name=f"P{i}") for i in range(2 * teams))
-        partnerships = Partnership.objects.bulk_create(
-            Partnership(player_a=players[2 * i], player_b=players[2 * i + 1]) for i in range(teams)
-        )
-        entries = Entry.objects.bulk_create(
-            Entry(event=event, partnership=p, name=f"Team {i + 1}", status="checked_in")
-            for i, p in enumerate(partnerships)
-        )
-        EntryPlayer.objects.bulk_create(
-            EntryPlayer(event=event, entry=e, player_id=pid)
-            for e, p in zip(entries, partnerships, strict=True)
-            for pid in (p.player_a_id, p.player_b_id)
-        )
+        entries = build_entries(event, teams)
         strength = {e.pk: rng.random() for e in entries}
         points = dict.fromkeys(strength, 0)
         ids = list(strength)
@@ -261,6 +267,36 @@ def explain_results_query(event_id: int, runs: int) -> list[float]:
     return times
 
 
+def profile_recomputes(event: Event, rng: random.Random) -> None:
+    """A warm then a cold recompute after a correction, each under cProfile (process CPU)."""
+    for cold in (False, True):
+        correct_one(event, rng)
+        if cold:
+            standings_records._recent.clear()
+        profile = cProfile.Profile(time.process_time)
+        profile.enable()
+        live.recompute_standings(event_id=event.pk, force=True)
+        profile.disable()
+        print("cold" if cold else "warm", "recompute, cProfile (process CPU):")
+        pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
+
+
+def check_one_recompute(event: Event, rng: random.Random) -> None:
+    """The queries of one recompute, and the same bytes from a warm and a cold one."""
+    correct_one(event, rng)
+    with CaptureQueriesContext(connection) as captured:
+        live.recompute_standings(event_id=event.pk, force=True)
+    print(f"queries of one recompute (new snapshot): {len(captured.captured_queries)}")
+    for query in captured.captured_queries:
+        print("   ", query["sql"][:110])
+    correct_one(event, rng)
+    warm_bytes = standings_records.compute_snapshot_bytes(event_id=event.pk)
+    standings_records._recent.clear()
+    cold_bytes = standings_records.compute_snapshot_bytes(event_id=event.pk)
+    assert warm_bytes == cold_bytes
+    print("warm and cold recomputes write the same bytes and fingerprint: yes")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--teams", type=int, default=2000)
@@ -285,16 +321,7 @@ def main() -> None:
     live.recompute_standings(event_id=event.pk, force=True)  # warm-up (imports, caches)
 
     if args.profile:
-        for cold in (False, True):
-            correct_one(event, rng)
-            if cold:
-                standings_records._recent.clear()
-            profile = cProfile.Profile(time.process_time)
-            profile.enable()
-            live.recompute_standings(event_id=event.pk, force=True)
-            profile.disable()
-            print("cold" if cold else "warm", "recompute, cProfile (process CPU):")
-            pstats.Stats(profile).sort_stats("cumulative").print_stats(25)
+        profile_recomputes(event, rng)
         return
 
     warm: dict[str, list[float]] = {}
@@ -314,18 +341,7 @@ def main() -> None:
         print(describe(f"{name}: process CPU", results["cpu"]))
         print(describe(f"{name}: wall", results["wall"]))
         print(describe(f"{name}: PostgreSQL process CPU during it", results["server"]))
-    correct_one(event, rng)
-    with CaptureQueriesContext(connection) as captured:
-        live.recompute_standings(event_id=event.pk, force=True)
-    print(f"queries of one recompute (new snapshot): {len(captured.captured_queries)}")
-    for query in captured.captured_queries:
-        print("   ", query["sql"][:110])
-    correct_one(event, rng)
-    warm_bytes = standings_records.compute_snapshot_bytes(event_id=event.pk)
-    standings_records._recent.clear()
-    cold_bytes = standings_records.compute_snapshot_bytes(event_id=event.pk)
-    assert warm_bytes == cold_bytes
-    print("warm and cold recomputes write the same bytes and fingerprint: yes")
+    check_one_recompute(event, rng)
     parts(event.pk, args.runs)
     print(
         describe(

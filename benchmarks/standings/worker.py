@@ -203,7 +203,7 @@ def is_cold(record: dict[str, Any]) -> bool:
     return bool(record["nth_recompute_in_process"] == 0)
 
 
-def main() -> None:
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", type=Path, help="another checkout, alternated with this one")
     parser.add_argument(
@@ -220,7 +220,35 @@ def main() -> None:
     parser.add_argument(
         "--profile", help="a path prefix: each process's first recompute profiled to <prefix>.<pid>"
     )
-    args = parser.parse_args()
+    return parser.parse_args()
+
+
+def report_arm(name: str, records: list[dict[str, Any]], tasks: int) -> None:
+    """One arm's recomputes: all, cold and warm, and the task CPU by correction."""
+    cold = [r for r in records if is_cold(r)]
+    print(f"{name}: {len(cold)} of {len(records)} recomputes cold (a process's first)")
+    for label, group in (
+        ("all recomputes", records),
+        ("cold", cold),
+        ("warm", [r for r in records if not is_cold(r)]),
+    ):
+        print(f"  {label}")
+        print(f"    task CPU                 {describe([r['cpu_ms'] for r in group])}")
+        print(f"    of which system time     {describe([r['sys_ms'] for r in group])}")
+        print(f"    minor page faults        {describe([r['minor_faults'] for r in group])}")
+        print(f"    wall                     {describe([r['wall_ms'] for r in group])}")
+        print(f"    workers' main processes  {describe([r['mains_ms'] for r in group])}")
+    by_correction = [
+        statistics.median(r["cpu_ms"] for r in records if r["nth_correction"] == n)
+        for n in range(tasks)
+    ]
+    print("  task CPU by correction (median over rounds): " + " ".join(
+        f"{v:.0f}" for v in by_correction
+    ))  # fmt: skip
+
+
+def main() -> None:
+    args = parse_args()
     if args.profile:
         os.environ["BENCH_PROFILE"] = args.profile
     event = Event.objects.get(slug=args.slug)
@@ -245,26 +273,7 @@ def main() -> None:
         f"load {load} before, {os.getloadavg()} after"
     )
     for name, records in found.items():
-        cold = [r for r in records if is_cold(r)]
-        print(f"{name}: {len(cold)} of {len(records)} recomputes cold (a process's first)")
-        for label, group in (
-            ("all recomputes", records),
-            ("cold", cold),
-            ("warm", [r for r in records if not is_cold(r)]),
-        ):
-            print(f"  {label}")
-            print(f"    task CPU                 {describe([r['cpu_ms'] for r in group])}")
-            print(f"    of which system time     {describe([r['sys_ms'] for r in group])}")
-            print(f"    minor page faults        {describe([r['minor_faults'] for r in group])}")
-            print(f"    wall                     {describe([r['wall_ms'] for r in group])}")
-            print(f"    workers' main processes  {describe([r['mains_ms'] for r in group])}")
-        by_correction = [
-            statistics.median(r["cpu_ms"] for r in records if r["nth_correction"] == n)
-            for n in range(args.tasks)
-        ]
-        print("  task CPU by correction (median over rounds): " + " ".join(
-            f"{v:.0f}" for v in by_correction
-        ))  # fmt: skip
+        report_arm(name, records, args.tasks)
     if args.base:
         for name in [n for n, _, _ in arms if n != "base"]:
             for label, keep in (

@@ -18,12 +18,17 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import pytest
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
+from django.contrib.auth.models import User
 
 from tests.conftest import free_port
+from tournaments.errors import SpinnerError
+from tournaments.models import Event
+from tournaments.services import webhooks
 
 TOLERANCE_SECONDS = 300
 
@@ -191,3 +196,17 @@ def self_signed(directory: Path, name: str) -> tuple[str, str]:
         )
     )
     return str(cert_file), str(key_file)
+
+
+def refused(code: str, call: Any, **kwargs: Any) -> SpinnerError:
+    """Call ``call(**kwargs)``, which must be refused with ``code``; returns the error."""
+    with pytest.raises(SpinnerError) as info:
+        call(**kwargs)
+    assert info.value.code == code, info.value.as_dict()
+    return info.value
+
+
+def registered(event: Event, boss: User, url: str, kinds: tuple[str, ...] = ()) -> Any:
+    """An endpoint the director registers (with its secret, shown once)."""
+    endpoint, secret = webhooks.register_endpoint(event=event, actor=boss, url=url, kinds=kinds)
+    return endpoint, secret

@@ -17,6 +17,7 @@ from tournaments.models import (
     EntryPlayer,
     Event,
     Match,
+    Player,
     Round,
     StandingsSnapshot,
     Table,
@@ -54,33 +55,7 @@ def standings_for_export(event: Event) -> dict[str, Any] | None:
         "places_that_matter": document.get("places_that_matter", []),
         "unbroken_ties": document.get("unbroken_ties", []),
         "rows": [
-            {
-                "rank": r["rank"],
-                "entry_id": r["entry_id"],
-                "name": r["name"],
-                "values": dict(zip(names, r["values"], strict=True)),
-                "record": {
-                    **{
-                        key: r[key]
-                        for key in ("played", "wins", "draws", "losses", "byes", "forfeits")
-                    },
-                    **{
-                        key: extra.get(str(r["entry_id"]), {}).get(key)
-                        for key in ("points_for", "points_against", "spread")
-                    },
-                },
-                "tiebreak_rounds": r["settlement"],
-                "matches": r["match_ids"],
-                "tiebreak_matches": r["settlement_match_ids"],
-                "withdrawn": bool(extra.get(str(r["entry_id"]), {}).get("withdrawn")),
-                # tables of many: [[round, place, players], ...]
-                **(
-                    {"placings": extra.get(str(r["entry_id"]), {}).get("placings", [])}
-                    if "tables" in document
-                    else {}
-                ),
-            }
-            for r in standings["rows"]
+            _standings_row(r, names, extra, many="tables" in document) for r in standings["rows"]
         ],
         # tables of many: the placing points and each table's seats, scores, places and points
         **(
@@ -88,6 +63,30 @@ def standings_for_export(event: Event) -> dict[str, Any] | None:
             if "tables" in document
             else {}
         ),
+    }
+
+
+def _standings_row(
+    r: dict[str, Any], names: list[str], extra: dict[str, Any], *, many: bool
+) -> dict[str, Any]:
+    """One row of the export's standings: the snapshot's row ``r`` with its tiebreak values by
+    name and its record (``extra``: the snapshot's per-entry figures; ``many``: tables of many)."""
+    mine = extra.get(str(r["entry_id"]), {})
+    return {
+        "rank": r["rank"],
+        "entry_id": r["entry_id"],
+        "name": r["name"],
+        "values": dict(zip(names, r["values"], strict=True)),
+        "record": {
+            **{key: r[key] for key in ("played", "wins", "draws", "losses", "byes", "forfeits")},
+            **{key: mine.get(key) for key in ("points_for", "points_against", "spread")},
+        },
+        "tiebreak_rounds": r["settlement"],
+        "matches": r["match_ids"],
+        "tiebreak_matches": r["settlement_match_ids"],
+        "withdrawn": bool(mine.get("withdrawn")),
+        # tables of many: [[round, place, players], ...]
+        **({"placings": mine.get("placings", [])} if many else {}),
     }
 
 
@@ -201,6 +200,50 @@ def _entry_json(entry: Entry, players: list[int]) -> dict[str, Any]:
     }
 
 
+def _players_and_members(event: Event) -> tuple[dict[int, Player], dict[int, list[int]]]:
+    """The event's players by id and each entry's player ids in the order they joined. One
+    query."""
+    members = list(
+        EntryPlayer.objects.filter(event=event).select_related("player").order_by("entry_id", "pk")
+    )
+    players = {m.player_id: m.player for m in members}
+    by_entry: dict[int, list[int]] = defaultdict(list)
+    for m in members:
+        by_entry[m.entry_id].append(m.player_id)
+    return players, by_entry
+
+
+def _rounds_json(event: Event, rounds: list[Round]) -> list[dict[str, Any]]:
+    """The export's ``rounds``: each round with its matches in table order, their results and
+    seats. Two queries (three with tables of many)."""
+    results = results_for_export(event)
+    matches: dict[int, list[Match]] = defaultdict(list)
+    every = list(
+        Match.objects.filter(round__event=event)
+        .select_related("table")
+        .order_by("round_id", "is_bye", "table__number", "game_no", "pk")
+    )
+    for match in every:
+        matches[match.round_id].append(match)
+    seats = seats_by_match(every)  # tables of many: every seat (a query only when there are)
+    return [
+        {
+            "number": r.number,
+            "kind": r.kind,
+            "status": r.status,
+            "time_limit_minutes": r.time_limit_minutes,
+            "published_at": _iso(r.published_at),
+            "closed_at": _iso(r.closed_at),
+            "explanation": r.explanation,
+            "matches": [
+                _match_json(m, results.get(m.pk), tuple(seats.get(m.pk, ())))
+                for m in matches.get(r.pk, [])
+            ],
+        }
+        for r in rounds
+    ]
+
+
 def export_event(event: Event) -> dict[str, Any]:
     """The whole event as one JSON-ready document (format ``EXPORT_FORMAT``; see
     ``docs/export.md``): the event and its settings, the players (names, clubs, ratings; never
@@ -214,26 +257,10 @@ def export_event(event: Event) -> dict[str, Any]:
     queries (three more once a play-off is seeded, one more with tables of many).
     """
 
-    members = list(
-        EntryPlayer.objects.filter(event=event).select_related("player").order_by("entry_id", "pk")
-    )
-    players = {m.player_id: m.player for m in members}
-    by_entry: dict[int, list[int]] = defaultdict(list)
-    for m in members:
-        by_entry[m.entry_id].append(m.player_id)
+    players, by_entry = _players_and_members(event)
     entries = list(Entry.objects.filter(event=event).order_by("pk"))
     tables = list(Table.objects.filter(event=event).order_by("number"))
     rounds = list(Round.objects.filter(event=event).order_by("number"))
-    results = results_for_export(event)
-    matches: dict[int, list[Match]] = defaultdict(list)
-    every = list(
-        Match.objects.filter(round__event=event)
-        .select_related("table")
-        .order_by("round_id", "is_bye", "table__number", "game_no", "pk")
-    )
-    for match in every:
-        matches[match.round_id].append(match)
-    seats = seats_by_match(every)  # tables of many: every seat (a query only when there are)
     return {
         "format": EXPORT_FORMAT,
         "exported_at": timezone.now().isoformat(),
@@ -251,22 +278,7 @@ def export_event(event: Event) -> dict[str, Any]:
             .order_by("entry_a_id", "entry_b_id")
             .values_list("entry_a_id", "entry_b_id", "note")
         ],
-        "rounds": [
-            {
-                "number": r.number,
-                "kind": r.kind,
-                "status": r.status,
-                "time_limit_minutes": r.time_limit_minutes,
-                "published_at": _iso(r.published_at),
-                "closed_at": _iso(r.closed_at),
-                "explanation": r.explanation,
-                "matches": [
-                    _match_json(m, results.get(m.pk), tuple(seats.get(m.pk, ())))
-                    for m in matches.get(r.pk, [])
-                ],
-            }
-            for r in rounds
-        ],
+        "rounds": _rounds_json(event, rounds),
         # The latest standings snapshot, with every tiebreak value (issue 8).
         "standings": standings_for_export(event),
         # A finished event's final placings, best first (issue 12); null before it finishes.

@@ -44,73 +44,87 @@ def team_history(event: Event, entry_id: int) -> list[dict[str, Any]]:
     and its ``place`` (``shared`` when another seat has it) as the result has them; its
     ``opponent`` is empty and its ``outcome`` "won" for a sole first place, "draw" for a shared
     one, else "lost" (how the standings count them)."""
+    listed = _history_rows(event, entry_id)
+    marks = marks_of(event.pk, [(row[-2], row[-1]) for row in listed if row[-1]])
+    many = table_seats([row[0] for row in listed if row[15] > 2 and not row[6]])
+    return [_history_item(row, entry_id, marks, many) for row in listed]
+
+
+HISTORY_FIELDS = (
+    "pk",
+    "round__number",
+    "round__kind",
+    "game_no",
+    "best_of",
+    "table__number",
+    "is_bye",
+    "entry_a_id",
+    "entry_a__name",
+    "entry_b_id",
+    "entry_b__name",
+    "current__score_a_halves",
+    "current__score_b_halves",
+    "current__winner_side",
+    "current__verified",
+    "table_entries",
+    "current__scores_halves",
+    "current__placings",
+    "current__pk",
+    "current__forfeit",
+)
+"""What :func:`team_history` reads of each match (its current result through ``current``)."""
+
+
+def _history_rows(event: Event, entry_id: int) -> list[tuple[Any, ...]]:
+    """The entry's matches in the event's public rounds, in round order, as
+    :data:`HISTORY_FIELDS`. One query."""
     seated = RoundSeat.objects.filter(entry_id=entry_id).values("match_id")
-    rows = (
+    return list(
         Match.objects.filter(round__event_id=event.pk)
         .exclude(round__status=Round.Status.DRAFT)
         .filter(Q(entry_a_id=entry_id) | Q(entry_b_id=entry_id) | Q(pk__in=seated))
         .annotate(current=FilteredRelation("results", condition=Q(results__is_current=True)))
         .order_by("round__number", "game_no", "pk")
-        .values_list(
-            "pk",
-            "round__number",
-            "round__kind",
-            "game_no",
-            "best_of",
-            "table__number",
-            "is_bye",
-            "entry_a_id",
-            "entry_a__name",
-            "entry_b_id",
-            "entry_b__name",
-            "current__score_a_halves",
-            "current__score_b_halves",
-            "current__winner_side",
-            "current__verified",
-            "table_entries",
-            "current__scores_halves",
-            "current__placings",
-            "current__pk",
-            "current__forfeit",
-        )
+        .values_list(*HISTORY_FIELDS)
     )
-    listed = list(rows)
-    marks = marks_of(event.pk, [(row[-2], row[-1]) for row in listed if row[-1]])
-    many = table_seats([row[0] for row in listed if row[15] > 2 and not row[6]])
-    history = []
-    for row in listed:
-        pk, number, kind, game_no, best_of, table, is_bye, a, a_name, b, b_name = row[:11]
-        sa, sb, winner, verified, _size, scores, places = row[11:18]
-        side = 0 if a == entry_id else 1
-        item: dict[str, Any] = {
-            "match_id": pk,
-            "round": number,
-            "kind": kind,
-            "game": game_no,  # a best-of play-off match: each game is a row
-            "best_of": best_of,
-            "table": table,
-            "bye": is_bye,
-            "opponent_id": b if side == 0 else a,
-            "opponent": b_name if side == 0 else a_name,
-            "confirmed": sa is not None,
-            "verified": bool(verified),
-            "own": _score_text(sa if side == 0 else sb),
-            "other": _score_text(sb if side == 0 else sa),
-            "outcome": "",
-            "forfeit": marks.get(row[-2], ""),  # "forfeit", "no-show", "double forfeit" or ""
-            "many": pk in many,
-        }
-        if pk in many:
-            item.update(_table_of_many(entry_id, many[pk], scores, places))
-        if is_bye:
-            item["outcome"] = "bye"
-        elif pk in many and sa is not None:
-            place, shared = item["place"], item["shared"]
-            item["outcome"] = "" if place is None else _place_outcome(place, shared)
-        elif sa is not None:
-            item["outcome"] = "draw" if winner is None else ("won" if winner == side else "lost")
-        history.append(item)
-    return history
+
+
+def _history_item(
+    row: tuple[Any, ...], entry_id: int, marks: dict[Any, str], many: dict[int, Any]
+) -> dict[str, Any]:
+    """One match of :func:`team_history` from the entry's side (``marks``: the forfeits by
+    result; ``many``: the seats of the tables of many)."""
+    pk, number, kind, game_no, best_of, table, is_bye, a, a_name, b, b_name = row[:11]
+    sa, sb, winner, verified, _size, scores, places = row[11:18]
+    side = 0 if a == entry_id else 1
+    item: dict[str, Any] = {
+        "match_id": pk,
+        "round": number,
+        "kind": kind,
+        "game": game_no,  # a best-of play-off match: each game is a row
+        "best_of": best_of,
+        "table": table,
+        "bye": is_bye,
+        "opponent_id": b if side == 0 else a,
+        "opponent": b_name if side == 0 else a_name,
+        "confirmed": sa is not None,
+        "verified": bool(verified),
+        "own": _score_text(sa if side == 0 else sb),
+        "other": _score_text(sb if side == 0 else sa),
+        "outcome": "",
+        "forfeit": marks.get(row[-2], ""),  # "forfeit", "no-show", "double forfeit" or ""
+        "many": pk in many,
+    }
+    if pk in many:
+        item.update(_table_of_many(entry_id, many[pk], scores, places))
+    if is_bye:
+        item["outcome"] = "bye"
+    elif pk in many and sa is not None:
+        place, shared = item["place"], item["shared"]
+        item["outcome"] = "" if place is None else _place_outcome(place, shared)
+    elif sa is not None:
+        item["outcome"] = "draw" if winner is None else ("won" if winner == side else "lost")
+    return item
 
 
 def _place_outcome(place: int, shared: bool) -> str:

@@ -27,9 +27,12 @@ withdrawn, so it is not active and never paired again anyway.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
+
+from django.db.models import QuerySet
 
 from tournaments import game
 from tournaments.models import (
@@ -83,36 +86,9 @@ def results_for_pairing(event: Event, before: int | None = None) -> dict[int, Pa
     points = points_config(event)
     earned: dict[int, Number] = defaultdict(int)
     spread: dict[int, Number] = defaultdict(int)
-    byes = Match.objects.filter(
-        round__event=event, is_bye=True, round__kind__in=PAIRED_KINDS
-    ).exclude(round__status=Round.Status.DRAFT)
-    if before is not None:
-        byes = byes.filter(round__number__lt=before)
-    for entry_id in byes.values_list("entry_a_id", flat=True):
+    for entry_id in _bye_entries(event, before):
         earned[entry_id] += points.bye
-    played = (
-        MatchResult.objects.filter(
-            is_current=True,
-            match__round__event=event,
-            match__round__kind__in=PAIRED_KINDS,
-            match__is_bye=False,
-        )
-        .exclude(match__round__status=Round.Status.DRAFT)
-        .filter(**({"match__round__number__lt": before} if before is not None else {}))
-        .values_list(
-            "match_id",
-            "match__round__number",
-            "match__round__kind",
-            "match__entry_a_id",
-            "match__entry_b_id",
-            "score_a_halves",
-            "score_b_halves",
-            "winner_side",
-            "forfeit",
-            "match__table_entries",
-            "scores_halves",
-        )
-    )
+    played = _played_results(event, before)
     many: list[tuple[int, int, str, list[Any]]] = []
     for row in played:
         match_id, number, kind, entry_a, entry_b, halves_a, halves_b, winner, forfeit = row[:9]
@@ -139,6 +115,49 @@ def results_for_pairing(event: Event, before: int | None = None) -> dict[int, Pa
         )
         for entry_id in set(earned) | set(spread)
     }
+
+
+def _bye_entries(event: Event, before: int | None) -> QuerySet[Match, int]:
+    """The entry of every bye of the event's public Swiss or round-robin rounds (below
+    ``before``), once a bye."""
+    byes = Match.objects.filter(
+        round__event=event, is_bye=True, round__kind__in=PAIRED_KINDS
+    ).exclude(round__status=Round.Status.DRAFT)
+    if before is not None:
+        byes = byes.filter(round__number__lt=before)
+    return byes.values_list("entry_a_id", flat=True)
+
+
+PLAYED_FIELDS = (
+    "match_id",
+    "match__round__number",
+    "match__round__kind",
+    "match__entry_a_id",
+    "match__entry_b_id",
+    "score_a_halves",
+    "score_b_halves",
+    "winner_side",
+    "forfeit",
+    "match__table_entries",
+    "scores_halves",
+)
+"""What :func:`results_for_pairing` reads of each current result of a played match."""
+
+
+def _played_results(event: Event, before: int | None) -> QuerySet[MatchResult, tuple[Any, ...]]:
+    """The current results of the played matches of the event's public Swiss or round-robin
+    rounds (below ``before``), as :data:`PLAYED_FIELDS`."""
+    return (
+        MatchResult.objects.filter(
+            is_current=True,
+            match__round__event=event,
+            match__round__kind__in=PAIRED_KINDS,
+            match__is_bye=False,
+        )
+        .exclude(match__round__status=Round.Status.DRAFT)
+        .filter(**({"match__round__number__lt": before} if before is not None else {}))
+        .values_list(*PLAYED_FIELDS)
+    )
 
 
 def _tables_of_many(
@@ -280,6 +299,30 @@ def past_tables(
     )
 
 
+def _two_sided_history(
+    past: Sequence[tuple[int, str, int, int | None, int]], players: dict[int, frozenset[int]]
+) -> tuple[list[PastMatch], dict[int, int]]:
+    """The past two-sided matches (``past``: round, kind, entries and table size of each first
+    game) as the pairing's records, and each entry's byes of Swiss or round-robin rounds."""
+    byes: dict[int, int] = defaultdict(int)
+    history: list[PastMatch] = []
+    for number, kind, a, b, at_table in past:
+        if at_table > 2:
+            continue  # a table of many: in ``tables``
+        if b is None and kind in PAIRED_KINDS:
+            byes[a] += 1
+        history.append(
+            PastMatch(
+                round_no=number,
+                entry_a=a,
+                players_a=players.get(a, frozenset()),
+                entry_b=b,
+                players_b=players.get(b, frozenset()) if b is not None else frozenset(),
+            )
+        )
+    return history, byes
+
+
 def pairing_inputs(
     event: Event, *, round_no: int, active_ids: frozenset[int] | None = None
 ) -> PairingInputs:
@@ -304,25 +347,10 @@ def pairing_inputs(
         .values_list("round__number", "round__kind", "entry_a_id", "entry_b_id", "table_entries")
     )
     results = results_for_pairing(event, before=round_no)
-    byes: dict[int, int] = defaultdict(int)
-    history: list[PastMatch] = []
     players = {entry_id: frozenset(p for p, _, _ in rows) for entry_id, rows in members.items()}
     tables = past_tables(event, round_no, players) if game.seats_tables_of_many(event) else ()
     avoid = avoidances(event)
-    for number, kind, a, b, at_table in past:
-        if at_table > 2:
-            continue  # a table of many: in ``tables``
-        if b is None and kind in PAIRED_KINDS:
-            byes[a] += 1
-        history.append(
-            PastMatch(
-                round_no=number,
-                entry_a=a,
-                players_a=players.get(a, frozenset()),
-                entry_b=b,
-                players_b=players.get(b, frozenset()) if b is not None else frozenset(),
-            )
-        )
+    history, byes = _two_sided_history(past, players)
     records: list[EntryRecord] = []
     names: dict[int, str] = {}
     for pk, name, status, seed, pinned in entries:

@@ -332,37 +332,22 @@ def hands_at_tables_text(event: Event, target: str) -> str:
     }
 
 
-def describe_rules(event: Event) -> RulesSummary:
-    """The event's rules in words, with the rule set's defaults filled in (from the engine:
-    ``tournaments.game``).
-
-    The target is in the rule set's displayed points (``five-up`` and ``five-up-7``: raw / 5, so
-    a target of 305 raw is 61 points); ``all-fives`` displays raw points. No query.
-    """
-    options = game.match_options(event)
-    seats = game.seats_per_table(event.entry_kind)
-    target, hand = options.target, options.hand_size
+def _target_text(event: Event, target: int) -> str:
+    """The target in the rule set's displayed points, with the raw pips when they differ."""
     divisor = game.displayed_divisor(event)
     shown = game.format_displayed(target, event)
     if divisor == 1:
-        target_display = gettext("%(shown)s points") % {"shown": shown}
-    else:
-        counted = gettext("fives") if divisor == 5 else f"{divisor}s"
-        target_display = gettext(
-            "%(shown)s points (%(target)s raw pips, counted in %(counted)s)"
-        ) % {
-            "shown": shown,
-            "target": target,
-            "counted": counted,
-        }
-    table = (
-        gettext("two partnerships at each table (four players, partners sit opposite)")
-        if seats == 4
-        else gettext("two players at each table, head to head")
-    )
-    many = game.seats_tables_of_many(event)
-    if many:
-        table = tables_of_many_text(event)
+        return gettext("%(shown)s points") % {"shown": shown}
+    counted = gettext("fives") if divisor == 5 else f"{divisor}s"
+    return gettext("%(shown)s points (%(target)s raw pips, counted in %(counted)s)") % {
+        "shown": shown,
+        "target": target,
+        "counted": counted,
+    }
+
+
+def _format_text(event: Event) -> str:
+    """Swiss rounds or a round robin, and the play-off after them."""
     fmt = (
         gettext("%(n)s Swiss rounds") % {"n": event.swiss_rounds}
         if event.format == Event.Format.SWISS
@@ -373,7 +358,12 @@ def describe_rules(event: Event) -> RulesSummary:
             "kind": event.get_playoff_display().lower(),
             "n": event.playoff_qualifiers,
         }
-    points = gettext(
+    return fmt
+
+
+def _match_points_text(event: Event) -> str:
+    """The match points of a two-sided match (win, draw, loss, bye)."""
+    return gettext(
         "%(win)s for a win, %(draw)s for a draw, %(loss)s for a loss, %(bye)s for a bye"
     ) % {
         "win": event.points_win,
@@ -381,23 +371,11 @@ def describe_rules(event: Event) -> RulesSummary:
         "loss": event.points_loss,
         "bye": event.points_bye,
     }
-    lines = [
-        gettext("%(rules)s: %(table)s.") % {"rules": event.get_rules_display(), "table": table},
-        (
-            hands_at_tables_text(event, target_display)
-            if many
-            else gettext(
-                "Each hand deals %(hand)s tiles to every player; a game is played to %(target)s."
-            )
-            % {"hand": hand, "target": target_display}
-        ),
-        gettext("Format: %(format)s; rounds last %(minutes)s minutes.")
-        % {"format": fmt, "minutes": event.round_minutes},
-        gettext("When time is called: %(policy)s.")
-        % {"policy": event.get_time_policy_display().lower()},
-        gettext("Match points: %(points)s.")
-        % {"points": placing_points_text(event) if many else points},
-    ]
+
+
+def _bonus_forfeit_and_tiebreak_lines(event: Event, *, many: bool) -> list[str]:
+    """The rules' last lines, each when it applies: the margin bonus, forfeits, tiebreaks."""
+    lines = []
     if event.margin_bonus_points:
         lines.append(
             gettext(
@@ -410,6 +388,46 @@ def describe_rules(event: Event) -> RulesSummary:
     if event.tiebreaks:
         names = tiebreaks_in_a_sentence(event.tiebreaks)
         lines.append(gettext("Ties are broken by: %(tiebreaks)s.") % {"tiebreaks": names})
+    return lines
+
+
+def describe_rules(event: Event) -> RulesSummary:
+    """The event's rules in words, with the rule set's defaults filled in (from the engine:
+    ``tournaments.game``).
+
+    The target is in the rule set's displayed points (``five-up`` and ``five-up-7``: raw / 5, so
+    a target of 305 raw is 61 points); ``all-fives`` displays raw points. No query.
+    """
+    options = game.match_options(event)
+    seats = game.seats_per_table(event.entry_kind)
+    target, hand = options.target, options.hand_size
+    target_display = _target_text(event, target)
+    many = game.seats_tables_of_many(event)
+    table = (
+        gettext("two partnerships at each table (four players, partners sit opposite)")
+        if seats == 4
+        else gettext("two players at each table, head to head")
+    )
+    if many:
+        table = tables_of_many_text(event)
+    lines = [
+        gettext("%(rules)s: %(table)s.") % {"rules": event.get_rules_display(), "table": table},
+        (
+            hands_at_tables_text(event, target_display)
+            if many
+            else gettext(
+                "Each hand deals %(hand)s tiles to every player; a game is played to %(target)s."
+            )
+            % {"hand": hand, "target": target_display}
+        ),
+        gettext("Format: %(format)s; rounds last %(minutes)s minutes.")
+        % {"format": _format_text(event), "minutes": event.round_minutes},
+        gettext("When time is called: %(policy)s.")
+        % {"policy": event.get_time_policy_display().lower()},
+        gettext("Match points: %(points)s.")
+        % {"points": placing_points_text(event) if many else _match_points_text(event)},
+        *_bonus_forfeit_and_tiebreak_lines(event, many=many),
+    ]
     return RulesSummary(
         rules_name=event.get_rules_display(),
         target_raw=target,

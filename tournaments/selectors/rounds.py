@@ -10,6 +10,7 @@ event makes its pairings public (``tournaments.permissions.can_see``).
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
@@ -393,22 +394,93 @@ def round_view(
     and the models' other fields)."""
     playoff = rnd.kind == Round.Kind.PLAYOFF
     whole = window is None or playoff
-    read = Match.objects.select_related("table", "entry_a", "entry_b")
-    if not explained:
-        read = read.only(*SEATING_FIELDS)
-    if whole:
-        matches = list(read.filter(round=rnd).order_by("table__number", "game_no", "pk"))
-    else:
-        assert window is not None
-        played = read.filter(round=rnd, is_bye=False, game_no=1).order_by("table__number", "pk")
-        matches = list(played[window[0] : window[1]])
-        if with_byes:
-            matches += read.filter(round=rnd, is_bye=True).order_by("pk")
+    matches = _round_matches(
+        rnd, None if whole else window, with_byes=with_byes, explained=explained
+    )
     labels = bracket_labels(rnd, matches) if explained and playoff else {}
     matches = [m for m in matches if m.game_no == 1]  # a best-of match shows once
     seated = seated_entries(matches)
     ids = {m.entry_a_id for m in matches} | {m.entry_b_id for m in matches if m.entry_b_id}
     ids |= {e.pk for entries in seated.values() for e in entries}
+    players, player_names = _players_of_entries(ids)
+
+    def view(entry: Entry) -> EntryView:
+        return EntryView(entry.pk, entry.name, tuple(players.get(entry.pk, ())))
+
+    tables: list[MatchView] = []
+    byes: list[MatchView] = []
+    for m in matches:
+        data = m.explanation if explained and isinstance(m.explanation, dict) else {}
+        item = _match_view(
+            m,
+            data,
+            seated.get(m.pk, []),
+            view,
+            first_leader=player_names.get((data.get("first_leader") or {}).get("player", 0), ""),
+            label=labels.get(m.bracket_slot, ("", "")),
+        )
+        (byes if m.is_bye else tables).append(item)
+    tables.sort(key=lambda v: v.table or 0)
+    byes.sort(key=lambda v: v.entry_a.name.casefold())
+    if whole and window is not None:
+        tables = tables[window[0] : window[1]]
+        byes = byes if with_byes else []
+    return RoundView(round=rnd, matches=tuple(tables), byes=tuple(byes))
+
+
+def _match_view(
+    m: Match,
+    data: dict[str, Any],
+    seats: list[Entry],
+    view: Callable[[Entry], EntryView],
+    *,
+    first_leader: str,
+    label: tuple[str, str],
+) -> MatchView:
+    """One match of :func:`round_view`: ``data`` its explanation (``{}`` when not explained),
+    ``seats`` its entries by seat, ``label`` its play-off stage and series."""
+    return MatchView(
+        match_id=m.pk,
+        table=m.table.number if m.table is not None else None,
+        entry_a=view(m.entry_a),
+        entry_b=view(m.entry_b) if m.entry_b is not None else None,
+        reason=match_reason(data),
+        explanation=data,
+        overrides=tuple(
+            {**o, "what": override_what(o)}
+            for o in data.get("overrides") or ()
+            if isinstance(o, dict)
+        ),
+        bracket_slot=m.bracket_slot,
+        first_leader=first_leader,
+        stage=label[0],
+        series=label[1],
+        others=tuple(view(e) for e in seats[2:]),
+        seats=tuple(SeatView(seat, m.table_entries, view(e)) for seat, e in enumerate(seats)),
+    )
+
+
+def _round_matches(
+    rnd: Round, window: tuple[int, int] | None, *, with_byes: bool, explained: bool
+) -> list[Match]:
+    """The round's matches as :func:`round_view` reads them: all of them (``window`` None, by
+    table, game and pk), or a window of its played tables and then (``with_byes``) its byes.
+    One query (two for a window's byes)."""
+    read = Match.objects.select_related("table", "entry_a", "entry_b")
+    if not explained:
+        read = read.only(*SEATING_FIELDS)
+    if window is None:
+        return list(read.filter(round=rnd).order_by("table__number", "game_no", "pk"))
+    played = read.filter(round=rnd, is_bye=False, game_no=1).order_by("table__number", "pk")
+    matches = list(played[window[0] : window[1]])
+    if with_byes:
+        matches += read.filter(round=rnd, is_bye=True).order_by("pk")
+    return matches
+
+
+def _players_of_entries(ids: set[int]) -> tuple[dict[int, list[str]], dict[int, str]]:
+    """Each entry's players' names (in the order they joined) and each player's name. One
+    query."""
     players: dict[int, list[str]] = defaultdict(list)
     player_names: dict[int, str] = {}
     for entry_id, player_id, name in (
@@ -418,43 +490,7 @@ def round_view(
     ):
         players[entry_id].append(name)
         player_names[player_id] = name
-
-    def view(entry: Entry) -> EntryView:
-        return EntryView(entry.pk, entry.name, tuple(players.get(entry.pk, ())))
-
-    tables: list[MatchView] = []
-    byes: list[MatchView] = []
-    for m in matches:
-        data = m.explanation if explained and isinstance(m.explanation, dict) else {}
-        item = MatchView(
-            match_id=m.pk,
-            table=m.table.number if m.table is not None else None,
-            entry_a=view(m.entry_a),
-            entry_b=view(m.entry_b) if m.entry_b is not None else None,
-            reason=match_reason(data),
-            explanation=data,
-            overrides=tuple(
-                {**o, "what": override_what(o)}
-                for o in data.get("overrides") or ()
-                if isinstance(o, dict)
-            ),
-            bracket_slot=m.bracket_slot,
-            first_leader=player_names.get((data.get("first_leader") or {}).get("player", 0), ""),
-            stage=labels.get(m.bracket_slot, ("", ""))[0],
-            series=labels.get(m.bracket_slot, ("", ""))[1],
-            others=tuple(view(e) for e in seated.get(m.pk, [])[2:]),
-            seats=tuple(
-                SeatView(seat, m.table_entries, view(e))
-                for seat, e in enumerate(seated.get(m.pk, []))
-            ),
-        )
-        (byes if m.is_bye else tables).append(item)
-    tables.sort(key=lambda v: v.table or 0)
-    byes.sort(key=lambda v: v.entry_a.name.casefold())
-    if whole and window is not None:
-        tables = tables[window[0] : window[1]]
-        byes = byes if with_byes else []
-    return RoundView(round=rnd, matches=tuple(tables), byes=tuple(byes))
+    return players, player_names
 
 
 def bracket_labels(rnd: Round, matches: list[Match]) -> dict[str, tuple[str, str]]:

@@ -133,16 +133,7 @@ def check_sheet_tree(value: Any) -> None:
     Iterative: safe on any depth, so the recursive steps after it (canonical form, JSON
     encoding) are safe too."""
     nodes = 0
-
-    def too_large() -> ValidationFailed:
-        return ValidationFailed(
-            gettext("This scoresheet is too deep or too large."),
-            code="sheet_too_large",
-            details={"max_depth": MAX_SHEET_DEPTH, "max_nodes": MAX_SHEET_NODES},
-        )
-
-    def malformed(message: str) -> ValidationFailed:
-        return ValidationFailed(message, code="sheet_malformed")
+    too_large, malformed, leaf = _too_large, _malformed, _check_leaf
 
     def visit(item: Any, depth: int) -> None:
         # Depth first, each container's values last to first (the order of an explicit stack):
@@ -179,16 +170,34 @@ def check_sheet_tree(value: Any) -> None:
             else:
                 visit(child, below)
 
-    def leaf(item: Any) -> None:
-        if isinstance(item, str):
-            if "\x00" in item:
-                raise malformed(gettext("NUL characters are not allowed."))
-        elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > 10**9:
-            raise malformed(gettext("A number in this scoresheet is out of range."))
-
     visit(value, 0)
-    if _surely_small(value):
-        return
+    if not _surely_small(value):
+        _check_sheet_bytes(value)
+
+
+def _too_large() -> ValidationFailed:
+    return ValidationFailed(
+        gettext("This scoresheet is too deep or too large."),
+        code="sheet_too_large",
+        details={"max_depth": MAX_SHEET_DEPTH, "max_nodes": MAX_SHEET_NODES},
+    )
+
+
+def _malformed(message: str) -> ValidationFailed:
+    return ValidationFailed(message, code="sheet_malformed")
+
+
+def _check_leaf(item: Any) -> None:
+    """A value that is not a container, at the top of a sheet: no NUL, no integer beyond 10**9."""
+    if isinstance(item, str):
+        if "\x00" in item:
+            raise _malformed(gettext("NUL characters are not allowed."))
+    elif isinstance(item, int) and not isinstance(item, bool) and abs(item) > 10**9:
+        raise _malformed(gettext("A number in this scoresheet is out of range."))
+
+
+def _check_sheet_bytes(value: Any) -> None:
+    """Refuse a sheet longer than ``MAX_SHEET_BYTES`` of compact ASCII-escaped JSON."""
     size = len(json.dumps(value, separators=(",", ":"), ensure_ascii=True))
     if size > MAX_SHEET_BYTES:
         raise ValidationFailed(

@@ -137,6 +137,23 @@ def merge_players(*, actor: User | None, loser_id: int, survivor_id: int) -> Aud
     loser, survivor = rows[loser_id], rows[survivor_id]
     _unmerged(loser)
     _unmerged(survivor)
+    _refuse_two_people(loser, survivor)
+    after = _move_to_survivor(loser, survivor)
+    loser.merged_into = survivor
+    loser.save(update_fields=["merged_into"])
+    _rerate_after_identity_change(loser, survivor)
+    return record(
+        event=None,
+        actor=actor,
+        action="player.merge",
+        obj=loser,
+        before={"loser": snapshot(loser, ["name", "club"]), "survivor": survivor.pk},
+        after=after,
+    )
+
+
+def _refuse_two_people(loser: Player, survivor: Player) -> None:
+    """Two rows that played in the same event, or as partners, are two people: no merge."""
     shared = _shared_events(loser, survivor)
     if (
         shared
@@ -152,6 +169,11 @@ def merge_players(*, actor: User | None, loser_id: int, survivor_id: int) -> Aud
             code="merge_same_event",
             details={"events": shared},
         )
+
+
+def _move_to_survivor(loser: Player, survivor: Player) -> dict[str, Any]:
+    """The loser's memberships, partnerships and head-to-head entries become the survivor's;
+    returns what moved, as the audit record keeps it (for :func:`unmerge_players`)."""
     moved = list(
         EntryPlayer.objects.filter(player=loser).order_by("pk").values_list("pk", flat=True)
     )
@@ -166,10 +188,7 @@ def merge_players(*, actor: User | None, loser_id: int, survivor_id: int) -> Aud
     Partnership.objects.filter(pk__in=as_a).update(player_a=survivor)
     Partnership.objects.filter(pk__in=as_b).update(player_b=survivor)
     Entry.objects.filter(pk__in=singles).update(player=survivor)
-    loser.merged_into = survivor
-    loser.save(update_fields=["merged_into"])
-    _rerate_after_identity_change(loser, survivor)
-    after: dict[str, Any] = {
+    return {
         "loser": loser.pk,
         "survivor": survivor.pk,
         "entry_players": moved,
@@ -177,14 +196,6 @@ def merge_players(*, actor: User | None, loser_id: int, survivor_id: int) -> Aud
         + [{"id": pk, "field": "player_b"} for pk in as_b],
         "entries": singles,
     }
-    return record(
-        event=None,
-        actor=actor,
-        action="player.merge",
-        obj=loser,
-        before={"loser": snapshot(loser, ["name", "club"]), "survivor": survivor.pk},
-        after=after,
-    )
 
 
 def _rerate_after_identity_change(*players: Player) -> None:

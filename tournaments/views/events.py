@@ -189,6 +189,50 @@ class TimeZoneInput(forms.TextInput):
         return format_html('{}<datalist id="{}">{}</datalist>', field, self.LIST_ID, options)
 
 
+def _score_fields() -> dict[str, forms.Field]:
+    """The form's scores and forfeit match points: typed as people count them (the target, the
+    margin bonus, the forfeit score) or as whole match points (empty: as a win or a loss)."""
+    fields: dict[str, forms.Field] = {}
+    # Scores a person types are in the game's displayed points (Five Up: 61, not 305 pips);
+    # ``settings()`` converts them to the raw points the event keeps, by the chosen rules.
+    fields["target"] = forms.DecimalField(
+        required=False,
+        min_value=0,
+        label=gettext_lazy("Target (points)"),
+        help_text=gettext_lazy(
+            "In the points players count (Five Up: 61). Empty: the rule set's usual target."
+        ),
+    )
+    fields["margin_bonus_at"] = forms.DecimalField(
+        min_value=0,
+        initial=0,
+        label=gettext_lazy("Winning margin for the bonus (points)"),
+        help_text=gettext_lazy("In the points players count; 0: no margin bonus."),
+    )
+    fields["forfeit_score"] = forms.DecimalField(
+        required=False,
+        min_value=0,
+        label=gettext_lazy("Forfeit score (points)"),
+        help_text=gettext_lazy(
+            "What the side that turned up wins by, to 0, in the points players count. "
+            "Empty: the target."
+        ),
+    )
+    as_win = gettext_lazy("A whole number; negative for a penalty. Empty: as a win.")
+    as_loss = gettext_lazy("A whole number; negative for a penalty. Empty: as a loss.")
+    for field, label, help_text in (
+        ("points_forfeit_win", gettext_lazy("Match points for a win by forfeit"), as_win),
+        ("points_forfeit_loss", gettext_lazy("Match points for forfeiting"), as_loss),
+        (
+            "points_double_forfeit",
+            gettext_lazy("Match points for a double forfeit (each side)"),
+            as_loss,
+        ),
+    ):
+        fields[field] = forms.IntegerField(required=False, label=label, help_text=help_text)
+    return fields
+
+
 class EventForm(forms.Form):
     """Every event setting, with the model's choices and help texts; the service validates."""
 
@@ -200,45 +244,7 @@ class EventForm(forms.Form):
                 Event, fields=names, widgets={"start_date": _DATE, "end_date": _DATE}
             )
         )
-        # Scores a person types are in the game's displayed points (Five Up: 61, not 305 pips);
-        # ``settings()`` converts them to the raw points the event keeps, by the chosen rules.
-        self.fields["target"] = forms.DecimalField(
-            required=False,
-            min_value=0,
-            label=gettext_lazy("Target (points)"),
-            help_text=gettext_lazy(
-                "In the points players count (Five Up: 61). Empty: the rule set's usual target."
-            ),
-        )
-        self.fields["margin_bonus_at"] = forms.DecimalField(
-            min_value=0,
-            initial=0,
-            label=gettext_lazy("Winning margin for the bonus (points)"),
-            help_text=gettext_lazy("In the points players count; 0: no margin bonus."),
-        )
-        self.fields["forfeit_score"] = forms.DecimalField(
-            required=False,
-            min_value=0,
-            label=gettext_lazy("Forfeit score (points)"),
-            help_text=gettext_lazy(
-                "What the side that turned up wins by, to 0, in the points players count. "
-                "Empty: the target."
-            ),
-        )
-        as_win = gettext_lazy("A whole number; negative for a penalty. Empty: as a win.")
-        as_loss = gettext_lazy("A whole number; negative for a penalty. Empty: as a loss.")
-        for field, label, help_text in (
-            ("points_forfeit_win", gettext_lazy("Match points for a win by forfeit"), as_win),
-            ("points_forfeit_loss", gettext_lazy("Match points for forfeiting"), as_loss),
-            (
-                "points_double_forfeit",
-                gettext_lazy("Match points for a double forfeit (each side)"),
-                as_loss,
-            ),
-        ):
-            self.fields[field] = forms.IntegerField(
-                required=False, label=label, help_text=help_text
-            )
+        self.fields.update(_score_fields())
         self.fields["forfeit_spread"].label = gettext_lazy(
             "A forfeit's score counts in points for and spread"
         )
