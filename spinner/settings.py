@@ -46,6 +46,8 @@ from typing import Any
 import dj_database_url
 from csp.constants import NONCE
 
+from spinner.logging_settings import logging_config
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -536,33 +538,7 @@ CONTENT_SECURITY_POLICY = {
 # One JSON object per line with the request's id (tournaments/request_log.py) in production, or
 # plain lines (SPINNER_LOG_FORMAT=plain|json); every handler redacts credentials first.
 SPINNER_LOG_FORMAT = os.environ.get("SPINNER_LOG_FORMAT", "json" if PRODUCTION else "plain")
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "filters": {
-        "redact_tokens": {"()": "tournaments.log_redaction.RedactTokensFilter"},
-        "request_id": {"()": "tournaments.request_log.RequestIdFilter"},
-    },
-    "formatters": {
-        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s]: %(message)s"},
-        "json": {"()": "tournaments.request_log.JsonFormatter"},
-    },
-    "handlers": {
-        "console": {
-            "class": "logging.StreamHandler",
-            "formatter": "json" if SPINNER_LOG_FORMAT == "json" else "plain",
-            "filters": ["redact_tokens", "request_id"],
-        }
-    },
-    "root": {"handlers": ["console"], "level": "INFO" if PRODUCTION else "WARNING"},
-    "loggers": {
-        "spinner": {"level": "INFO"},
-        "tournaments": {"level": "INFO"},
-        # Django's own loggers (request, server, security) through the redacting handler only.
-        "django": {"handlers": ["console"], "level": "INFO", "propagate": False},
-        "django.server": {"handlers": ["console"], "level": "INFO", "propagate": False},
-    },
-}
+LOGGING = logging_config(SPINNER_LOG_FORMAT, production=PRODUCTION)
 
 # --- Production hardening (manage.py check --deploy --fail-level WARNING passes) -----------
 if PRODUCTION:

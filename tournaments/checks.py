@@ -12,6 +12,9 @@ from typing import Any
 
 from django.conf import settings
 from django.core.checks import CheckMessage, Error, Tags, register
+from django.core.exceptions import ImproperlyConfigured
+
+from tournaments.client_ip import trusted_proxies
 
 METRICS_PUBLIC = "spinner.E101"
 
@@ -44,10 +47,6 @@ TRUSTED_PROXIES_INVALID = "spinner.E102"
 def trusted_proxies_valid(app_configs: Any = None, **kwargs: Any) -> list[CheckMessage]:
     """``SPINNER_TRUSTED_PROXIES`` names addresses or networks only (``tournaments.client_ip``):
     a typo fails at start, not at the first request."""
-    from django.core.exceptions import ImproperlyConfigured
-
-    from tournaments.client_ip import trusted_proxies
-
     try:
         trusted_proxies()
     except ImproperlyConfigured as exc:

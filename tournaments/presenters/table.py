@@ -366,14 +366,33 @@ def status_context(
         many["difference"] = many_difference(match, board, side)
         return many
     event = match.round.event
-    my_side = None if side is None else game.side_letter(side)
     sides = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]
-    viewer = clean_device(device)
+    result = board.result
+    return {
+        "state": board.state,
+        "claims": _claim_rows(match, board, sides, clean_device(device)),
+        "sides": sides,
+        "result": result,
+        **_result_fields(event, result, sides),
+        "versions": {"AB"[s]: claim.version for s, claim in enumerate(board.claims) if claim},
+        "my_side": None if side is None else game.side_letter(side),
+        "difference": conflict_difference(match, board, side),
+        "require_other_device": event.require_other_device,
+    }
 
-    def shown(halves: int | None) -> str:
-        raw = raw_from_halves(halves)
-        return "—" if raw is None else game.format_displayed(raw, event)
 
+def _shown(halves: int | None, event: Event) -> str:
+    """A score in half pips as the event displays it, or a dash where there is none."""
+    raw = raw_from_halves(halves)
+    return "—" if raw is None else game.format_displayed(raw, event)
+
+
+def _claim_rows(
+    match: Match, board: MatchBoard, sides: list[str], viewer: str
+) -> list[dict[str, Any]]:
+    """Each side's claim as the status fragment shows it; ``viewer``: the viewing phone's
+    device id (a claim it sent is ``same_device``)."""
+    event = match.round.event
     claims = []
     for index, claim in enumerate(board.claims):
         if claim is None:
@@ -384,7 +403,10 @@ def status_context(
                 "side_index": index,
                 "name": sides[index],
                 "claim": claim,
-                "scores": [shown(claim.score_a_halves), shown(claim.score_b_halves)],
+                "scores": [
+                    _shown(claim.score_a_halves, event),
+                    _shown(claim.score_b_halves, event),
+                ],
                 "hands": len(claim.sheet.get("hands", [])) if isinstance(claim.sheet, dict) else 0,
                 "hand_lines": hand_lines(claim.sheet),
                 "winner": sides[claim.winner_side] if claim.winner_side is not None else None,
@@ -392,28 +414,22 @@ def status_context(
                 "same_device": bool(viewer) and claim.device == viewer,
             }
         )
-    result = board.result
+    return claims
+
+
+def _result_fields(event: Event, result: Any, sides: list[str]) -> dict[str, Any]:
+    """The confirmed result's scores, winner and forfeit mark ("forfeit", "no-show" or "double
+    forfeit" when the director recorded one, else "")."""
+    if not result:
+        return {"result_scores": None, "result_winner": None, "result_forfeit": ""}
+    marks = forfeit_reads.marks_of(event.pk, [(result.pk, result.forfeit)])
     return {
-        "state": board.state,
-        "claims": claims,
-        "sides": sides,
-        "result": result,
-        "result_scores": [shown(result.score_a_halves), shown(result.score_b_halves)]
-        if result
-        else None,
-        "result_winner": sides[result.winner_side]
-        if result and result.winner_side is not None
-        else None,
-        # "forfeit", "no-show" or "double forfeit" when the director recorded one, else "".
-        "result_forfeit": forfeit_reads.marks_of(event.pk, [(result.pk, result.forfeit)]).get(
-            result.pk, ""
-        )
-        if result
-        else "",
-        "versions": {"AB"[s]: claim.version for s, claim in enumerate(board.claims) if claim},
-        "my_side": my_side,
-        "difference": conflict_difference(match, board, side),
-        "require_other_device": event.require_other_device,
+        "result_scores": [
+            _shown(result.score_a_halves, event),
+            _shown(result.score_b_halves, event),
+        ],
+        "result_winner": sides[result.winner_side] if result.winner_side is not None else None,
+        "result_forfeit": marks.get(result.pk, ""),
     }
 
 
