@@ -138,11 +138,12 @@
   // ---------------------------------------------------------------- the sheet (built, not judged)
   /** The fives-scoresheet/1 sheet of what has been entered (an empty hand started after a settled
    *  one is left out: the match may be over). ``result``: add the engine's figures as the claimed
-   *  result, once it has said the match is over. */
+   *  result, once it has said the match is over. ``current``: keep the hand being entered even
+   *  while it is still empty (move entry draws it: its index is the last of ``st.hands``). */
   function buildSheet(opts) {
     opts = opts || {};
     var s = JSON.parse(JSON.stringify(cfg.header));
-    s.hands = sheetHands().map(function (h) {
+    s.hands = (opts.current ? st.hands : sheetHands()).map(function (h) {
       var o = { leader: h.leader };
       if (h.form === "moves") o.moves = h.moves.slice(); else o.tally = h.tally.slice();
       if (h.end) {
@@ -991,7 +992,9 @@
 
   function fetchPosition(tile) {
     var h = lastHand();
-    var sheet = buildSheet();
+    // The hand being entered is the last of st.hands: the sheet sent must hold it even before its
+    // first entry (an empty hand after a settled one is left off a sheet that is verified or sent).
+    var sheet = buildSheet({ current: true });
     return post(cfg.urls.position, { sheet: sheet, hand: st.hands.length - 1, tile: tile || null })
       .then(function (res) {
         if (!res.ok || !res.data) {
