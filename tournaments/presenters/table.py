@@ -17,6 +17,7 @@ from django.utils.translation import gettext, pgettext
 
 from scoring import IllegalPlacement, Layout, Tile, TileError, score_of_total
 from scoring import geometry as engine_geometry
+from scoring.tiles import TILES
 from tournaments import game
 from tournaments.errors import ValidationFailed
 from tournaments.models import Event, Match, Round
@@ -128,8 +129,10 @@ def _target(ports: Any, tile: Tile, on: Tile | None) -> tuple[float, float] | tu
 
 def position(body: Any, *, rules: str) -> dict[str, Any]:
     """Answer ``{"sheet": {...}, "hand": i, "tile": "a-b" | null}``: the drawing of hand ``i``
-    after its plays, and for ``tile`` every legal placement ``{"on", "total", "score"}`` with the
-    engine's end total and placement score (``on`` null: the tile opens the hand)."""
+    after its plays, ``playable`` (every tile not on the table that has a legal place now, in
+    tile order: the tiles the next player can have played), and for ``tile`` every legal
+    placement ``{"on", "total", "score"}`` with the engine's end total and placement score
+    (``on`` null: the tile opens the hand)."""
     if not isinstance(body, dict):
         raise PositionError("Send a JSON object with sheet, hand and tile.")
     sheet = body.get("sheet")
@@ -140,6 +143,7 @@ def position(body: Any, *, rules: str) -> dict[str, Any]:
     layout = replay_hand(rules, hands[index])
     picture = engine_geometry.picture(layout)
     answer = drawing(picture, layout.total)
+    answer["playable"] = [str(t) for t in TILES if layout.legal_placements(t)]
     if body.get("tile") is not None:
         tile = _tile(body["tile"], "tile")
         placements = []
