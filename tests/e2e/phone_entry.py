@@ -6,19 +6,22 @@ then how the hand ended and the pips left) or move by move (each tile played, ea
 pass); nothing is made up here. Every input is counted in an ``Inputs`` (taps, and keys typed
 into the pips and score fields), so that a benchmark can say what an entry costs.
 
-``in_view``: each control is checked to be in the page's view (below the sticky scorebar,
-above the dock, and on top at its centre) before it is tapped, i.e. reachable without a scroll.
+``in_view``: each control of a play (a tile, its place, a draw, a pass, "End the hand") is
+checked to be in the page's view (below the sticky scorebar, above the dock, and on top at its
+centre) before it is tapped, i.e. reachable without a scroll.
 """
 
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from playwright.sync_api import expect
 
 from scoring.tiles import Tile
+from tests.conftest import ARTIFACTS
 
 
 @dataclass
@@ -57,22 +60,19 @@ class Phone:
         self.tally_values = list(cfg["tally_values"])
 
     # ----------------------------------------------------------------- taps and keys
-    def tap_locator(self, locator: Any) -> None:
+    def tap_locator(self, locator: Any, *, play: bool = False) -> None:
         expect(locator).to_be_visible()
-        if self.in_view:
+        if self.in_view and play:
             assert_in_view(self.page, locator)
             self.checked += 1
         locator.click()
         self.inputs.taps += 1
 
-    def tap(self, name: str | re.Pattern[str]) -> None:
+    def tap(self, name: str | re.Pattern[str], *, play: bool = False) -> None:
         exact = isinstance(name, str)
-        self.tap_locator(self.page.get_by_role("button", name=name, exact=exact))
+        self.tap_locator(self.page.get_by_role("button", name=name, exact=exact), play=play)
 
     def type_into(self, locator: Any, text: str) -> None:
-        if self.in_view:
-            assert_in_view(self.page, locator)
-            self.checked += 1
         locator.fill(text)
         self.inputs.keys += len(text)
 
@@ -87,7 +87,7 @@ class Phone:
         if "end" not in hand:
             return
         if moves:
-            self.tap("End the hand")
+            self.tap("End the hand", play=True)
         finisher = hand.get("finisher")
         self.tap(
             f"{self.labels[finisher]} dominoed"
@@ -133,16 +133,16 @@ class Phone:
         entries = page.locator("#entry ol.entries > li")
         if "draw" in move:
             for n in range(len(move["draw"])):
-                self.tap("Drew one more" if n else "Drew from the boneyard")
+                self.tap("Drew one more" if n else "Drew from the boneyard", play=True)
             expect(entries).to_have_count(recorded)
             return
         if move.get("pass"):
-            self.tap("Passed")
+            self.tap("Passed", play=True)
             expect(entries).to_have_count(recorded)
             return
         tile = str(Tile.parse(move["play"]))
         before = self.inputs.taps
-        self.tap(f"Tile {tile}")
+        self.tap(f"Tile {tile}", play=True)
         places = page.locator("#entry .choices.places button[data-action=place]")
         confirm = page.get_by_role("button", name=re.compile(r"^Confirm: "))
         # Placed at once (one legal place), or its places are offered.
@@ -156,13 +156,12 @@ class Phone:
                 else "On " + str(Tile.parse(on)).replace("-", "|")
             )
             if places.count():
-                self.tap_locator(
-                    places.filter(has_text=re.compile("^" + re.escape(where + " → ")))
-                )
+                name = re.compile("^" + re.escape(where + " → "))
+                self.tap_locator(places.and_(page.get_by_role("button", name=name)), play=True)
             # The code before: the place, then its Confirm.
             expect(entries.nth(recorded - 1).or_(confirm)).to_be_visible()
             if entries.count() < recorded:
-                self.tap_locator(confirm)
+                self.tap_locator(confirm, play=True)
         expect(entries).to_have_count(recorded)
         expect(entries.nth(recorded - 1)).to_contain_text(tile.replace("-", "|"))
         if move.get("score"):
@@ -193,25 +192,33 @@ class Phone:
             self.next_leader(i, chosen)
 
 
-def assert_in_view(page: Any, locator: Any) -> None:
+def assert_in_view(page: Any, locator: Any, *, timeout: float = 5.0) -> None:
     """``locator`` is whole between the sticky scorebar and the dock, and is what a tap at its
-    centre reaches (nothing lies over it): it can be tapped without a scroll."""
-    found = locator.evaluate(
-        """(el) => {
-          const r = el.getBoundingClientRect();
-          const bar = document.querySelector(".scorebar").getBoundingClientRect().bottom;
-          const dock = document.getElementById("dock");
-          const inDock = dock.contains(el);
-          const floor = !inDock && dock.offsetHeight ? dock.getBoundingClientRect().top
-            : innerHeight;
-          const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
-          return { top: r.top, bottom: r.bottom, bar: inDock ? 0 : bar, floor: floor,
-                   hit: !!hit && (hit === el || el.contains(hit)),
-                   label: el.getAttribute("aria-label") || el.textContent };
-        }"""
-    )
-    assert found["hit"] and found["top"] >= found["bar"] - 0.5, found
-    assert found["bottom"] <= found["floor"] + 0.5, found
+    centre reaches (nothing lies over it): it can be tapped without a scroll. Polled with a
+    deadline: the engine's answer may redraw the entry (and the page bring it into view)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        found = locator.evaluate(IN_VIEW)
+        fits = found["hit"] and found["top"] >= found["bar"] - 0.5
+        if fits and found["bottom"] <= found["floor"] + 0.5:
+            return
+        if time.monotonic() > deadline:
+            page.screenshot(path=str(ARTIFACTS / "not-in-view.png"))
+            raise AssertionError(f"not in view without a scroll: {found}")
+        time.sleep(0.05)
+
+
+IN_VIEW = """(el) => {
+  const r = el.getBoundingClientRect();
+  const bar = document.querySelector(".scorebar").getBoundingClientRect().bottom;
+  const dock = document.getElementById("dock");
+  const inDock = dock.contains(el);
+  const floor = !inDock && dock.offsetHeight ? dock.getBoundingClientRect().top : innerHeight;
+  const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+  return { top: r.top, bottom: r.bottom, bar: inDock ? 0 : bar, floor: floor,
+           hit: !!hit && (hit === el || el.contains(hit)),
+           label: el.getAttribute("aria-label") || el.textContent };
+}"""
 
 
 def open_phone(browser: Any, url: str, *, width: int = 390, height: int = 844, font: int = 0) -> Any:

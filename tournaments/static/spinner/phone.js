@@ -958,19 +958,22 @@
     var last = h.moves[h.moves.length - 1];
     var afterDraw = last && last.draw !== undefined;
     var picking = !!(st.pick && st.pick.placements && st.pick.placements.length > 1);
-    html += "<p class=\"to-play\" id=\"to-play\">" + (afterDraw
+    // Who plays is the legend of the tiles (one line, so that the tiles sit high on the screen).
+    var toPlay = afterDraw
       ? fmt(gettext("<strong>%(player)s</strong> to play (after drawing %(tile)s)."), { player: esc(seatLabel(seat)), tile: esc(last.draw) })
-      : fmt(gettext("<strong>%(player)s</strong> to play."), { player: esc(seatLabel(seat)) })) + "</p>";
+      : fmt(gettext("<strong>%(player)s</strong> to play."), { player: esc(seatLabel(seat)) });
     if (st.moveError) html += "<p class=\"error\" id=\"move-error\" role=\"alert\">" + esc(st.moveError) + "</p>";
     if (picking) {
       html += "<fieldset class=\"move-choices\"><legend>" + esc(fmt(gettext("Where does %(tile)s go?"), { tile: st.pick.tile.replace("-", "|") })) + "</legend><div class=\"choices places\">";
       st.pick.placements.forEach(function (p, k) {
-        html += btn("place", esc(p.on ? fmt(gettext("On %(tile)s"), { tile: p.on.replace("-", "|") }) : gettext("Open the hand")) + " → " + esc(points(p.score)),
-          { "data-k": k, "class": "secondary" });
+        // Short on the button (two to a row), whole for a screen reader.
+        html += btn("place", esc(p.on ? p.on.replace("-", "|") : gettext("Open the hand")) + " → " + esc(points(p.score)),
+          { "data-k": k, "class": "secondary",
+            "aria-label": (p.on ? fmt(gettext("On %(tile)s"), { tile: p.on.replace("-", "|") }) : gettext("Open the hand")) + " → " + points(p.score) });
       });
       html += btn("pick-cancel", esc(gettext("Another tile")), { "class": "secondary" }) + "</div></fieldset>";
     } else {
-      html += "<fieldset class=\"move-choices\"><legend>" + esc(fmt(gettext("Which tile did %(player)s play?"), { player: seatShort(seat) })) + "</legend><div class=\"choices tiles\">";
+      html += "<fieldset class=\"move-choices\"><legend class=\"to-play\">" + toPlay + "</legend><div class=\"choices tiles\">";
       offeredTiles(h).forEach(function (t) {
         html += btn("pick", esc(t.replace("-", "|")), { "data-tile": t, "aria-label": fmt(gettext("Tile %(tile)s"), { tile: t }),
           "aria-busy": st.picking === t ? "true" : null });
@@ -1192,7 +1195,23 @@
   /** After a render: bring the focus (the last tile, the legal places) into the pane's view.
    *  A drawing that did not change keeps where the players panned it. */
   var paneKey = null, paneScroll = null;
+  /** Move entry: the tiles (or the places) of the play in the page's view, between the scorebar
+   *  and the dock, scrolling the page as little as needed (the hand's heading may go under the
+   *  scorebar); returns the box of the choices, or null outside move entry. */
+  function choicesInView() {
+    var choices = entry.querySelector(".move-choices");
+    if (!choices) return null;
+    var bar = document.querySelector(".scorebar");
+    var dock = document.getElementById("dock");
+    var top = bar ? bar.getBoundingClientRect().bottom : 0;
+    var bottom = dock && dock.offsetHeight ? dock.getBoundingClientRect().top : window.innerHeight;
+    var c = choices.getBoundingClientRect();
+    if (c.top < top) window.scrollBy(0, c.top - top);
+    else if (c.bottom > bottom) window.scrollBy(0, Math.min(c.top - top, c.bottom - bottom));
+    return choices.getBoundingClientRect();
+  }
   function placePane(changed) {
+    if (changed) choicesInView();
     var pane = document.getElementById("layout");
     var svg = pane ? pane.querySelector("svg.table-svg") : null;
     if (!svg) { paneKey = null; return; }
@@ -1209,10 +1228,8 @@
     var top = bar ? bar.getBoundingClientRect().bottom : 0;
     var bottom = dock && dock.offsetHeight ? dock.getBoundingClientRect().top : window.innerHeight;
     // In move entry the tiles come first: the page never scrolls them out of view for the pane.
-    var choices = entry.querySelector(".move-choices");
-    var keep = choices ? choices.getBoundingClientRect() : null;
-    if (keep && keep.top < top) window.scrollBy(0, keep.top - top);
-    else if (r.top < top) frame.scrollIntoView({ block: "nearest" });
+    var keep = choicesInView();
+    if (r.top < top && !keep) frame.scrollIntoView({ block: "nearest" });
     else if (r.bottom > bottom) {
       var by = Math.min(r.bottom - bottom, keep ? keep.top - top : Infinity);
       if (by > 0) window.scrollBy(0, by);
@@ -1593,7 +1610,7 @@
       case "next-hand": newHand(seat); changed(); window.scrollTo(0, 0); break;
       case "form":
         h.form = el.getAttribute("data-form"); st.pick = null; st.ending = null; changed();
-        if (h.form === "moves") fetchPosition(null);
+        if (h.form === "moves") { window.scrollTo(0, 0); fetchPosition(null); }
         break;
       case "by": st.by = el.getAttribute("data-by"); save(); renderAll(); break;
       case "other": st.other = !st.other; st.otherError = ""; save(); renderAll();
