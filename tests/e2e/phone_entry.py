@@ -150,11 +150,7 @@ class Phone:
         legal = places.count() if places.count() else 1
         if entries.count() < recorded:
             on = move.get("on")
-            where = (
-                "Open the hand"
-                if on is None
-                else "On " + str(Tile.parse(on)).replace("-", "|")
-            )
+            where = "Open the hand" if on is None else "On " + str(Tile.parse(on)).replace("-", "|")
             if places.count():
                 name = re.compile("^" + re.escape(where + " → "))
                 self.tap_locator(places.and_(page.get_by_role("button", name=name)), play=True)
@@ -221,7 +217,9 @@ IN_VIEW = """(el) => {
 }"""
 
 
-def open_phone(browser: Any, url: str, *, width: int = 390, height: int = 844, font: int = 0) -> Any:
+def open_phone(
+    browser: Any, url: str, *, width: int = 390, height: int = 844, font: int = 0
+) -> Any:
     """A new browser context with one page at ``url``; ``font``: the browser's default font
     size in px (as a reader who enlarged it has it), set through Chromium's DevTools protocol."""
     context = browser.new_context(

@@ -137,8 +137,9 @@ def enter_and_confirm(
         page.context.close()
 
     claim = orm(lambda: Claim.objects.get(match=setup.matches[0], side=0))
-    assert len(claim.sheet["hands"]) == len(sheet["hands"]) >= 3
-    for mine, theirs in zip(claim.sheet["hands"], sheet["hands"], strict=True):
+    sent = claim.sheet
+    assert sent is not None and len(sent["hands"]) == len(sheet["hands"]) >= 3
+    for mine, theirs in zip(sent["hands"], sheet["hands"], strict=True):
         assert stored(mine["moves"]) == as_entered(theirs)
     result = orm(lambda: MatchResult.objects.get(match=setup.matches[0], is_current=True))
     halves = [to_halves(s) for s in sheet["result"]["scores"]]
