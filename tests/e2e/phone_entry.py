@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import expect
@@ -47,6 +48,8 @@ class Phone:
     inputs: Inputs = field(default_factory=Inputs)
     in_view: bool = False
     checked: int = 0  # controls checked to be in view before their tap
+    shots: Path | None = None  # where to keep a screenshot of each state of move entry once
+    shot: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         cfg = self.page.evaluate(
@@ -58,6 +61,11 @@ class Phone:
         ]
         self.divisor = int(cfg["divisor"])
         self.tally_values = list(cfg["tally_values"])
+
+    def screenshot(self, name: str) -> None:
+        if self.shots is not None and name not in self.shot:
+            self.shot.add(name)
+            self.page.screenshot(path=str(self.shots / f"{name}.png"))
 
     # ----------------------------------------------------------------- taps and keys
     def tap_locator(self, locator: Any, *, play: bool = False) -> None:
@@ -88,6 +96,7 @@ class Phone:
             return
         if moves:
             self.tap("End the hand", play=True)
+            self.screenshot("moves-4-ending")
         finisher = hand.get("finisher")
         self.tap(
             f"{self.labels[finisher]} dominoed"
@@ -122,6 +131,8 @@ class Phone:
                 self.tap("Move by move")
             expect(self.page.locator("#layout")).to_be_visible()
             for k, move in enumerate(hand["moves"]):
+                if i == 1 and k == 2:
+                    self.screenshot("moves-1-hand-2-tiles")
                 self.move(move, recorded=k + 1)
             self.end_hand(i, hand, moves=True)
             self.next_leader(i, chosen)
@@ -152,6 +163,7 @@ class Phone:
             on = move.get("on")
             where = "Open the hand" if on is None else "On " + str(Tile.parse(on)).replace("-", "|")
             if places.count():
+                self.screenshot("moves-2-places")
                 name = re.compile("^" + re.escape(where + " → "))
                 self.tap_locator(places.and_(page.get_by_role("button", name=name)), play=True)
             # The code before: the place, then its Confirm.
@@ -163,6 +175,8 @@ class Phone:
         if move.get("score"):
             expect(entries.nth(recorded - 1)).to_contain_text(self.points(move["score"]))
         self.inputs.placements.append((legal, self.inputs.taps - before))
+        if legal > 1:
+            self.screenshot("moves-3-placed")
 
     # ----------------------------------------------------------------- the tally
     def enter_tally(self, sheet: dict[str, Any], *, hands: int | None = None) -> None:

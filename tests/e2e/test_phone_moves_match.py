@@ -123,7 +123,7 @@ def enter_and_confirm(
     sheet = orm(simulated, setup)
     page = open_phone(browser, live_server.url + setup.path(0, side=0), **screen)
     try:
-        phone = Phone(page, in_view=bool(screen))
+        phone = Phone(page, in_view=bool(screen), shots=artifacts)
         phone.enter_moves(sheet)
         expect(page.locator("#winner")).to_be_visible()
         page.screenshot(path=str(artifacts / f"{rules}-match-over.png"))
