@@ -154,7 +154,7 @@ class Phone:
         tile = str(Tile.parse(move["play"]))
         before = self.inputs.taps
         self.tap(f"Tile {tile}", play=True)
-        places = page.locator("#entry .choices.places button[data-action=place]")
+        places = page.locator("#entry button[data-action=place]")  # (not the drawing's targets)
         confirm = page.get_by_role("button", name=re.compile(r"^Confirm: "))
         # Placed at once (one legal place), or its places are offered.
         expect(entries.nth(recorded - 1).or_(places.first).or_(confirm)).to_be_visible()

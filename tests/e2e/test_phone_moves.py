@@ -94,3 +94,26 @@ def test_one_hand_move_by_move_then_confirmed_with_the_other_link_on_the_same_ph
     ]
     result = orm(lambda: MatchResult.objects.get(match=setup.matches[0], is_current=True))
     assert (result.score_a_halves, result.score_b_halves, result.verified) == (30, -20, True)
+
+
+def test_a_refused_drawing_is_told_in_plain_words_and_keeps_what_was_entered(
+    live_server: Any, phone: Any, settings: Any, artifacts: Path
+) -> None:
+    # The position helper allows three answers a minute to this table: the fourth is refused.
+    rates = dict(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], table_position="3/min")
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    setup = orm(make_setup, "moves-refused", rules="five-up", target=15, hand_size=2)
+    phone.goto(live_server.url + setup.path())
+    tap(phone, "Team A One (N)")
+    tap(phone, "Move by move")  # 1: the empty table
+    play_one_place(phone, 0, "Team A One (N)", "1-4", "1|4 to open", "1 point")  # 2 and 3
+    tap(phone, "Tile 4-4")  # 4: refused
+    error = phone.locator("#move-error")
+    expect(error).to_have_text(
+        "Too many taps at once: wait a moment, then tap the tile again. Nothing entered is lost."
+    )
+    expect(error).not_to_contain_text("throttled")
+    phone.screenshot(path=str(artifacts / "refused.png"))
+    expect(phone.locator("#entry ol.entries > li")).to_have_count(1)
+    phone.reload()  # what was entered is on the phone, refused or not
+    expect(entry(phone, 0)).to_have_text("Team A One (N): 1|4 to open — 1 point")

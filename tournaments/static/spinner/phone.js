@@ -936,12 +936,14 @@
     return used;
   }
 
-  /** Which tiles to offer: the engine's ``playable`` (the tiles with a legal place now) when the
-   *  drawing is of this position, else every tile not on the table (the tap asks the engine). */
+  /** Which tiles to offer: the engine's ``playable`` (the tiles with a legal place now); while
+   *  the drawing of the play just entered is on its way, the ones it gave before (the grid does
+   *  not jump meanwhile); without a drawing of this hand, every tile not on the table. A tap
+   *  always asks the engine about the position on the screen. */
   function offeredTiles(h) {
     var g = st.layoutG, used = onTable(h);
-    var current = g && g.playable && g.hand === st.hands.length - 1 && g.plays === playsIn(h);
-    return TILES.filter(function (t) { return current ? g.playable.indexOf(t) >= 0 : !used[t]; });
+    var ofHand = g && g.playable && g.hand === st.hands.length - 1;
+    return TILES.filter(function (t) { return !used[t] && (!ofHand || g.playable.indexOf(t) >= 0); });
   }
   function playsIn(h) { return h.moves.filter(function (m) { return m.play; }).length; }
 
@@ -1064,6 +1066,7 @@
         return h;
       }).catch(function (err) {
         st.picking = null;
+        if (!tile) st.layoutG = null;  // no playable tiles of an older position: every tile is offered
         st.moveError = navigator.onLine ? moveProblem(err && err.res) : gettext("No connection: the table is drawn by the server. Use the quick tally for this hand, or wait for the connection.");
         st.pick = null; save(); renderAll();
       });
