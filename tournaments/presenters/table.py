@@ -4,7 +4,8 @@ status it polls, and move entry's helper (the table so far and where a tile may 
 Reads only; nothing is stored. The engine does all the work: the hand's plays are replayed on a
 ``scoring.Layout``, each legal placement of the chosen tile is tried on a copy, and the engine's
 end total and placement score are returned; the drawing comes from ``scoring.geometry``. The
-page shows the score and the entrant confirms it: the phone never counts.
+page shows each place with its score (and offers only the tiles the engine says can be played),
+and the tap that places a tile takes the engine's score: the phone never counts.
 """
 
 from __future__ import annotations
