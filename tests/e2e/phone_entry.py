@@ -8,7 +8,7 @@ into the pips and score fields), so that a benchmark can say what an entry costs
 
 ``in_view``: each control of a play (a tile, its place, a draw, a pass, "End the hand") is
 checked to be in the page's view (below the sticky scorebar, above the dock, and on top at its
-centre) before it is tapped, i.e. reachable without a scroll.
+centre) and at least 44 px either way before it is tapped: reachable without a scroll.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from playwright.sync_api import expect
 
 from scoring.tiles import Tile
 from tests.conftest import ARTIFACTS
+
+MIN_TAP_PX = 44  # a play's control, at least this wide and high
 
 
 @dataclass
@@ -71,7 +73,7 @@ class Phone:
     def tap_locator(self, locator: Any, *, play: bool = False) -> None:
         expect(locator).to_be_visible()
         if self.in_view and play:
-            assert_in_view(self.page, locator)
+            assert_in_view(self.page, locator, min_side=MIN_TAP_PX)
             self.checked += 1
         locator.click()
         self.inputs.taps += 1
@@ -202,15 +204,17 @@ class Phone:
             self.next_leader(i, chosen)
 
 
-def assert_in_view(page: Any, locator: Any, *, timeout: float = 5.0) -> None:
+def assert_in_view(page: Any, locator: Any, *, min_side: float = 0, timeout: float = 5.0) -> None:
     """``locator`` is whole between the sticky scorebar and the dock, and is what a tap at its
-    centre reaches (nothing lies over it): it can be tapped without a scroll. Polled with a
+    centre reaches (nothing lies over it), and at least ``min_side`` px either way: it can be
+    tapped without a scroll. Polled with a
     deadline: the engine's answer may redraw the entry (and the page bring it into view)."""
     deadline = time.monotonic() + timeout
     while True:
         found = locator.evaluate(IN_VIEW)
         fits = found["hit"] and found["top"] >= found["bar"] - 0.5
-        if fits and found["bottom"] <= found["floor"] + 0.5:
+        large = min(found["w"], found["h"]) >= min_side - 0.5
+        if fits and large and found["bottom"] <= found["floor"] + 0.5:
             return
         if time.monotonic() > deadline:
             page.screenshot(path=str(ARTIFACTS / "not-in-view.png"))
@@ -225,7 +229,8 @@ IN_VIEW = """(el) => {
   const inDock = dock.contains(el);
   const floor = !inDock && dock.offsetHeight ? dock.getBoundingClientRect().top : innerHeight;
   const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
-  return { top: r.top, bottom: r.bottom, bar: inDock ? 0 : bar, floor: floor,
+  return { top: r.top, bottom: r.bottom, w: r.width, h: r.height,
+           bar: inDock ? 0 : bar, floor: floor,
            hit: !!hit && (hit === el || el.contains(hit)),
            label: el.getAttribute("aria-label") || el.textContent };
 }"""
