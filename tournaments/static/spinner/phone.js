@@ -978,7 +978,7 @@
       html += "<fieldset class=\"move-choices\"><legend class=\"to-play\">" + toPlay + "</legend><div class=\"choices tiles\">";
       offeredTiles(h).forEach(function (t) {
         html += btn("pick", esc(t.replace("-", "|")), { "data-tile": t, "aria-label": fmt(gettext("Tile %(tile)s"), { tile: t }),
-          "aria-busy": st.picking === t ? "true" : null });
+          "aria-busy": pendingTile === t ? "true" : null });
       });
       html += "</div><div class=\"row-actions\">" +
         btn("draw", esc(afterDraw ? gettext("Drew one more") : gettext("Drew from the boneyard")), { "class": "secondary" }) +
@@ -1032,19 +1032,20 @@
     return gettext("The table could not be drawn just now. Nothing entered is lost: tap the tile again, or use Undo.");
   }
 
+  var pendingTile = null;  // the tile whose places are being asked for (taps wait meanwhile)
   function fetchPosition(tile) {
     var h = lastHand();
     // The hand being entered is the last of st.hands: the sheet sent must hold it even before its
     // first entry (an empty hand after a settled one is left off a sheet that is verified or sent).
     var sheet = buildSheet({ current: true });
     var hand = st.hands.length - 1, plays = playsIn(h);
-    if (tile) { st.picking = tile; renderEntry(); }
+    if (tile) { pendingTile = tile; renderEntry(); }
     return post(cfg.urls.position, { sheet: sheet, hand: hand, tile: tile || null })
       .then(function (res) {
         if (!res.ok || !res.data) throw { res: res };
         return res.data;
       }).then(function (data) {
-        st.picking = null;
+        pendingTile = null;
         // An answer about a position that is not the one on the screen any more is dropped.
         if (lastHand() !== h || hand !== st.hands.length - 1 || plays !== playsIn(h)) return h;
         st.moveError = "";
@@ -1065,7 +1066,7 @@
         save(); renderAll();
         return h;
       }).catch(function (err) {
-        st.picking = null;
+        pendingTile = null;
         if (!tile) st.layoutG = null;  // no playable tiles of an older position: every tile is offered
         st.moveError = navigator.onLine ? moveProblem(err && err.res) : gettext("No connection: the table is drawn by the server. Use the quick tally for this hand, or wait for the connection.");
         st.pick = null; save(); renderAll();
@@ -1201,9 +1202,17 @@
   /** Move entry: the tiles (or the places) of the play in the page's view, between the scorebar
    *  and the dock, scrolling the page as little as needed (the hand's heading may go under the
    *  scorebar); returns the box of the choices, or null outside move entry. */
+  var choicesKey = null;
   function choicesInView() {
     var choices = entry.querySelector(".move-choices");
-    if (!choices) return null;
+    if (!choices) { choicesKey = null; return null; }
+    // Only for a new play or a new pick: a re-render of the same one (a verdict arriving) never
+    // moves the page under a finger.
+    var h = lastHand();
+    var key = st.hands.length + ":" + (h ? h.moves.length : 0) + ":" +
+      (st.pick ? "pick " + st.pick.tile : "tiles " + (st.layoutG ? st.layoutG.plays : ""));
+    if (key === choicesKey) return choices.getBoundingClientRect();
+    choicesKey = key;
     var bar = document.querySelector(".scorebar");
     var dock = document.getElementById("dock");
     var top = bar ? bar.getBoundingClientRect().bottom : 0;
@@ -1657,7 +1666,7 @@
         delete st.settled[st.hands.length - 1];
         st.submitted = null; changed();
         break;
-      case "pick": if (!st.picking) fetchPosition(el.getAttribute("data-tile")); break;
+      case "pick": if (!pendingTile) fetchPosition(el.getAttribute("data-tile")); break;
       case "zoom": setZoom(el.getAttribute("data-dir") === "in" ? zoom() * ZOOM_STEP : zoom() / ZOOM_STEP); break;
       case "pick-cancel": st.pick = null; st.moveError = ""; save(); renderAll(); break;
       case "place": placeMove(h, st.pick.tile, st.pick.placements[parseInt(el.getAttribute("data-k"), 10)]); break;
