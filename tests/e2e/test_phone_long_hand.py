@@ -204,11 +204,13 @@ def enter_hand(
             tap(page, "Passed")
             continue
         tile = str(Tile.parse(m["play"]))
+        entries = page.locator("#entry ol.entries > li")
+        count = entries.count()
         tap(page, f"Tile {tile}")
-        expect(page.get_by_role("button", name="Another tile")).to_be_visible()
-        if m.get("on") is None:
-            page.get_by_role("button", name="Open the hand", exact=False).click()
-        else:
+        # A tile with one legal place is placed at its tap; one with more offers its places.
+        targets = page.locator("#layout svg .target")
+        expect(entries.nth(count).or_(targets.first)).to_be_visible()
+        if entries.count() == count:
             on = str(Tile.parse(m["on"]))
             target = page.locator(f'#layout svg .target[aria-label="Place on {on}"]')
             expect(target).to_have_count(1)
@@ -219,11 +221,12 @@ def enter_hand(
                 screen = f"11-moves-{rules}-pick.png" if placed + 1 == 16 else None
                 shot(page, shots, f"pick-{placed + 1:02d}.png", screen)
             target.click()
+        expect(entries).to_have_count(count + 1)
         score = m["score"]
-        points = score // 5
-        unit = "point" if points == 1 else "points"
-        expect(page.locator("#move-score")).to_contain_text(f"this play scores {points} {unit}")
-        tap(page, f"Confirm: {seat_labels[m['seat']]} scores {points} {unit}")
+        if score:
+            points = score // 5
+            unit = "point" if points == 1 else "points"
+            expect(entries.nth(count)).to_contain_text(f"{points} {unit}")
         placed += 1
         # The table is drawn again with the tile just placed marked as the last one.
         expect(page.locator(f'#layout svg g.tile.last[data-tile="{tile}"]')).to_have_count(1)
@@ -274,7 +277,7 @@ def test_a_long_hand_stays_legible_to_match_over_without_layout_shift(
         tap(page, "Move by move")
         expect(page.get_by_text("The table is empty")).to_be_visible()
         placed, picks, spread = enter_hand(page, hand, labels, artifacts, rules)
-        assert placed >= 20
+        assert placed >= 20 and picks >= 1  # some tile had more than one place to choose
         measured = measure(page)
         assert measured["spinners"] >= 3, measured["spinners"]
         shot(page, artifacts, "long-hand-entered.png")

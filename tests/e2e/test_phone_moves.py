@@ -1,6 +1,7 @@
-"""One hand entered move by move at 390x844: each tile picked and placed on the drawn table, the
-engine counting every score and the entrant confirming it; then the same phone is handed across
-the table and the other side confirms."""
+"""One hand entered move by move at 390x844: a tile with one legal place placed at its tap, one
+with more at the tap of its place (a button, or its target on the drawn table), the engine
+counting every score; then the same phone is handed across the table and the other side
+confirms."""
 
 from __future__ import annotations
 
@@ -24,13 +25,14 @@ def tap(page: Any, name: str) -> None:
     page.get_by_role("button", name=name, exact=True).click()
 
 
-def play(page: Any, seat: str, tile: str, where: str, scores: str) -> None:
-    """Pick ``tile``, choose ``where`` it goes, check the engine's score and confirm it."""
+def entry(page: Any, n: int) -> Any:
+    return page.locator("#entry ol.entries > li").nth(n)
+
+
+def play_one_place(page: Any, n: int, seat: str, tile: str, text: str, scores: str) -> None:
+    """Tap ``tile`` (it has one legal place): it is placed, with the engine's score."""
     tap(page, f"Tile {tile}")
-    tap(page, f"{where} → {scores}")
-    expect(page.locator("#move-score")).to_contain_text(f"this play scores {scores}")
-    tap(page, f"Confirm: {seat} scores {scores}")
-    expect(page.locator("#move-score")).to_have_count(0)
+    expect(entry(page, n)).to_have_text(f"{seat}: {text}" + (f" — {scores}" if scores else ""))
 
 
 def test_one_hand_move_by_move_then_confirmed_with_the_other_link_on_the_same_phone(
@@ -43,25 +45,19 @@ def test_one_hand_move_by_move_then_confirmed_with_the_other_link_on_the_same_ph
     tap(phone, "Move by move")
     expect(phone.get_by_role("button", name="Quick tally")).to_be_visible()
 
-    play(phone, "Team A One (N)", "1-4", "Open the hand", "1 point")  # 1 + 4 = 5
+    # Any tile opens the hand: one place, so one tap places it.
+    play_one_place(phone, 0, "Team A One (N)", "1-4", "1|4 to open", "1 point")  # 1 + 4 = 5
     tap(phone, "Drew from the boneyard")  # seat 1 draws one tile, then plays it
     expect(phone.get_by_text("Team B One (E) to play (after drawing 1).")).to_be_visible()
-    play(phone, "Team B One (E)", "4-4", "On 1|4", "0 points")  # 1 + 8 = 9
-    tap(phone, "Tile 1-1")  # 2 + 8 = 10
-    expect(phone.locator("#layout svg")).to_be_visible()
-    phone.screenshot(path=str(artifacts / "01-placing-a-tile.png"), full_page=True)
-    tap(phone, "On 1|4 → 2 points")
-    expect(phone.locator("#move-score")).to_contain_text("counts 10 on the ends")
-    tap(phone, "Confirm: Team A Two (S) scores 2 points")
-    # On the drawn table: the one place 4|6 can go is marked; tapping it chooses it.
-    tap(phone, "Tile 4-6")  # 2 + 6 = 8
-    targets = phone.locator("#layout svg .target")
-    expect(targets).to_have_count(1)
-    targets.click()
-    expect(phone.locator("#move-score")).to_contain_text("this play scores 0 points")
-    tap(phone, "Confirm: Team B Two (W) scores 0 points")
+    play_one_place(phone, 2, "Team B One (E)", "4-4", "4|4 on 1|4", "")  # 1 + 8 = 9
+    # 1|1 goes only on 1|4's free 1 (the spinner 4|4 has no 1): one place again.
+    play_one_place(phone, 3, "Team A Two (S)", "1-1", "1|1 on 1|4", "2 points")  # 2 + 8 = 10
+    # 4|6 goes only on the spinner 4|4 (the tile with two places: test_phone_long_hand.py).
+    play_one_place(phone, 4, "Team B Two (W)", "4-6", "4|6 on 4|4", "")  # 2 + 6 = 8
     expect(phone.locator("#verdict")).to_contain_text("no mistake so far")
-    play(phone, "Team A One (N)", "1-5", "On 1|1", "0 points")  # 5 + 6 = 11: seat 0's last tile
+    phone.screenshot(path=str(artifacts / "01-placed.png"), full_page=True)
+    tap(phone, "Tile 1-5")  # 5 + 6 = 11: seat 0's last tile
+    expect(entry(phone, 5)).to_have_text("Team A One (N): 1|5 on 1|1")
     expect(phone.locator("#verdict")).to_contain_text("this hand is over")
     expect(phone.locator('#board .score[data-entity="0"]')).to_have_text("3")
     phone.screenshot(path=str(artifacts / "02-hand-entered.png"), full_page=True)
@@ -98,3 +94,26 @@ def test_one_hand_move_by_move_then_confirmed_with_the_other_link_on_the_same_ph
     ]
     result = orm(lambda: MatchResult.objects.get(match=setup.matches[0], is_current=True))
     assert (result.score_a_halves, result.score_b_halves, result.verified) == (30, -20, True)
+
+
+def test_a_refused_drawing_is_told_in_plain_words_and_keeps_what_was_entered(
+    live_server: Any, phone: Any, settings: Any, artifacts: Path
+) -> None:
+    # The position helper allows three answers a minute to this table: the fourth is refused.
+    rates = dict(settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], table_position="3/min")
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "DEFAULT_THROTTLE_RATES": rates}
+    setup = orm(make_setup, "moves-refused", rules="five-up", target=15, hand_size=2)
+    phone.goto(live_server.url + setup.path())
+    tap(phone, "Team A One (N)")
+    tap(phone, "Move by move")  # 1: the empty table
+    play_one_place(phone, 0, "Team A One (N)", "1-4", "1|4 to open", "1 point")  # 2 and 3
+    tap(phone, "Tile 4-4")  # 4: refused
+    error = phone.locator("#move-error")
+    expect(error).to_have_text(
+        "Too many taps at once: wait a moment, then tap the tile again. Nothing entered is lost."
+    )
+    expect(error).not_to_contain_text("throttled")
+    phone.screenshot(path=str(artifacts / "refused.png"))
+    expect(phone.locator("#entry ol.entries > li")).to_have_count(1)
+    phone.reload()  # what was entered is on the phone, refused or not
+    expect(entry(phone, 0)).to_have_text("Team A One (N): 1|4 to open — 1 point")

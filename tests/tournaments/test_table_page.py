@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from django.test import Client
 
+from scoring.tiles import TILES
 from tests.tournaments.phone_factory import make_setup
 from tournaments.models import Round, Table
 from tournaments.services.claims import confirm_claim, submit_claim
@@ -144,11 +145,15 @@ def test_position_lists_placements_with_the_engines_scores(client: Client) -> No
     opening = post(client, url, {"sheet": sheet, "hand": 0, "tile": "4-1"}).json()
     assert scores_of(opening["placements"]) == [(None, 5, 5)]
     assert opening["tile"] == "1-4" and opening["tiles"] == []
+    assert len(opening["playable"]) == 28  # any tile opens the hand
     # Seed 000: [3|6] then the spinner [6|6] totals 3 + 12 = 15.
     sheet["hands"][0]["moves"] = [{"seat": 0, "play": "3-6", "score": 0}]
     found = post(client, url, {"sheet": sheet, "hand": 0, "tile": "6-6"}).json()
     assert scores_of(found["placements"]) == [("3-6", 15, 15)]
     assert found["total"] == 9
+    # After [3|6] the tiles that can go on: those with a 3 or a 6, in tile order.
+    with_3_or_6 = [str(t) for t in TILES if {3, 6} & {t.low, t.high} and str(t) != "3-6"]
+    assert found["playable"] == with_3_or_6 and len(with_3_or_6) == 12
     nowhere = post(client, url, {"sheet": sheet, "hand": 0, "tile": "1-2"}).json()
     assert nowhere["placements"] == []
 

@@ -4,7 +4,8 @@ status it polls, and move entry's helper (the table so far and where a tile may 
 Reads only; nothing is stored. The engine does all the work: the hand's plays are replayed on a
 ``scoring.Layout``, each legal placement of the chosen tile is tried on a copy, and the engine's
 end total and placement score are returned; the drawing comes from ``scoring.geometry``. The
-page shows the score and the entrant confirms it: the phone never counts.
+page shows each place with its score (and offers only the tiles the engine says can be played),
+and the tap that places a tile takes the engine's score: the phone never counts.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from django.utils.translation import gettext, pgettext
 
 from scoring import IllegalPlacement, Layout, Tile, TileError, score_of_total
 from scoring import geometry as engine_geometry
+from scoring.tiles import TILES
 from tournaments import game
 from tournaments.errors import ValidationFailed
 from tournaments.models import Event, Match, Round
@@ -131,8 +133,10 @@ def _target(ports: Any, tile: Tile, on: Tile | None) -> tuple[float, float] | tu
 
 def position(body: Any, *, rules: str) -> dict[str, Any]:
     """Answer ``{"sheet": {...}, "hand": i, "tile": "a-b" | null}``: the drawing of hand ``i``
-    after its plays, and for ``tile`` every legal placement ``{"on", "total", "score"}`` with the
-    engine's end total and placement score (``on`` null: the tile opens the hand)."""
+    after its plays, ``playable`` (every tile not on the table that has a legal place now, in
+    tile order: the tiles the next player can have played), and for ``tile`` every legal
+    placement ``{"on", "total", "score"}`` with the engine's end total and placement score
+    (``on`` null: the tile opens the hand)."""
     if not isinstance(body, dict):
         raise PositionError("Send a JSON object with sheet, hand and tile.")
     sheet = body.get("sheet")
@@ -143,6 +147,7 @@ def position(body: Any, *, rules: str) -> dict[str, Any]:
     layout = replay_hand(rules, hands[index])
     picture = engine_geometry.picture(layout)
     answer = drawing(picture, layout.total)
+    answer["playable"] = [str(t) for t in TILES if layout.legal_placements(t)]
     if body.get("tile") is not None:
         tile = _tile(body["tile"], "tile")
         placements = []

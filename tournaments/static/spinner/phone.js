@@ -139,11 +139,12 @@
   // ---------------------------------------------------------------- the sheet (built, not judged)
   /** The fives-scoresheet/1 sheet of what has been entered (an empty hand started after a settled
    *  one is left out: the match may be over). ``result``: add the engine's figures as the claimed
-   *  result, once it has said the match is over. */
+   *  result, once it has said the match is over. ``current``: keep the hand being entered even
+   *  while it is still empty (move entry draws it: its index is the last of ``st.hands``). */
   function buildSheet(opts) {
     opts = opts || {};
     var s = JSON.parse(JSON.stringify(cfg.header));
-    s.hands = sheetHands().map(function (h) {
+    s.hands = (opts.current ? st.hands : sheetHands()).map(function (h) {
       var o = { leader: h.leader };
       if (h.form === "moves") o.moves = h.moves.slice(); else o.tally = h.tally.slice();
       if (h.end) {
@@ -985,6 +986,20 @@
     return used;
   }
 
+  /** Which tiles to offer: the engine's ``playable`` (the tiles with a legal place now); while
+   *  the drawing of the play just entered is on its way, the ones it gave before (the grid does
+   *  not jump meanwhile); without a drawing of this hand, every tile not on the table. A tap
+   *  always asks the engine about the position on the screen. */
+  function offeredTiles(h) {
+    var g = st.layoutG, used = onTable(h);
+    var ofHand = g && g.playable && g.hand === st.hands.length - 1;
+    return TILES.filter(function (t) { return !used[t] && (!ofHand || g.playable.indexOf(t) >= 0); });
+  }
+  function playsIn(h) { return h.moves.filter(function (m) { return m.play; }).length; }
+
+  /** Move entry, sized for a small phone: who plays, then the tiles that can be played (one tap
+   *  places a tile that has one legal place; with more, its places as large buttons, one tap
+   *  each), then the drawn table. Undo and "End the hand" sit in the dock, always in reach. */
   function renderMoves(h) {
     var html = handHead(h) + timeNote();
     if (st.ending) {
@@ -994,37 +1009,33 @@
     var seat = nextSeat(h);
     var last = h.moves[h.moves.length - 1];
     var afterDraw = last && last.draw !== undefined;
-    html += tablePane(st.pick && st.pick.g ? st.pick.g : st.layoutG, !!(st.pick && st.pick.g),
-      "<p class=\"to-play\">" + (afterDraw
-        ? fmt(gettext("<strong>%(player)s</strong> to play (after drawing %(tile)s)."), { player: esc(seatLabel(seat)), tile: esc(last.draw) })
-        : fmt(gettext("<strong>%(player)s</strong> to play."), { player: esc(seatLabel(seat)) })) + "</p>");
-    if (st.pick && st.pick.placements) {
-      html += "<fieldset><legend>" + esc(fmt(gettext("Where does %(tile)s go?"), { tile: st.pick.tile.replace("-", "|") })) + "</legend><div class=\"choices\">";
+    var picking = !!(st.pick && st.pick.placements && st.pick.placements.length > 1);
+    // Who plays is the legend of the tiles (one line, so that the tiles sit high on the screen).
+    var toPlay = afterDraw
+      ? fmt(gettext("<strong>%(player)s</strong> to play (after drawing %(tile)s)."), { player: esc(seatLabel(seat)), tile: esc(last.draw) })
+      : fmt(gettext("<strong>%(player)s</strong> to play."), { player: esc(seatLabel(seat)) });
+    if (st.moveError) html += "<p class=\"error\" id=\"move-error\" role=\"alert\">" + esc(st.moveError) + "</p>";
+    if (picking) {
+      html += "<fieldset class=\"move-choices\"><legend>" + esc(fmt(gettext("Where does %(tile)s go?"), { tile: st.pick.tile.replace("-", "|") })) + "</legend><div class=\"choices places\">";
       st.pick.placements.forEach(function (p, k) {
-        html += btn("place", esc(p.on ? fmt(gettext("On %(tile)s"), { tile: p.on.replace("-", "|") }) : gettext("Open the hand")) + " → " + esc(points(p.score)),
-          { "data-k": k, "aria-pressed": st.pick.chosen === k ? "true" : "false", "class": "secondary" });
+        // Short on the button (two to a row), whole for a screen reader.
+        html += btn("place", esc(p.on ? p.on.replace("-", "|") : gettext("Open the hand")) + " → " + esc(points(p.score)),
+          { "data-k": k, "class": "secondary",
+            "aria-label": (p.on ? fmt(gettext("On %(tile)s"), { tile: p.on.replace("-", "|") }) : gettext("Open the hand")) + " → " + points(p.score) });
       });
-      html += "</div>";
-      if (!st.pick.placements.length) html += "<p class=\"error\">" + esc(gettext("That tile does not fit anywhere on the table.")) + "</p>";
-      if (st.pick.chosen !== null && st.pick.chosen !== undefined) {
-        var p = st.pick.placements[st.pick.chosen];
-        html += "<p id=\"move-score\">" + fmt(gettext("The rules engine counts <strong>%(total)s</strong> on the ends: this play scores <strong>%(points)s</strong>."),
-          { total: esc(String(p.total)), points: esc(points(p.score)) }) + "</p>" +
-          btn("confirm-move", esc(fmt(gettext("Confirm: %(player)s scores %(points)s"), { player: seatShort(seat), points: points(p.score) })));
-      }
-      html += "<div class=\"row-actions\">" + btn("pick-cancel", esc(gettext("Another tile")), { "class": "secondary" }) + "</div></fieldset>";
+      html += btn("pick-cancel", esc(gettext("Another tile")), { "class": "secondary" }) + "</div></fieldset>";
     } else {
-      var used = onTable(h);
-      html += "<fieldset><legend>" + esc(fmt(gettext("Which tile did %(player)s play?"), { player: seatShort(seat) })) + "</legend><div class=\"choices tiles\">";
-      TILES.forEach(function (t) {
+      html += "<fieldset class=\"move-choices\"><legend class=\"to-play\">" + toPlay + "</legend><div class=\"choices tiles\">";
+      offeredTiles(h).forEach(function (t) {
         html += btn("pick", esc(t.replace("-", "|")), { "data-tile": t, "aria-label": fmt(gettext("Tile %(tile)s"), { tile: t }),
-          disabled: used[t] ? "disabled" : null });
+          "aria-busy": pendingTile === t ? "true" : null });
       });
-      html = html.replace(/ disabled="null"/g, "");
-      html += "</div></fieldset><div class=\"row-actions\">" +
+      html += "</div><div class=\"row-actions\">" +
         btn("draw", esc(afterDraw ? gettext("Drew one more") : gettext("Drew from the boneyard")), { "class": "secondary" }) +
-        btn("pass", esc(gettext("Passed")), { "class": "secondary" }) + "</div>";
+        btn("pass", esc(gettext("Passed")), { "class": "secondary" }) + "</div></fieldset>";
     }
+    var g = picking ? st.pick.g : st.layoutG;
+    html += tablePane(g, picking, "");
     if (h.moves.length) {
       html += "<h3>" + esc(gettext("This hand")) + "</h3><ol class=\"entries\">" + h.moves.map(function (m) {
         if (m.play) return "<li>" + esc(seatShort(m.seat)) + ": " + esc(m.play.replace("-", "|")) + " " +
@@ -1033,33 +1044,81 @@
         return "<li>" + esc(seatShort(m.seat)) + ": " + esc(gettext("passed")) + "</li>";
       }).join("") + "</ol>";
     }
-    html += "<div class=\"row-actions\">" +
-      btn("undo", esc(gettext("Undo last")), { "class": "secondary", disabled: h.moves.length ? null : "disabled" }) +
-      btn("end", esc(gettext("End the hand"))) + timeButton() + "</div>" + handFoot(h);
+    html += "<div class=\"row-actions\">" + timeButton() + "</div>" + handFoot(h);
     return html;
   }
 
+  /** The dock's move-entry buttons (Undo and "End the hand"): shown while a move-form hand is
+   *  being entered, so that they are in reach at any scroll. */
+  function renderDockMoves() {
+    var el = document.getElementById("dock-moves");
+    if (!el) return;
+    var h = lastHand();
+    var on = !!(h && h.form === "moves" && !h.end && !st.ending && !st.finalOnly && !finished() &&
+      !entry.classList.contains("hidden"));
+    var html = on ? btn("undo", esc(gettext("Undo last")), { "class": "secondary", disabled: h.moves.length ? null : "disabled" }) +
+      btn("end", esc(gettext("End the hand"))) : "";
+    if (el.innerHTML !== html) el.innerHTML = html;
+    el.classList.toggle("hidden", !on);
+    app.classList.toggle("with-dock-moves", on);
+  }
+
+  /** A placement: the tile on ``p.on`` (null: it opens the hand), with the engine's score. */
+  function placeMove(h, tile, p) {
+    var m = { seat: nextSeat(h), play: tile, score: p.score };
+    if (p.on) m.on = p.on;
+    h.moves.push(m); st.pick = null; st.moveError = ""; changed(); fetchPosition(null);
+  }
+
+  /** What went wrong drawing the table, in the players' words (the server's words are for the
+   *  director's log); what was entered is kept either way. */
+  function moveProblem(res) {
+    var d = res && res.data;
+    if (res && res.status === 429) return gettext("Too many taps at once: wait a moment, then tap the tile again. Nothing entered is lost.");
+    if (d && d.details && typeof d.details.move === "number") {
+      return fmt(gettext("Play %(n)s of this hand does not fit on the table: undo back to it and enter it again."), { n: d.details.move + 1 });
+    }
+    if (d && d.details && d.details.field === "tile") return gettext("That is not a tile: tap one of the tiles shown.");
+    return gettext("The table could not be drawn just now. Nothing entered is lost: tap the tile again, or use Undo.");
+  }
+
+  var pendingTile = null;  // the tile whose places are being asked for (taps wait meanwhile)
   function fetchPosition(tile) {
     var h = lastHand();
-    var sheet = buildSheet();
-    return post(cfg.urls.position, { sheet: sheet, hand: st.hands.length - 1, tile: tile || null })
+    // The hand being entered is the last of st.hands: the sheet sent must hold it even before its
+    // first entry (an empty hand after a settled one is left off a sheet that is verified or sent).
+    var sheet = buildSheet({ current: true });
+    var hand = st.hands.length - 1, plays = playsIn(h);
+    if (tile) { pendingTile = tile; renderEntry(); }
+    return post(cfg.urls.position, { sheet: sheet, hand: hand, tile: tile || null })
       .then(function (res) {
-        if (!res.ok || !res.data) {
-          var msg = res.data && res.data.message ? res.data.message : gettext("The table could not be drawn.");
-          throw new Error(msg);
-        }
+        if (!res.ok || !res.data) throw { res: res };
         return res.data;
       }).then(function (data) {
+        pendingTile = null;
+        // An answer about a position that is not the one on the screen any more is dropped.
+        if (lastHand() !== h || hand !== st.hands.length - 1 || plays !== playsIn(h)) return h;
+        st.moveError = "";
         if (tile) {
-          st.pick = { tile: tile, placements: data.placements || [], chosen: null, g: data };
-          st.pick.z = fitZoom(data);
+          var ps = data.placements || [];
+          if (ps.length === 1) { placeMove(h, tile, ps[0]); return h; }  // one place: placed
+          if (!ps.length) {
+            st.pick = null;
+            st.moveError = fmt(gettext("%(tile)s does not fit anywhere on the table: tap another tile."), { tile: tile.replace("-", "|") });
+          } else {
+            st.pick = { tile: tile, placements: ps, chosen: null, g: data };
+            st.pick.z = fitZoom(data);
+          }
         } else {
+          data.hand = hand; data.plays = plays;
           st.layoutG = data;
         }
         save(); renderAll();
         return h;
       }).catch(function (err) {
-        st.notice = navigator.onLine ? String(err.message || err) : gettext("No connection: the table is drawn by the server. Use the quick tally for this hand, or wait for the connection.");
+        pendingTile = null;
+        if (!tile) st.layoutG = null;  // no playable tiles of an older position: every tile is offered
+        st.moveError = navigator.onLine ? moveProblem(err && err.res) : gettext("No connection: the table is drawn by the server. Use the quick tally for this hand, or wait for the connection.");
         st.pick = null; save(); renderAll();
       });
   }
@@ -1190,7 +1249,31 @@
   /** After a render: bring the focus (the last tile, the legal places) into the pane's view.
    *  A drawing that did not change keeps where the players panned it. */
   var paneKey = null, paneScroll = null;
+  /** Move entry: the tiles (or the places) of the play in the page's view, between the scorebar
+   *  and the dock, scrolling the page as little as needed (the hand's heading may go under the
+   *  scorebar); returns the box of the choices, or null outside move entry. */
+  var choicesKey = null;
+  function choicesInView() {
+    var choices = entry.querySelector(".move-choices");
+    if (!choices) { choicesKey = null; return null; }
+    // Only for a new play or a new pick: a re-render of the same one (a verdict arriving) never
+    // moves the page under a finger.
+    var h = lastHand();
+    var key = st.hands.length + ":" + (h ? h.moves.length : 0) + ":" +
+      (st.pick ? "pick " + st.pick.tile : "tiles " + (st.layoutG ? st.layoutG.plays : ""));
+    if (key === choicesKey) return choices.getBoundingClientRect();
+    choicesKey = key;
+    var bar = document.querySelector(".scorebar");
+    var dock = document.getElementById("dock");
+    var top = bar ? bar.getBoundingClientRect().bottom : 0;
+    var bottom = dock && dock.offsetHeight ? dock.getBoundingClientRect().top : window.innerHeight;
+    var c = choices.getBoundingClientRect();
+    if (c.top < top) window.scrollBy(0, c.top - top);
+    else if (c.bottom > bottom) window.scrollBy(0, Math.min(c.top - top, c.bottom - bottom));
+    return choices.getBoundingClientRect();
+  }
   function placePane(changed) {
+    if (changed) choicesInView();
     var pane = document.getElementById("layout");
     var svg = pane ? pane.querySelector("svg.table-svg") : null;
     if (!svg) { paneKey = null; return; }
@@ -1206,7 +1289,13 @@
     var dock = document.getElementById("dock");
     var top = bar ? bar.getBoundingClientRect().bottom : 0;
     var bottom = dock && dock.offsetHeight ? dock.getBoundingClientRect().top : window.innerHeight;
-    if (r.top < top || r.bottom > bottom) frame.scrollIntoView({ block: "nearest" });
+    // In move entry the tiles come first: the page never scrolls them out of view for the pane.
+    var keep = choicesInView();
+    if (r.top < top && !keep) frame.scrollIntoView({ block: "nearest" });
+    else if (r.bottom > bottom) {
+      var by = Math.min(r.bottom - bottom, keep ? keep.top - top : Infinity);
+      if (by > 0) window.scrollBy(0, by);
+    }
     var f = (svg.getAttribute("data-focus") || "").split(" ").map(parseFloat);
     var w = svg.width.baseVal.value, hh = svg.height.baseVal.value;
     var cx = w / 2, cy = hh / 2;
@@ -1474,8 +1563,12 @@
 
   // ---------------------------------------------------------------- actions
   function newHand(leader) {
-    st.hands.push({ leader: leader, form: "tally", tally: [], moves: [], end: null, finisher: null, remaining: null });
-    st.ending = null; st.pick = null; st.layoutG = null; st.notice = ""; st.other = false;
+    // A hand is entered in the form the one before it was (move by move stays move by move).
+    var before = lastHand();
+    var form = before && before.form === "moves" ? "moves" : "tally";
+    st.hands.push({ leader: leader, form: form, tally: [], moves: [], end: null, finisher: null, remaining: null });
+    st.ending = null; st.pick = null; st.layoutG = null; st.notice = ""; st.other = false; st.moveError = "";
+    if (form === "moves") setTimeout(function () { fetchPosition(null); }, 0);
   }
   function changed() { save(); renderAll(); verifySoon(); }
   /** Undo and reopen work on the sheet's last hand: an empty hand started after it goes first. */
@@ -1582,7 +1675,7 @@
       case "next-hand": newHand(seat); changed(); window.scrollTo(0, 0); break;
       case "form":
         h.form = el.getAttribute("data-form"); st.pick = null; st.ending = null; changed();
-        if (h.form === "moves") fetchPosition(null);
+        if (h.form === "moves") { window.scrollTo(0, 0); fetchPosition(null); }
         break;
       case "by": st.by = el.getAttribute("data-by"); save(); renderAll(); break;
       case "other": st.other = !st.other; st.otherError = ""; save(); renderAll();
@@ -1626,17 +1719,10 @@
         delete st.settled[st.hands.length - 1];
         st.submitted = null; changed();
         break;
-      case "pick": fetchPosition(el.getAttribute("data-tile")); break;
+      case "pick": if (!pendingTile) fetchPosition(el.getAttribute("data-tile")); break;
       case "zoom": setZoom(el.getAttribute("data-dir") === "in" ? zoom() * ZOOM_STEP : zoom() / ZOOM_STEP); break;
-      case "pick-cancel": st.pick = null; save(); renderAll(); break;
-      case "place": st.pick.chosen = parseInt(el.getAttribute("data-k"), 10); save(); renderAll(); break;
-      case "confirm-move": {
-        var p = st.pick.placements[st.pick.chosen];
-        var m = { seat: nextSeat(h), play: st.pick.tile, score: p.score };
-        if (p.on) m.on = p.on;
-        h.moves.push(m); st.pick = null; changed(); fetchPosition(null);
-        break;
-      }
+      case "pick-cancel": st.pick = null; st.moveError = ""; save(); renderAll(); break;
+      case "place": placeMove(h, st.pick.tile, st.pick.placements[parseInt(el.getAttribute("data-k"), 10)]); break;
       case "draw": {
         var ns = nextSeat(h);
         var last = h.moves[h.moves.length - 1];
@@ -1759,6 +1845,7 @@
     renderBoard();
     renderVerdict();
     renderEntry();
+    renderDockMoves();
     showNet();
     if (detailFor && detailFor.sheet) fillClaimDetail();
   }
