@@ -33,7 +33,7 @@ def event_time(value: datetime.datetime | None, style: str = "time") -> str:
 
 @register.filter(name="iso_instant")
 def iso_instant(value: datetime.datetime | None) -> str:
-    """``{{ when|iso_instant }}``: a ``datetime`` attribute's value, to the second (see the module)."""
+    """``{{ when|iso_instant }}``: a ``datetime`` attribute's value (see the module)."""
     if not isinstance(value, datetime.datetime):
         return ""
     if timezone.is_aware(value):
