@@ -121,3 +121,12 @@ def test_each_public_page_has_a_description_of_its_own(demo: Event) -> None:
     specific = ("event", "standings", "round", "team", "match", "bracket", "follow")
     for name in specific:
         assert demo.name in found[name], (name, found[name])
+
+
+def test_a_date_input_holds_an_iso_day_in_spanish_too(demo: Event) -> None:
+    client = director_client()
+    client.cookies["django_language"] = "es"
+    body = client.get("/director/api-keys/").content.decode()
+    assert '<html lang="es">' in body
+    values = re.findall(r'<input type="date"[^>]*value="([^"]*)"', body)
+    assert values and all(re.fullmatch(r"\d{4}-\d\d-\d\d", v) for v in values), values
