@@ -13,10 +13,12 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.urls import reverse
 
 from tests.tournaments.desk_support import states_round
 from tests.tournaments.pages_support import DIRECTOR, director_pages, public_pages
-from tournaments.models import Event
+from tournaments.models import Event, WebhookDelivery
+from tournaments.services import webhooks
 from tournaments.templatetags.event_time import iso_instant
 
 pytestmark = pytest.mark.django_db
@@ -55,6 +57,33 @@ def demo() -> Event:
     return Event.objects.get(slug="demo")
 
 
+def webhook_page(event: Event) -> str:
+    """The deliveries page of an endpoint with one delivery made and one waiting to retry."""
+    from django.contrib.auth.models import User
+    from django.utils import timezone
+
+    boss = User.objects.get(username=DIRECTOR[0])
+    endpoint, _ = webhooks.register_endpoint(event=event, actor=boss, url="https://x.example/h")
+    now = timezone.now()
+    WebhookDelivery.objects.create(
+        endpoint=endpoint,
+        kind="round.published",
+        dedup_key="a",
+        status="delivered",
+        attempts=1,
+        delivered_at=now,
+    )
+    WebhookDelivery.objects.create(
+        endpoint=endpoint,
+        kind="result.confirmed",
+        dedup_key="b",
+        status="pending",
+        attempts=1,
+        next_attempt_at=now,
+    )
+    return reverse("director:webhook", args=[event.slug, endpoint.pk])
+
+
 def director_client() -> Client:
     from django.contrib.auth.models import User
 
@@ -78,6 +107,7 @@ def test_every_datetime_attribute_is_iso_8601_to_the_second_and_every_id_unique(
     pages = [(Client(), p) for p in public_pages(demo)]
     director = director_client()
     pages += [(director, p) for p in director_pages(demo)]
+    pages.append((director, ("webhook", webhook_page(demo))))
     for client, (name, path) in pages:
         markup = read(client, path)
         bad = [v for v in markup.datetimes if not ISO_SECOND.match(v)]
