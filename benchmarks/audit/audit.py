@@ -185,7 +185,9 @@ def main() -> None:
         "DJANGO_SETTINGS_MODULE": "spinner.settings",
         "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
     }
-    env.pop("DATABASE_URL", None)
+    # its own SQLite database and in-process cache and tasks, whatever the shell (CI's) points at
+    for name in ("DATABASE_URL", "DATABASE_REPLICA_URL", "REDIS_URL", "SPINNER_ENV"):
+        env.pop(name, None)
     prepare(args.repo, env)
     public, director = page_list(env)
     port = free_port()
