@@ -72,6 +72,8 @@ def serve(repo: Path, env: dict[str, str], port: int) -> subprocess.Popen[bytes]
 
 def page_list(env: dict[str, str]) -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     """(public pages, director pages) of the demo event, from this checkout's pages_support."""
+    for name in set(os.environ) - set(env):  # what main() left out (CI's database, Redis)
+        del os.environ[name]
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     import django
