@@ -82,6 +82,7 @@ def test_hashed_static_files_are_cached_a_year_and_served_compressed(tmp_path: P
         request.path_info = request.path = f"/static/{hashed.group(1)}"
         request.META = {"HTTP_ACCEPT_ENCODING": "gzip", "SERVER_NAME": "t", "SERVER_PORT": "80"}
         response = static(request)
+        response.close()  # the file WhiteNoise opened
     assert response.status_code == 200
     ages = re.findall(r"max-age=(\d+)", response["Cache-Control"])
     assert ages and int(ages[0]) >= 365 * 24 * 3600 and "immutable" in response["Cache-Control"]
