@@ -93,6 +93,10 @@ MIDDLEWARE = [
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Pages and scripts compressed on the way out (issue 31): a public document comes compressed
+    # already (Content-Encoding set: left alone), static files are WhiteNoise's (above). Django's
+    # gzip pads its output against BREACH on pages that carry a CSRF token.
+    "django.middleware.gzip.GZipMiddleware",
     # Public pages kept as documents: an anonymous reader's page comes from the cache, with no
     # session, query or render while nothing changed (tournaments/documents.py).
     "tournaments.documents.PublicDocumentMiddleware",

@@ -67,7 +67,8 @@ class ApiKeyForm(forms.Form):
     expires_at = forms.DateField(
         label=_("Expires on"),
         required=False,
-        widget=forms.DateInput(attrs={"type": "date"}),
+        # a date input reads ISO days only (a Spanish "08/03/2027" would leave it blank)
+        widget=forms.DateInput(format="%Y-%m-%d", attrs={"type": "date"}),
         help_text=_(
             "The key stops working at the start of this day (UTC). Leave it empty for a key "
             "that never expires."

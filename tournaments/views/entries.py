@@ -378,7 +378,8 @@ def entry_detail(request: HttpRequest, event: Event, entry_id: int) -> HttpRespo
             "seed_form": shown["seed"],
             "pin_form": shown["pin"],
             "members": _member_rows(request, entry, shown.get("contact")),
-            "withdraw_form": WithdrawForm(),
+            # its own ids beside the pin form's (both have a reason)
+            "withdraw_form": WithdrawForm(auto_id="id_withdraw_%s"),
         },
     )
 

@@ -52,6 +52,9 @@ class ResolveForm(ReasonForm):
     )
 
     def __init__(self, *args: Any, match: Match | None = None, **kwargs: Any) -> None:
+        # Its own ids beside the result form's on the match page (both have a reason); the
+        # fields keep their names, so what it posts is unchanged.
+        kwargs.setdefault("auto_id", "id_resolve_%s")
         super().__init__(*args, **kwargs)
         if match is not None:  # the teams by name, never "side 0/1"
             names = [match.entry_a.name, match.entry_b.name if match.entry_b else ""]
