@@ -49,6 +49,8 @@ VISIBLE_ATTRIBUTES = frozenset(
         "label",
         "hx-confirm",
         "hx-prompt",
+        "data-hx-confirm",
+        "data-hx-prompt",
     }
 )
 #: Elements whose content is not prose: program text, or code shown as it is typed.

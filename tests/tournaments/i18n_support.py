@@ -185,7 +185,7 @@ class _Text(HTMLParser):
     button shows (titles, labels, placeholders, values of buttons), scripts and styles left
     out."""
 
-    SHOWN = ("aria-label", "title", "placeholder", "alt", "hx-confirm")
+    SHOWN = ("aria-label", "title", "placeholder", "alt", "hx-confirm", "data-hx-confirm")
 
     def __init__(self) -> None:
         super().__init__()

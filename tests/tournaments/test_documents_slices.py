@@ -66,7 +66,7 @@ def test_a_long_round_comes_in_slices_and_find_my_table_finds_any_table(
     url = f"/events/big/rounds/{rnd.number}/"
     first = body(client.get(url))
     assert 'id="table-4"' in first and 'id="table-5"' not in first
-    assert 'href="?from=5"' in first and 'hx-get="?from=5"' in first  # more, by click or scroll
+    assert 'href="?from=5"' in first and 'data-hx-get="?from=5"' in first  # more, by click or scroll
     assert "1–4" in first and "5–8" in first and "9–10" in first  # every slice named
     assert "Show tables 5–8 of 10" in first and "Bye" not in first
     last = body(client.get(url, {"from": "9"}))
@@ -120,7 +120,7 @@ def test_long_standings_come_in_slices_and_the_live_part_polls_its_own(
     url = "/events/long/standings/"
     first = body(client.get(url))
     assert first.count('class="rank"') == 5 and "Places 6–10 of 12" in first
-    assert 'hx-get="/events/long/standings/live/?from=1"' in first
+    assert 'data-hx-get="/events/long/standings/live/?from=1"' in first
     second = body(client.get(url, {"from": "6"}))
     assert second.count('class="rank"') == 5 and 'live/?from=6"' in second
     live = body(client.get("/events/long/standings/live/", {"from": "11"}))

@@ -44,7 +44,7 @@ def test_the_board_shows_every_state_and_polls_with_htmx() -> None:
     page = client.get(url)
     assert page.status_code == 200
     html = page.content.decode()
-    assert 'hx-trigger="every 3s"' in html and f'hx-get="{url}"' in html
+    assert 'data-hx-trigger="every 3s"' in html and f'data-hx-get="{url}"' in html
     # The board lists the most urgent first: the conflict, the missing, the pending, the bye.
     states = re.findall(r'data-state="(\w+)"', html)
     assert states == ["conflict", "missing", "pending", "bye"]

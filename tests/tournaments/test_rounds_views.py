@@ -72,7 +72,7 @@ def test_the_job_page_shows_progress_while_pending(
         job = round_generation.start_round_generation(event=event, actor=boss)
     page = client.get(f"{base(event)}jobs/{job.pk}/")
     body = page.content.decode()
-    assert page.status_code == 200 and "<progress" in body and 'hx-trigger="every 1s"' in body
+    assert page.status_code == 200 and "<progress" in body and 'data-hx-trigger="every 1s"' in body
     fragment = client.get(f"{base(event)}jobs/{job.pk}/", **HTMX).content.decode()
     assert fragment.lstrip().startswith('<div id="job"') and "<html" not in fragment
 

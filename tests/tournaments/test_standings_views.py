@@ -71,7 +71,7 @@ def test_the_standings_page_reads_the_snapshot(
     body = response.content.decode()
     assert body.index("Team 5") < body.index("Team 4") < body.index("Team 1")
     assert "Up to date" in body
-    assert 'hx-trigger="every 5s"' in body
+    assert 'data-hx-trigger="every 5s"' in body
     assert f"/events/{event.slug}/teams/{played['teams'][0].pk}/" in body
     generation = StandingsSnapshot.objects.filter(event=event).count()
     assert response["ETag"].startswith(f'"standings-{event.pk}-{generation}-c')
