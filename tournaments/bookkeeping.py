@@ -147,6 +147,7 @@ class StandingsSnapshot(models.Model):
     computed_from = models.CharField(max_length=64)
     digest = models.CharField(max_length=64)
     data = models.TextField()
+    round_number = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["event", "-generation"]
