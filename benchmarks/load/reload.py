@@ -124,6 +124,7 @@ def one_hup(load: Load, master: int, before: float, after: float) -> dict[str, A
         "p99_ms": round(h.pct(seconds, 99) * 1000, 1),
         "errors": sum(1 for s in samples if s[2] != 200),
         "workers_replaced_s": None if replaced is None else round(replaced, 2),
+        "load_1min": round(os.getloadavg()[0], 2),  # the machine's (shared with others)
         # The slow ones: when each started (s after the HUP) and how long it took.
         "slow": [[round(s[0] - sent, 2), round(s[1], 2)] for s in samples if s[1] > 1.0],
     }
@@ -185,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=60)
     keys = ["max_s", "over_1s", "over_2s", "p50_ms", "p99_ms", "errors", "workers_replaced_s"]
+    keys.append("load_1min")
     summary = {k: statistics.median([r[k] for r in runs if r[k] is not None] or [0]) for k in keys}
     report = {"machine": h.machine(), "options": args.option, "runs": runs, "median": summary}
     print(json.dumps(report, indent=2))
