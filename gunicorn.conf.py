@@ -90,7 +90,7 @@ control_socket_disable = True
 logger_class = "tournaments.log_redaction.RedactingGunicornLogger"
 
 
-def warm_up() -> None:
+def _warm_up() -> None:
     """What a worker's first request would otherwise do: import the URL patterns, and with them
     every view, DRF and the API (1.1 s of CPU, more than loading the app itself: measured by
     timing a fresh process's first request, benchmarks/load/RESULTS.md "Graceful reload").
@@ -104,11 +104,11 @@ def warm_up() -> None:
 
 def post_worker_init(worker: Any) -> None:
     """Each worker, once the app is loaded: the GIL's switch interval (above), the warm-up
-    (`warm_up`), then tell the master it is ready (its heartbeat file's first touch: see
+    (`_warm_up`), then tell the master it is ready (its heartbeat file's first touch: see
     `pre_fork`), so that a reload stops the old workers only once the new ones can answer."""
     sys.setswitchinterval(GIL_SWITCH_MS / 1000)
     try:
-        warm_up()
+        _warm_up()
     except Exception:  # the first request would fail the same way, and report it
         worker.log.exception("warm-up failed")
     worker.notify()
