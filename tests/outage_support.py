@@ -1,6 +1,7 @@
 """Outages on the production shape (issue 28): a PostgreSQL of the test's own (initdb into a
 temporary folder, on a free port; stopped and started by the test, harming nobody else's) and a
-real gunicorn with the repository's ``gunicorn.conf.py`` in production mode on it.
+real gunicorn with the repository's ``gunicorn.conf.py`` in production mode on it, both started
+as the load harness starts them (``benchmarks/load/processes.py``).
 
 The event is built as the load harness builds it (``benchmarks/load/django_side.py setup``: a
 running event, round 1 in play, one token per side of each table), and counted back with its
@@ -11,10 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import secrets
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -28,88 +26,26 @@ from typing import Any
 
 import pytest
 
+from benchmarks.load.processes import (
+    OwnPostgres,
+    postgres_bins,
+    production_env,
+    start_gunicorn,
+    stop,
+)
 from tests.conftest import ARTIFACTS, ROOT, free_port, missing
-
-PG_BIN = sorted(Path("/usr/lib/postgresql").glob("*/bin"), key=lambda p: int(p.parent.name))
-
-
-def _as_postgres(argv: list[str]) -> list[str]:
-    """PostgreSQL refuses to run as root: as the postgres user then."""
-    return ["runuser", "-u", "postgres", "--", *argv] if os.geteuid() == 0 else argv
-
-
-@dataclass
-class OwnPostgres:
-    """A PostgreSQL cluster of the test's own, on loopback ``port``."""
-
-    folder: Path
-    port: int
-
-    @property
-    def data(self) -> Path:
-        return self.folder / "data"
-
-    def _ctl(self, *args: str) -> None:
-        bin_dir = PG_BIN[-1]
-        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.folder}"
-        subprocess.run(
-            _as_postgres(
-                [
-                    *(str(bin_dir / "pg_ctl"), "-D", str(self.data), "-o", options),
-                    *("-w", "-t", "60", "-l", str(self.folder / "server.log"), *args),
-                ]
-            ),
-            check=True,
-            capture_output=True,
-        )
-
-    def init(self) -> None:
-        if os.geteuid() == 0:
-            shutil.chown(self.folder, "postgres", "postgres")
-        subprocess.run(
-            _as_postgres(
-                [str(PG_BIN[-1] / "initdb"), "-D", str(self.data), "-A", "trust", "-U", "postgres"]
-            ),
-            check=True,
-            capture_output=True,
-        )
-        self.start()
-
-    def start(self) -> None:
-        self._ctl("start")
-
-    def stop(self) -> None:
-        """A fast shutdown: open connections are ended, new ones refused until ``start``."""
-        self._ctl("-m", "fast", "stop")
-
-    def url(self, name: str = "spinner") -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/{name}"
-
-    def createdb(self, name: str = "spinner") -> None:
-        subprocess.run(
-            [
-                *(str(PG_BIN[-1] / "createdb"), "-h", "127.0.0.1", "-p", str(self.port)),
-                *("-U", "postgres", name),
-            ],
-            check=True,
-            capture_output=True,
-        )
 
 
 @pytest.fixture(scope="module")
 def own_postgres() -> Iterator[OwnPostgres]:
-    if not PG_BIN or not shutil.which("runuser"):
+    if not postgres_bins() or not shutil.which("runuser"):
         missing("needs PostgreSQL's server binaries (/usr/lib/postgresql/*/bin)")
-    folder = Path(tempfile.mkdtemp(prefix="spinner-outage-pg-"))
-    cluster = OwnPostgres(folder, free_port())
+    cluster = OwnPostgres(Path(tempfile.mkdtemp(prefix="spinner-outage-pg-")), free_port())
     try:
-        cluster.init()
-        cluster.createdb()
+        cluster.create("spinner")
         yield cluster
     finally:
-        with contextlib.suppress(subprocess.CalledProcessError):
-            cluster._ctl("-m", "immediate", "stop")
-        shutil.rmtree(folder, ignore_errors=True)
+        cluster.destroy()
 
 
 @dataclass
@@ -179,39 +115,6 @@ class Site:
         return matches
 
 
-def production_env(database_url: str) -> dict[str, str]:
-    """The load harness's server environment: production settings, no Redis (a local cache and
-    eager tasks), plain HTTP on loopback."""
-    env = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "DATABASE_REPLICA_URL")}
-    env.update(
-        DATABASE_URL=database_url,
-        SPINNER_ENV="production",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        SPINNER_SECURE_SSL_REDIRECT="0",
-        SPINNER_METRICS_TOKEN=secrets.token_urlsafe(20),
-        PYTHONUNBUFFERED="1",
-    )
-    return env
-
-
-def start_gunicorn(
-    env: dict[str, str], port: int, log: Path, *options: str
-) -> subprocess.Popen[bytes]:
-    with log.open("ab") as out:
-        return subprocess.Popen(
-            [
-                *(sys.executable, "-m", "gunicorn", "-c", str(ROOT / "gunicorn.conf.py")),
-                *("--bind", f"127.0.0.1:{port}", *options, "spinner.wsgi:application"),
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-
-
 def wait_until_up(url: str, deadline: float = 90) -> None:
     end = time.monotonic() + deadline
     while time.monotonic() < end:
@@ -219,17 +122,6 @@ def wait_until_up(url: str, deadline: float = 90) -> None:
             return
         time.sleep(0.1)
     pytest.fail(f"gunicorn did not answer at {url} within {deadline}s")
-
-
-def stop(proc: subprocess.Popen[bytes]) -> None:
-    if proc.poll() is None:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 @pytest.fixture(scope="module")

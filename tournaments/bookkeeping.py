@@ -147,6 +147,10 @@ class StandingsSnapshot(models.Model):
     computed_from = models.CharField(max_length=64)
     digest = models.CharField(max_length=64)
     data = models.TextField()
+    # the last round with a counted result (0: none; null: stored before issue 28, read from
+    # data when needed); older snapshots are pruned to the last of each round
+    # (services/snapshot_pruning.py)
+    round_number = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["event", "-generation"]

@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
@@ -28,8 +27,9 @@ import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any, Protocol
+
+from processes import OwnPostgres
 
 FAULTS = ("worker", "redis", "gunicorn", "postgres", "hup", "beat")
 WINDOW_AFTER = 15.0  # seconds after a fault ends that still count as its window
@@ -64,54 +64,6 @@ def children_of(pid: int) -> list[int]:
         if int(fields[1]) == pid:
             out.append(int(entry))
     return out
-
-
-class OwnPostgres:
-    """A PostgreSQL cluster of the harness's own (initdb into the work folder, a free port,
-    trust on loopback), so that restarting it harms no other program. As root, the server runs
-    as the ``postgres`` user (``runuser``), as Debian's does."""
-
-    def __init__(self, folder: Path, port: int) -> None:
-        versions = sorted(Path("/usr/lib/postgresql").iterdir(), key=lambda p: int(p.name))
-        self.bin = versions[-1] / "bin"
-        self.folder, self.port = folder, port
-        self.data = folder / "data"
-        self.as_user = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
-
-    @property
-    def url(self) -> str:
-        return f"postgres://postgres@127.0.0.1:{self.port}/spinner"
-
-    def _run(self, *argv: str, timeout: float = 120) -> None:
-        subprocess.run([*self.as_user, *argv], check=True, capture_output=True, timeout=timeout)
-
-    def create(self) -> None:
-        self.folder.mkdir(parents=True, exist_ok=True)
-        if self.as_user:
-            shutil.chown(self.folder, "postgres", "postgres")
-        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "-A", "trust")
-        with (self.data / "postgresql.conf").open("a") as conf:
-            conf.write(
-                f"port = {self.port}\nlisten_addresses = '127.0.0.1'\n"
-                f"unix_socket_directories = '{self.folder}'\nmax_connections = 200\n"
-                "fsync = off\nsynchronous_commit = off\n"
-            )
-        self.pg_ctl("start")
-        self._run(str(self.bin / "createdb"), "-h", "127.0.0.1", "-p", str(self.port), "spinner")
-
-    def pg_ctl(self, action: str, *extra: str) -> float:
-        """Run ``pg_ctl ACTION`` and wait for it; the seconds it took."""
-        start = time.monotonic()
-        log_file = str(self.folder / "server.log")
-        self._run(
-            str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", log_file, "-w", action, *extra
-        )
-        return time.monotonic() - start
-
-    def destroy(self) -> None:
-        if (self.data / "postmaster.pid").exists():
-            self.pg_ctl("stop", "-m", "immediate")
-        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 class Faults:
@@ -186,7 +138,7 @@ class Faults:
         if self.postgres is None:
             note["error"] = "the postgres fault needs --own-postgres"
             return
-        note["seconds"] = round(self.postgres.pg_ctl("restart", "-m", "fast"), 2)
+        note["seconds"] = round(self.postgres.restart("fast"), 2)
         log(f"fault: PostgreSQL restarted ({note['seconds']} s)")
 
     def _hup(self, note: dict[str, Any]) -> None:

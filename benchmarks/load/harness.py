@@ -68,6 +68,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from faults import FAULTS, Faults, OwnPostgres, children_of, fault_windows, read_health
+from processes import gunicorn_argv
 
 ROOT = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
@@ -656,21 +657,6 @@ def targets(report: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def gunicorn_argv(port: int, options: list[str]) -> list[str]:
-    """gunicorn on loopback ``port``: production's ``gunicorn.conf.py``, ``options`` over it."""
-    return [
-        PY,
-        "-m",
-        "gunicorn",
-        "-c",
-        str(ROOT / "gunicorn.conf.py"),
-        "--bind",
-        f"127.0.0.1:{port}",
-        *options,
-        "spinner.wsgi:application",
-    ]
-
-
 def server_overrides(
     args: argparse.Namespace, workers: int | None = None, threads: int | None = None
 ) -> list[str]:
@@ -1076,7 +1062,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.own_postgres:  # our own, so that the restart harms nobody else
             own_postgres = OwnPostgres(work / "postgres", free_port())
             own_postgres.create()
-            args.database_url = own_postgres.url
+            args.database_url = own_postgres.url()
             log(f"PostgreSQL of our own on port {own_postgres.port}")
         # Redis: our own, so that the outage harms nobody else.
         redis_proc = None

@@ -74,6 +74,7 @@ def pages(slug: str) -> list[tuple[str, str]]:
         ("round 1, tables 451-500", f"/events/{slug}/rounds/1/?from=451"),
         ("standings", f"/events/{slug}/standings/"),
         ("standings live fragment", f"/events/{slug}/standings/live/"),
+        ("standings JSON (API)", f"/api/events/{slug}/standings/"),
         ("event page", f"/events/{slug}/"),
         ("team page", f"/events/{slug}/teams/{{team}}/"),
         ("projector, standings screen", f"/events/{slug}/projector/?view=standings&page=1"),

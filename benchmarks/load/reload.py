@@ -23,7 +23,6 @@ import os
 import secrets
 import signal
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -37,7 +36,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
-import harness as h  # noqa: E402  (its processes' helpers and statistics)
+import harness as h  # noqa: E402  (its helpers and statistics)
+import processes  # noqa: E402  (gunicorn and its environment, as the harness starts them)
 
 
 def get(url: str, timeout: float = 30) -> tuple[int, float]:
@@ -124,6 +124,7 @@ def one_hup(load: Load, master: int, before: float, after: float) -> dict[str, A
         "p99_ms": round(h.pct(seconds, 99) * 1000, 1),
         "errors": sum(1 for s in samples if s[2] != 200),
         "workers_replaced_s": None if replaced is None else round(replaced, 2),
+        "load_1min": round(os.getloadavg()[0], 2),  # the machine's (shared with others)
         # The slow ones: when each started (s after the HUP) and how long it took.
         "slow": [[round(s[0] - sent, 2), round(s[1], 2)] for s in samples if s[1] > 1.0],
     }
@@ -145,16 +146,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     work = Path(tempfile.mkdtemp(prefix="spinner-reload-"))
-    env = dict(
-        os.environ,
-        SPINNER_ENV="production",
-        SECRET_KEY=secrets.token_urlsafe(50),
-        ALLOWED_HOSTS="127.0.0.1,localhost",
-        SPINNER_SECURE_SSL_REDIRECT="0",
-        SPINNER_METRICS_TOKEN=secrets.token_urlsafe(20),
-        PYTHONUNBUFFERED="1",
-    )
-    env.pop("REDIS_URL", None)
+    env = processes.production_env()
     env.update(dict(item.split("=", 1) for item in args.env))
     h.run([h.PY, "manage.py", "migrate", "--noinput", "-v0"], env, 600)
     h.run([h.PY, "manage.py", "collectstatic", "--noinput", "-v0"], env, 300)
@@ -164,11 +156,7 @@ def main(argv: list[str] | None = None) -> int:
     h.run([*setup, "--out", str(out)], env, 600)
     port = h.free_port()
     base = f"http://127.0.0.1:{port}"
-    with (work / "gunicorn.log").open("ab") as log:
-        server = subprocess.Popen(
-            h.gunicorn_argv(port, args.option), cwd=ROOT, env=env, stdout=log,
-            stderr=subprocess.STDOUT, start_new_session=True,
-        )  # fmt: skip
+    server = processes.start_gunicorn(env, port, work / "gunicorn.log", args.option)
     runs = []
     try:
         deadline = time.monotonic() + 120
@@ -182,9 +170,9 @@ def main(argv: list[str] | None = None) -> int:
                 runs.append(one_hup(load, server.pid, args.settle if i == 0 else 2.0, args.after))
                 h.log(f"HUP {i + 1}: {json.dumps(runs[-1])}")
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(timeout=60)
+        processes.stop(server, timeout=60)
     keys = ["max_s", "over_1s", "over_2s", "p50_ms", "p99_ms", "errors", "workers_replaced_s"]
+    keys.append("load_1min")
     summary = {k: statistics.median([r[k] for r in runs if r[k] is not None] or [0]) for k in keys}
     report = {"machine": h.machine(), "options": args.option, "runs": runs, "median": summary}
     print(json.dumps(report, indent=2))

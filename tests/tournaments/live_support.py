@@ -87,5 +87,12 @@ def submit_both(match: Match, a: int, b: int) -> None:
     assert outcome.result is not None, "the two claims should confirm the match"
 
 
+def latest_generation(event: Event) -> int:
+    """The event's latest standings generation (0 before the first): generations count up from
+    1, but older snapshots are pruned, so counting the rows does not give it."""
+    found = event.standings_snapshots.order_by("-generation").values_list("generation").first()
+    return found[0] if found else 0
+
+
 def close_rounds(event: Event) -> None:
     Round.objects.filter(event=event).update(status=Round.Status.CLOSED)

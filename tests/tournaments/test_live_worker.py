@@ -23,7 +23,13 @@ from django.db import connection
 from django.test import Client
 
 from tests.conftest import ARTIFACTS, ROOT, free_port, missing, poll
-from tests.tournaments.live_support import make_entries, make_event, make_round, submit_both
+from tests.tournaments.live_support import (
+    latest_generation,
+    make_entries,
+    make_event,
+    make_round,
+    submit_both,
+)
 from tournaments.models import (
     Event,
     Match,
@@ -327,7 +333,7 @@ def test_a_worker_killed_mid_recompute_then_restarted_converges(worker: Any, bea
     event, entries, matches = field(4, "killed")
     submit_both(matches[0], 100, 70)
     poll(lambda: current(event) and len(snapshot_order(event)) == 4, timeout=30)
-    generation = StandingsSnapshot.objects.filter(event=event).count()
+    generation = latest_generation(event)
 
     # Block the next recompute at its last write, so that it is caught in the middle.
     blocker = _lock_holder()
@@ -347,7 +353,7 @@ def test_a_worker_killed_mid_recompute_then_restarted_converges(worker: Any, bea
 
     # The killed recompute left nothing: its transaction and its lock died with it.
     poll(lambda: not _holds_recompute_lock(event), timeout=30)
-    assert StandingsSnapshot.objects.filter(event=event).count() == generation
+    assert latest_generation(event) == generation
     assert not current(event)
 
     # A new worker; beat's reconcile finds the event dirty and the standings converge.
@@ -429,7 +435,7 @@ def test_a_prefork_worker_starts_with_the_recent_standings_and_recomputes_them_e
         return f"standings of events [{event.pk}] computed before the pool starts" in text
 
     poll(remembered, timeout=60)
-    generation = StandingsSnapshot.objects.filter(event=event).count()
+    generation = latest_generation(event)
     for match, margin in zip(matches[1:], [40, 20, 30], strict=True):
         submit_both(match, 100, 100 - margin)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from itertools import accumulate
 from operator import itemgetter
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Max
 from django.utils import timezone
@@ -305,8 +305,28 @@ _recent: dict[int, RecentRecompute] = {}
 _recent_lock = threading.Lock()
 
 
+class ComputedSnapshot(NamedTuple):
+    """A computed snapshot: its canonical bytes, the fingerprint of its input records, and the
+    last round it counts a result of (0: none; ``StandingsSnapshot.round_number``)."""
+
+    data: bytes
+    fingerprint: str
+    round_number: int
+
+
+def covered_round(document: dict[str, Any]) -> int:
+    """The last round (Swiss or tiebreak) a snapshot document counts a result of; 0 for none."""
+    return max([*document.get("rounds", []), *document.get("tiebreak_rounds", [])], default=0)
+
+
 def compute_snapshot_bytes(*, event_id: int) -> tuple[bytes, str]:
-    """Load the event's records and compute its snapshot: ``(canonical bytes, fingerprint)``.
+    """:func:`compute_snapshot`'s ``(canonical bytes, fingerprint)``."""
+    snapshot = compute_snapshot(event_id=event_id)
+    return snapshot.data, snapshot.fingerprint
+
+
+def compute_snapshot(*, event_id: int) -> ComputedSnapshot:
+    """Load the event's records and compute its snapshot (:class:`ComputedSnapshot`).
 
     The standings and the fingerprint reuse this process's last recompute of the event where the
     results did not change (``tournaments.standings.incremental``: the same bytes as from
@@ -341,7 +361,11 @@ def compute_snapshot_bytes(*, event_id: int) -> tuple[bytes, str]:
             evicted = len(_recent) > RECENT_EVENTS
             while len(_recent) > RECENT_EVENTS:
                 del _recent[next(iter(_recent))]
-        snapshot = canonical_bytes(document), input_fingerprint(data, lines, entries)
+        snapshot = ComputedSnapshot(
+            canonical_bytes(document),
+            input_fingerprint(data, lines, entries),
+            covered_round(document),
+        )
         _keep_out_of_collections(cold=recent is None, evicted=evicted)
         return snapshot
     finally:

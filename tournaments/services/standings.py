@@ -74,7 +74,7 @@ from tournaments.models import (
 )
 from tournaments.queueing import send_task_safely
 from tournaments.selectors import standings_records
-from tournaments.services import webhooks
+from tournaments.services import snapshot_pruning, webhooks
 
 logger = logging.getLogger(__name__)
 
@@ -256,6 +256,8 @@ def recompute_standings(
             if cleaned or outcome.status == "new":
                 # the public pages show the new snapshot, or no longer say "updating"
                 follow_versions.bump_pages_of(event_id)
+            if outcome.status == "new":
+                snapshot_pruning.prune_after_new_snapshot(event_id=event_id)
         return outcome
 
 
@@ -290,7 +292,7 @@ def _recompute_locked(
         if not force and latest is not None and bookkeeping.computed_generation >= generation_read:
             # Clean all the same: a late duplicate mark may have set it again.
             return RecomputeOutcome("current", generation=latest[0]), generation_read
-        data, computed_from = standings_records.compute_snapshot_bytes(event_id=event_id)
+        data, computed_from, round_number = standings_records.compute_snapshot(event_id=event_id)
         digest = hashlib.sha256(data).hexdigest()
         status: Status
         if latest is not None and latest[1] == digest:
@@ -305,6 +307,7 @@ def _recompute_locked(
                 computed_from=computed_from,
                 digest=digest,
                 data=data.decode("utf-8"),
+                round_number=round_number,
             )
             # in the snapshot's transaction: queued once per generation, sent after commit
             webhooks.standings_updated(event_id=event_id, generation=generation)
