@@ -76,10 +76,14 @@ def test_one_hand_move_by_move_then_confirmed_with_the_other_link_on_the_same_ph
     expect(phone.locator("#claim-pending-A")).to_contain_text("1 hand, checked by the rules engine")
     expect(phone.get_by_role("button", name="Confirm for Team B")).to_have_count(0)
     # Handed across the table: side B opens its own link on this phone, checks and confirms.
+    # The phone that sent the claim asks first whether this is the other team (issue 29).
     phone.goto(live_server.url + setup.path(0, side=1))
     expect(phone.locator("#claim-pending-A")).to_contain_text("1 hand, checked by the rules engine")
+    asked: list[str] = []
+    phone.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
     tap(phone, "Confirm for Team B")
     expect(phone.locator("#claim-confirmed")).to_contain_text("Team A wins")
+    assert asked and "Are you the other team?" in asked[0]
     phone.screenshot(path=str(artifacts / "03-confirmed.png"), full_page=True)
     claim = orm(lambda: Claim.objects.get(match=setup.matches[0], side=0))
     moves = claim.sheet["hands"][0]["moves"]

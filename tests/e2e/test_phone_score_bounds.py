@@ -35,7 +35,13 @@ def other(page: Any, points: str, seat: int) -> None:
 
 
 def entries(page: Any) -> list[str]:
-    return [t.strip() for t in page.locator("ol.entries li").all_inner_texts()]
+    """Each tally entry's words, without the scorer list that lets a side correct who scored."""
+    texts: list[str] = page.locator("ol.entries li").evaluate_all(
+        "items => items.map(li => { const c = li.cloneNode(true);"
+        " c.querySelectorAll('select').forEach(s => s.remove());"
+        " return c.textContent.replace(/\\s+/g, ' ').trim(); })"
+    )
+    return texts
 
 
 def test_impossible_tally_scores_are_refused_and_a_rare_one_is_checked(

@@ -372,7 +372,10 @@ def test_the_other_team_checks_the_claim_hand_by_hand_then_disagrees(
         expect(pending.locator("#first-difference")).to_contain_text(
             "First difference from your sheet: your sheet has other pips left"
         )
-        expect(confirm).to_be_in_viewport(ratio=1)
+        # While it enters its own sheet the dock stays (the engine's verdict, the connection);
+        # Confirm and Disagree wait in the claim's box, one scroll away (issue 29).
+        expect(other.locator("#dock")).to_be_in_viewport()
+        expect(confirm).to_be_visible()
         disagree.click()  # now it sends its own sheet: the two conflict
         conflict = other.locator("#claim-conflict")
         expect(conflict).to_be_visible()
