@@ -6,7 +6,8 @@ whose reading the preview shows, the check-in, round 1 generated, published and 
 the desk's "Next:" buttons, its results typed at the desk, the tiebreaks changed mid-event with
 the standings re-ranked at once, round 2 by the loop whose clicks are counted (close ->
 generate -> review -> publish -> start, committed in benchmarks/desk/RESULTS.md), the final
-seeded, played and the event finished; the projector shows the podium.
+seeded, played and the event finished; the projector shows the podium. Round 2's table cards,
+scoresheets and slips and the standings are printed from the desk's links to A4 PDFs.
 
 Every click of the director goes through :class:`Clicks`, so the loop's count is measured, not
 asserted from a list.
@@ -22,6 +23,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.test_paper_print import assert_a4, printed, texts
 from tests.e2e.test_rounds import no_sideways_scroll
 from tests.tournaments.phone_factory import audit_flush, orm  # noqa: F401
 from tournaments.models import Event
@@ -171,6 +173,7 @@ def test_a_new_directors_event_from_the_csv_import_to_the_podium(
     loop = d.count - start
     committed = re.search(r"Clicks now: (\d+)", RESULTS.read_text())
     assert committed is not None and loop == int(committed.group(1)) <= 5, loop
+    print_round_papers(phone, base, artifacts)
 
     enter_results(d, base, 2, [("61", "40"), ("45", "61")])
     phone.goto(f"{base}/director/events/{SLUG}/")
@@ -185,6 +188,30 @@ def test_a_new_directors_event_from_the_csv_import_to_the_podium(
     phone.goto(f"{base}/events/{SLUG}/projector/")
     expect(phone.get_by_test_id("champion")).to_contain_text(champion)
     phone.screenshot(path=str(artifacts / "3-projector-podium.png"), full_page=True)
+
+
+def print_round_papers(page: Any, base: str, artifacts: Path) -> None:
+    """Paper for when phones fail, from the desk's "Print:" links: round 2's two table cards on
+    one A4 page, a scoresheet with its result slip per table, and the standings, each printed to
+    PDF and read back (page size, pages, the names on them)."""
+    page.goto(f"{base}/director/events/{SLUG}/")
+    links = page.locator(".desk-print a")
+    cards = links.filter(has_text="table cards (round 2)").get_attribute("href")
+    sheets = links.filter(has_text="scoresheets and result slips (round 2)").get_attribute("href")
+    standings = links.filter(has_text="standings").first.get_attribute("href")
+    printed_cards = printed(page, base + cards, artifacts, "4-cards")
+    assert_a4(printed_cards)
+    assert len(printed_cards.pages) == 1  # four cards to a page
+    printed_sheets = printed(page, base + sheets, artifacts, "5-scoresheets")
+    assert_a4(printed_sheets)
+    assert len(printed_sheets.pages) == 2  # one A4 page a table
+    for text in texts(printed_sheets):
+        assert "Round 2" in text and "North" in text and "Signature" in text, text
+    printed_standings = printed(page, base + standings, artifacts, "6-standings")
+    assert_a4(printed_standings)
+    words = " ".join(texts(printed_standings))
+    assert all(name in words for name in ("Ann Lee", "Cy Osei", "Ed Fox", "Gus Hale")), words
+    page.emulate_media(media="screen")
 
 
 def play_the_final(d: Clicks, base: str) -> str:
