@@ -361,7 +361,7 @@ AXES_VERBOSE = False  # its log lines name the username and address: ours say le
 SPINNER_TRUSTED_PROXIES = [
     p.strip() for p in os.environ.get("SPINNER_TRUSTED_PROXIES", "").split(",") if p.strip()
 ]
-AXES_CLIENT_IP_CALLABLE = "tournaments.client_ip.client_address"
+AXES_CLIENT_IP_CALLABLE = "tournaments.client_ip.axes_client_address"
 
 # Password reset needs mail: without it the reset pages are absent (404) and the log in page
 # offers no "forgot" link (tournaments/accounts.py).

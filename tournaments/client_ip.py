@@ -90,3 +90,11 @@ def client_address(request: Any) -> str:
         if not _trusted(address, networks):
             break
     return str(client)
+
+
+def axes_client_address(request: Any) -> str | None:
+    """:func:`client_address` for django-axes, which stores it in an address column: ``None``
+    where the request carries no address (a test client's ``force_login``, a bare request), not
+    the text "unknown" that PostgreSQL's ``inet`` refuses."""
+    address = client_address(request)
+    return address if parse_address(address) is not None else None

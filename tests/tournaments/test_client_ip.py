@@ -21,7 +21,7 @@ from rest_framework.test import APIClient
 
 from tests.tournaments.api_support import private_cache
 from tournaments.checks import trusted_proxies_valid
-from tournaments.client_ip import client_address
+from tournaments.client_ip import axes_client_address, client_address
 from tournaments.rate_limit import client_address as rate_limit_address
 
 PASSWORD = "dominoes-2026-right"
@@ -57,6 +57,23 @@ def test_the_client_address_believes_forwarded_for_only_from_trusted_proxies(
     request = RequestFactory().get("/", REMOTE_ADDR=remote, HTTP_X_FORWARDED_FOR=forwarded)
     assert client_address(request) == client
     assert rate_limit_address(request) == client  # the rate limits ask the same function
+
+
+@pytest.mark.django_db
+def test_a_login_without_an_address_is_logged_with_none_not_unknown(settings: Any) -> None:
+    """django-axes stores the address in an ``inet`` column on PostgreSQL: a request with no
+    address (the test client's ``force_login``, a bare ``HttpRequest``) gives it ``None``, where
+    "unknown" failed the insert and every such log in."""
+    settings.SPINNER_TRUSTED_PROXIES = []
+    bare = RequestFactory().get("/")
+    del bare.META["REMOTE_ADDR"]
+    assert client_address(bare) == "unknown"  # what the rate limits count under
+    assert axes_client_address(bare) is None
+    assert axes_client_address(RequestFactory().get("/", REMOTE_ADDR="203.0.113.7")) == (
+        "203.0.113.7"
+    )
+    user = User.objects.create_user("no-address", password=PASSWORD)
+    Client().force_login(user)  # axes logs it: no error on either database
 
 
 def test_a_trusted_proxies_setting_that_names_no_network_is_refused(settings: Any) -> None:
