@@ -369,9 +369,11 @@ def test_the_other_team_checks_the_claim_hand_by_hand_then_disagrees(
         disagree.click()
         expect(other.locator("#entry .notice")).to_contain_text("Enter your own sheet")
         enter_short_match(other, "13")
-        expect(pending.locator("#first-difference")).to_contain_text(
-            "First difference from your sheet: your sheet has other pips left"
-        )
+        # The engine's sentence (issue 29): which hand, what each sheet says, who it names;
+        # above the claim's hands and again on the hand that differs.
+        said = "Hand 1: your sheet leaves 13 pips with Team B Two (W); theirs leaves 3 pips"
+        expect(pending.locator("#difference-before")).to_contain_text(said)
+        expect(pending.locator("#first-difference")).to_contain_text(said)
         # While it enters its own sheet the dock stays (the engine's verdict, the connection);
         # Confirm and Disagree wait in the claim's box, one scroll away (issue 29).
         expect(other.locator("#dock")).to_be_in_viewport()

@@ -135,6 +135,9 @@ def test_no_generated_request_makes_a_server_error(
                 params[name] = world[name]
         headers = dict(case.headers or {})
         headers["Authorization"] = world["director" if director else "table"]
+        # Schemathesis's WSGI transport asks for gzip and then reads the body undecoded, as no
+        # HTTP client would: ask for it plain (compression has its own tests: test_compression).
+        headers["Accept-Encoding"] = "identity"
         case.headers = headers
         wanted = [checks.not_a_server_error, checks.content_type_conformance]
         if mode is GenerationMode.POSITIVE:

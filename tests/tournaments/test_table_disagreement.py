@@ -12,6 +12,7 @@ from django.test import Client
 from django.utils import translation
 
 from tests import factories
+from tests.tournaments.api_support import table_client
 from tests.tournaments.phone_factory import make_setup
 from tests.tournaments.test_table_page import tally_sheet
 from tournaments.presenters import difference
@@ -135,3 +136,26 @@ def test_a_table_of_many_names_the_first_difference_from_the_seats_own_sheet(
     assert found is not None and found["text"].startswith("Hand 1")
     assert 'id="difference-sentence"' in page and found["text"].replace("'", "&#x27;") in page
     assert 'id="difference-actions"' in page
+
+
+def test_before_it_disagrees_a_side_reads_the_first_difference_in_words() -> None:
+    """Side B checks side A's pending claim against the sheet it typed itself: the verify dry
+    run, given B's sheet to compare, names the play and who scored it on each sheet (the phone
+    showed "your sheet scores this hand 18-3 (this one 18-3)" before: the same numbers twice)."""
+    setup = make_setup(rules="five-up", target=25)
+    match = setup.matches[0]
+    submit_claim(match=match, side=0, sheet=tally_sheet())
+    side_b = table_client(setup.round, match.table.number, side=1)
+    url = f"/api/matches/{match.pk}/verify/"
+    mine = partner_scored(tally_sheet())
+    answer = side_b.post(url, {"sheet": tally_sheet(), "compare": mine}, format="json").json()
+    assert answer["difference"]["text"] == (
+        "Hand 1, play 1: your sheet gives 2 to Team A Two (S); theirs gives 2 to Team A One (N)"
+    )
+    assert (answer["difference"]["hand"], answer["difference"]["move"]) == (0, 0)
+    same = side_b.post(url, {"sheet": tally_sheet(), "compare": tally_sheet()}, format="json")
+    assert same.json()["difference"] is None  # they agree
+    alone = side_b.post(url, {"sheet": tally_sheet()}, format="json").json()
+    assert alone["difference"] is None and alone["verdict"]["valid"]
+    bad = side_b.post(url, {"sheet": tally_sheet(), "compare": "not a sheet"}, format="json")
+    assert bad.status_code == 400  # a compare that is no sheet is refused, not ignored

@@ -24,10 +24,15 @@ from tournaments.models import EntryAvoidance, Event
 from tournaments.selectors import avoidances as selectors
 from tournaments.services import avoidances as services
 
+MAX_ID = 2_147_483_647  # the largest id PostgreSQL's and SQLite's id columns both hold here
+
 
 class AvoidanceInputSerializer(StrictInput):
-    entry_x = serializers.IntegerField(min_value=1, help_text="One entry's id.")
-    entry_y = serializers.IntegerField(min_value=1, help_text="The other entry's id.")
+    # An id no table can hold is a 400, not the database's overflow (a 500).
+    entry_x = serializers.IntegerField(min_value=1, max_value=MAX_ID, help_text="One entry's id.")
+    entry_y = serializers.IntegerField(
+        min_value=1, max_value=MAX_ID, help_text="The other entry's id."
+    )
     note = serializers.CharField(
         max_length=services.NOTE_LENGTH,
         allow_blank=True,

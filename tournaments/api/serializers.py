@@ -364,6 +364,11 @@ class TableMatchSerializer(serializers.Serializer[Any]):
 
 class SheetVerifyInputSerializer(StrictInput):
     sheet = SheetField()
+    compare = SheetField(
+        required=False,
+        help_text="This phone's own sheet, when it checks another's: the answer's difference "
+        "names where ``sheet`` first differs from it.",
+    )
 
 
 class ScoreLimitsSerializer(serializers.Serializer[Any]):
@@ -389,6 +394,12 @@ class SheetVerifyOutputSerializer(serializers.Serializer[Any]):
         "layout with two doubles in the line can make): 'check this', not faults.",
     )
     limits = ScoreLimitsSerializer(help_text="The rule set's score limits (raw points).")
+    difference = serializers.DictField(
+        allow_null=True,
+        help_text="With ``compare``: the first difference in words (hand, move, what, text: "
+        '"Hand 3, play 2: your sheet gives 2 to Ana (N); theirs gives 2 to Luis (S)"), or '
+        "null when the two sheets agree or none was given.",
+    )
 
 
 class ClaimSubmitInputSerializer(StrictInput):

@@ -55,6 +55,7 @@ from tournaments.api.serializers import (
     if_match,
     match_state,
 )
+from tournaments.presenters import table as table_pages
 from tournaments.selectors import results as selectors
 from tournaments.selectors.desk import round_clock
 from tournaments.services import assessment, claims
@@ -131,6 +132,7 @@ class SheetVerifyApi(ResultsApi):
         with assessment.tree_checked(sheet):  # by its SheetField
             found = assessment.assess_sheet(match.round.event, sheet, match=match)
         running = game.running_scores(sheet)
+        compare = data.validated_data.get("compare")
         return Response(
             {
                 "verdict": found.verdict,
@@ -139,6 +141,9 @@ class SheetVerifyApi(ResultsApi):
                 "time_last_hand": game.time_last_hand(sheet),
                 "warnings": list(found.warnings),
                 "limits": game.score_limits(match.round.event),
+                "difference": None
+                if compare is None
+                else table_pages.own_difference(match, compare, sheet),
             }
         )
 

@@ -458,6 +458,16 @@ def conflict_difference(match: Match, board: MatchBoard, side: int | None) -> di
     return found
 
 
+def own_difference(match: Match, own: Any, other: Any) -> dict[str, Any] | None:
+    """Where another's sheet first differs from this phone's own sheet, in words ("your sheet
+    ...; theirs ..."), before this side confirms or disagrees: None while they agree or this
+    phone has no sheet."""
+    if not isinstance(own, dict) or not own.get("hands"):
+        return None
+    names = sheet_difference.names_for(match, seat_records(match))
+    return sheet_difference.versions(own, other, names, phone=True)
+
+
 def many_difference(match: Match, board: MatchBoard, side: int | None) -> dict[str, Any] | None:
     """At a table of many in conflict: the first difference between this seat's sheet and the
     first other sheet sent that differs from it (None without a sheet of its own)."""

@@ -323,8 +323,8 @@
   }
   /** The verify endpoint's answer: ``{verdict, running}`` (running: the engine's scores after
    *  each hand). */
-  function callVerify(sheet) {
-    return post(cfg.urls.verify, { sheet: sheet }).then(function (res) {
+  function callVerify(sheet, compare) {
+    return post(cfg.urls.verify, compare ? { sheet: sheet, compare: compare } : { sheet: sheet }).then(function (res) {
       if (res.status >= 400 && res.status < 500 && res.status !== 429 && res.data && res.data.code) {
         var refused = new Error(res.data.message);
         refused.refused = res.data;
@@ -333,7 +333,8 @@
       if (!res.ok || !res.data || !res.data.verdict) throw new Error("verify " + res.status);
       return { verdict: res.data.verdict, running: res.data.running || [],
                timeLast: typeof res.data.time_last_hand === "number" ? res.data.time_last_hand : null,
-               warnings: res.data.warnings || [], limits: res.data.limits || null };
+               warnings: res.data.warnings || [], limits: res.data.limits || null,
+               difference: res.data.difference || null };
     });
   }
   function verifyNow() {
@@ -914,7 +915,9 @@
   function claimHandsHtml(sheet, running, diff) {
     var hands = sheet.hands || [];
     var setl = settlements(hands, running);
-    return "<ol class=\"claim-hands\">" + hands.map(function (h, i) {
+    var said = diff ? (diff.sentence ? diff.text + "." : fmt(gettext("First difference from your sheet: %(difference)s."), { difference: diff.text })) : "";
+    var top = said ? "<p class=\"diff diff-summary\" id=\"difference-before\" role=\"status\">" + esc(said) + "</p>" : "";
+    return top + "<ol class=\"claim-hands\">" + hands.map(function (h, i) {
       var how = h.end === "domino" ? fmt(gettext("%(player)s went out"), { player: seatName(h.finisher) })
         : h.end === "blocked" ? gettext("blocked") : gettext("ended at the target");
       var d = setl[i];
@@ -930,7 +933,7 @@
         "<div class=\"muted\">" + esc(scorersOf(h)) + "; " + esc(how) +
         (sheet.time && sheet.time.called_in_hand === i ? "; " + esc(gettext("time was called in this hand")) : "") +
         (d ? "; " + esc(fmt(gettext("settled %(amounts)s"), { amounts: amounts(d) })) : "") + "</div>" + after +
-        (differs ? "<div class=\"diff\">" + esc(fmt(gettext("First difference from your sheet: %(difference)s."), { difference: diff.text })) + "</div>" : "") + "</li>";
+        (differs ? "<div class=\"diff\">" + esc(said) + "</div>" : "") + "</li>";
     }).join("") + "</ol>";
   }
 
@@ -944,7 +947,8 @@
     var key = box.getAttribute("data-claim-detail") + ":" + box.getAttribute("data-version");
     if (detailFor && detailFor.key === key) {
       if (detailFor.sheet) {
-        var html = claimHandsHtml(detailFor.sheet, detailFor.running, firstDifference(detailFor.sheet.hands));
+        askDifference(detailFor);
+        var html = claimHandsHtml(detailFor.sheet, detailFor.running, claimDifference(detailFor));
         if (box.innerHTML !== html) box.innerHTML = html;
       }
       return;  // drawn, or on its way
@@ -968,6 +972,30 @@
         });
       })
       .catch(function () { detailFor = null; });
+  }
+
+  /** The claim's first difference from this phone's own sheet: the engine's sentence (which
+   *  play, who scored it on each sheet) once the server has answered for this very sheet, else
+   *  the phone's own rough word on the hand (offline, or while the answer is on its way). */
+  function claimDifference(detail) {
+    var own = JSON.stringify(buildSheet());
+    if (detail.asked === own && detail.answered) {
+      return detail.difference ? { hand: detail.difference.hand, text: detail.difference.text, sentence: true } : null;
+    }
+    return firstDifference(detail.sheet.hands);
+  }
+  /** Ask the verify endpoint where the claim differs from this phone's sheet, once per version
+   *  of this phone's sheet (nothing to ask while it has no hand). */
+  function askDifference(detail) {
+    var own = buildSheet();
+    var ownJson = JSON.stringify(own);
+    if (detail.asked === ownJson || !own.hands.length) return;
+    detail.asked = ownJson; detail.answered = false;
+    callVerify(detail.sheet, own).then(function (answer) {
+      if (detailFor !== detail || detail.asked !== ownJson) return;
+      detail.difference = answer.difference; detail.answered = true;
+      fillClaimDetail();
+    }).catch(function () { /* the phone's own word stands; asked again when the sheet changes */ });
   }
 
   // ---------------------------------------------------------------- move form
