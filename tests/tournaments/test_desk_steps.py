@@ -124,3 +124,24 @@ def test_the_projector_shows_the_podium_once_the_event_is_finished() -> None:
     assert "Final placings" in html
     found = re.search(r'data-testid="champion">.*?class="name">([^<]+)<', html, flags=re.S)
     assert found is not None and unescape(found.group(1)) == champion
+
+
+def test_asking_to_close_with_results_missing_goes_to_them_and_says_why() -> None:
+    """With tables still playing, "Close round 1" does not ask "Yes, close round 1 and generate
+    round 2" (to refuse after): it says why it cannot close and opens the missing results."""
+    event = make_event(swiss_rounds=2)
+    boss = make_director(event)
+    make_field(event, 4)
+    rnd = round_generation.generate_round(event=event, actor=boss)
+    round_status.publish_round(round=rnd, actor=boss)
+    url = f"/director/events/{event.slug}/rounds/1/close/"
+    asked = _client(boss).post(url, follow=True)
+    page = asked.content.decode()
+    assert (
+        asked.redirect_chain[-1][0]
+        == f"/director/events/{event.slug}/rounds/1/results/?state=missing"
+    )
+    assert "still has matches without a confirmed result" in page
+    assert "Yes, close round 1" not in page
+    rnd.refresh_from_db()
+    assert rnd.status == Round.Status.PUBLISHED

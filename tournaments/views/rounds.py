@@ -286,6 +286,13 @@ def _close_then_generate(request: HttpRequest, event: Event, rnd: Round) -> Http
 
 
 def _ask_first(request: HttpRequest, event: Event, rnd: Round, action: str) -> HttpResponse:
+    if action == "close":
+        try:  # tables still without a result: say so now, not after "Yes, close"
+            round_status.ensure_round_can_close(rnd)
+        except SpinnerError as exc:
+            show_error(request, exc)
+            target = reverse("director:results", args=[event.slug, rnd.number])
+            return redirect(f"{target}?state=missing")
     question, consequence, button = (str(t) % {"n": rnd.number} for t in CONFIRM[action])
     also = None
     if action == "close" and _generate_after(event, rnd):
