@@ -7,6 +7,7 @@ stored result is the corrected sheet."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,9 @@ def test_a_disagreement_on_one_scorer_is_named_in_view_and_corrected_on_one_phon
 
         # side A checks: South did score it. It takes that play from side B's sheet, no retyping.
         tap(phone, "Use their version of hand 1, play 1")
+        # the sentence spoke of the sheet sent: it says so now, until the sheet goes again
+        expect(phone.locator("#difference-taken")).to_contain_text("That was the sheet you sent")
+        expect(phone.locator("#difference-sentence")).to_have_class(re.compile("superseded"))
         submit = phone.get_by_role("button", name="Submit as Team A", exact=True)
         expect(submit).to_be_visible()
         submit.click()

@@ -79,6 +79,19 @@
 
   // ---------------------------------------------------------------- a disagreement, first and in view
   var seenConflict = null;
+  var takenFor = null;  // the conflict's versions when this phone took their version of the play
+  /** After "use their version": the sentence is about the sheet sent, no longer this phone's;
+   *  say so under it (the status is redrawn by each poll, so this is done after each). */
+  function markTaken(conflict, sentence) {
+    if (!sentence || takenFor === null || takenFor !== conflict.getAttribute("data-versions")) return;
+    sentence.classList.add("superseded");
+    if (conflict.querySelector("#difference-taken")) return;
+    var note = document.createElement("p");
+    note.id = "difference-taken";
+    note.className = "ok";
+    note.textContent = gettext("That was the sheet you sent. This phone now has their version of the play: send the sheet again.");
+    sentence.insertAdjacentElement("afterend", note);
+  }
   function theirs() {
     var el = document.getElementById("difference-sentence");
     if (!el || !el.hasAttribute("data-theirs")) return null;
@@ -133,6 +146,7 @@
       var box = statusEl.querySelector("#difference-actions");
       var sentence = statusEl.querySelector("#difference-sentence");
       if (box) box.innerHTML = actionsHtml(sentence);
+      markTaken(conflict, sentence);
       var key = conflict.getAttribute("data-versions") || "1";
       if (seenConflict !== key) {
         seenConflict = key;
@@ -256,6 +270,8 @@
     var list = h ? (h.form === "moves" ? h.moves : h.tally) : null;
     if (!list || j >= list.length) return;
     list[j] = JSON.parse(JSON.stringify(other));
+    var conflict = document.getElementById("claim-conflict");
+    if (conflict) { takenFor = conflict.getAttribute("data-versions"); markTaken(conflict, sentence); }
     st.submitted = null; st.showEntry = true;
     st.entryNotice = fmt(gettext("Hand %(hand)s, play %(play)s now reads as their sheet: check the sheet and send it again."), { hand: i + 1, play: j + 1 });
     entry.classList.remove("hidden");
