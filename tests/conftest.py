@@ -365,3 +365,13 @@ def _fresh_public_documents() -> Iterator[None]:
     # itself (test_documents.py's test of it).
     with override_settings(SPINNER_PUBLIC_DOCUMENTS=False, SPINNER_DOCUMENT_MIN_AGE=0):
         yield
+
+
+@pytest.fixture
+def renders() -> Iterator[list[str]]:
+    """The names of the templates rendered meanwhile (Django's test signal): the documents
+    tests' count of renders."""
+    from tests.tournaments.documents_support import rendered_templates  # needs Django set up
+
+    with rendered_templates() as seen:
+        yield seen

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import pytest
 from django.test import Client
 from django.test.signals import template_rendered
 
@@ -27,6 +28,13 @@ def documents_on(settings: Any) -> None:
     """A cache of the test's own, and the public pages kept as documents."""
     private_cache(settings)
     settings.SPINNER_PUBLIC_DOCUMENTS = True
+
+
+@pytest.fixture
+def documents_pages(settings: Any) -> None:
+    """The documents tests' own cache, and the public pages kept as documents (a fixture: each
+    module names it in its ``pytestmark``)."""
+    documents_on(settings)
 
 
 @contextmanager

@@ -10,7 +10,6 @@ from __future__ import annotations
 import gzip
 import re
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import brotli
@@ -19,9 +18,10 @@ from django.test import Client
 
 from tests.conftest import free_port
 from tests.tournaments.bracket_support import playoff_event, seed, win_game
-from tests.tournaments.documents_support import (
+from tests.tournaments.documents_support import (  # noqa: F401 (documents_pages: a fixture)
     body,
     documents_on,
+    documents_pages,
     kept_without_a_query,
     on_redis,
     played,
@@ -38,19 +38,7 @@ from tournaments.services import decisions, events, round_clock, round_status
 from tournaments.services.standings import recompute_standings
 
 # Transactional: the services move the pages' tokens once their transaction commits.
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _documents_on(settings: Any) -> None:
-    documents_on(settings)
-
-
-@pytest.fixture
-def renders() -> Iterator[list[str]]:
-    """The names of the templates rendered meanwhile (Django's test signal)."""
-    with rendered_templates() as seen:
-        yield seen
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("documents_pages")]
 
 
 def test_a_second_get_of_an_unchanged_page_reads_nothing_and_renders_nothing(

@@ -6,7 +6,6 @@ and a room reloading at once (the rest: ``test_documents.py``).
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -15,9 +14,10 @@ from django.core.cache import cache
 from django.db import connection
 from django.test import Client, RequestFactory
 
-from tests.tournaments.documents_support import (
+from tests.tournaments.documents_support import (  # noqa: F401 (documents_pages: a fixture)
     body,
     documents_on,
+    documents_pages,
     on_redis,
     played,
     rendered_templates,
@@ -37,21 +37,7 @@ from tournaments.services import claims, decisions
 from tournaments.views import rounds as round_views
 
 # Transactional: the services move the pages' tokens once their transaction commits.
-
-# Transactional: the services move the pages' tokens once their transaction commits.
-pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture(autouse=True)
-def _documents_on(settings: Any) -> None:
-    documents_on(settings)
-
-
-@pytest.fixture
-def renders() -> Iterator[list[str]]:
-    """The names of the templates rendered meanwhile (Django's test signal)."""
-    with rendered_templates() as seen:
-        yield seen
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("documents_pages")]
 
 
 # --- Slices ----------------------------------------------------------------------------------
