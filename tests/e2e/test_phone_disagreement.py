@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.test_phone_sides import SEATS, tap
+from tests.e2e.test_phone_sides import SEATS, enter_short_match, tap
 from tests.tournaments.phone_factory import audit_flush, make_setup, orm  # noqa: F401
 from tournaments.models import MatchResult
 
@@ -28,16 +28,7 @@ pytestmark = [
 def enter(page: Any, first_scorer: str) -> None:
     """Target 25 raw (5 points): the first play's 15 to ``first_scorer``, then South 15 and
     East 5; North goes out (pips 4, 2, 3)."""
-    tap(page, SEATS[0])
-    tap(page, f"{first_scorer} scores 3 points")
-    tap(page, f"{SEATS[2]} scores 3 points")
-    tap(page, f"{SEATS[1]} scores 1 point")
-    tap(page, f"{SEATS[0]} dominoed")
-    expect(page.locator("#pips-1")).to_be_focused()
-    for pips in ("4", "2", "3"):
-        page.keyboard.type(pips)
-        page.keyboard.press("Enter")
-    expect(page.locator("#winner")).to_contain_text("Team A wins")
+    enter_short_match(page, first_scorer)
 
 
 def in_view(page: Any, selector: str) -> None:

@@ -27,10 +27,11 @@ def tap(page: Any, name: str) -> None:
     page.get_by_role("button", name=name, exact=True).click()
 
 
-def enter_short_match(page: Any) -> None:
-    """Target 25 raw (5 points): Team A scores 30 in hand 1, North goes out."""
+def enter_short_match(page: Any, first_scorer: str = SEATS[0]) -> None:
+    """Target 25 raw (5 points): Team A scores 30 in hand 1 (its first 15 to ``first_scorer``,
+    North unless told), North goes out."""
     tap(page, SEATS[0])
-    tap(page, f"{SEATS[0]} scores 3 points")
+    tap(page, f"{first_scorer} scores 3 points")
     tap(page, f"{SEATS[2]} scores 3 points")
     tap(page, f"{SEATS[1]} scores 1 point")
     tap(page, f"{SEATS[0]} dominoed")
