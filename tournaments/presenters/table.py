@@ -11,11 +11,12 @@ and the tap that places a tile takes the engine's score: the phone never counts.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext
 
 from scoring import IllegalPlacement, Layout, Tile, TileError, score_of_total
 from scoring import geometry as engine_geometry
@@ -240,47 +241,19 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
     event = match.round.event
     expected = game.expected_game(event, match)
     players = int(expected["players"])
-    header = {"format": "fives-scoresheet/1", **expected}
     seats = seat_records(match)
     drawn = cards.first_leader(match, seats)
-    assert match.entry_b is not None
     many = match.table_entries > 2
-    # Sides by team name; seats by player name, with a compass point where a position is needed
-    # (clockwise from North; head to head the two players sit North and South; at a table of
-    # three North, East and South, as ``game.compass_point`` says). At a table of many every
-    # seat is its own entity: its player.
-    entities = (
-        [{"side": s.side, "index": s.number, "label": s.player} for s in seats]
-        if many
-        else [
-            {"side": "A", "index": 0, "label": match.entry_a.name},
-            {"side": "B", "index": 1, "label": match.entry_b.name},
-        ]
-    )
-    letters = [
-        pgettext("compass point, short", "N"),
-        pgettext("compass point, short", "E"),
-        pgettext("compass point, short", "S"),
-        pgettext("compass point, short", "W"),
-    ]
-    compass = letters[:players] if players != 2 else [letters[0], letters[2]]
+    entities = _entities(match, seats, many=many)
     return {
         "token": token,
         # where the phone keeps its sheet: one copy per game of a best-of match
         "storage_key": token if match.game_no == 1 else f"{token}.game{match.game_no}",
         "players": players,
-        "header": header,
+        "header": {"format": "fives-scoresheet/1", **expected},
         "target": int(expected["target"]),
         "divisor": game.displayed_divisor(event),
-        "seats": [
-            {
-                "number": s.number,
-                "side": s.side,
-                "player": s.player,
-                "compass": compass[s.number] if s.number < len(compass) else str(s.number + 1),
-            }
-            for s in seats
-        ],
+        "seats": _seat_rows(seats, players),
         # The side this phone's link acts for: 0 (side A) or 1 (side B), or at a table of many
         # its seat (0 to 3); the script preselects it for "submit as" and shows only its actions
         # (None: either, chosen on submit).
@@ -289,6 +262,47 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
         # A table of many: each player for themselves, every other player confirms (or most of
         # them: ``table_confirmation``).
         "many": many,
+        **_rules_config(event, match),
+        "entities": entities,
+        # Seat -> entity: partners share side A (seats 0, 2) or side B (1, 3); head to head,
+        # seat 0 is side A and seat 1 side B; at a table of many each seat is its own.
+        "entity_of": [s if many else s % 2 for s in range(players)],
+        # The first hand's leader as the round's draw chose it by lot (None: choose at the table).
+        "first_leader": drawn.number if drawn is not None else None,
+        "csrf": csrf,
+        "urls": _page_urls(match, token),
+    }
+
+
+def _entities(match: Match, seats: Sequence[cards.Seat], *, many: bool) -> list[dict[str, Any]]:
+    """Sides by team name; at a table of many every seat is its own entity: its player."""
+    if many:
+        return [{"side": s.side, "index": s.number, "label": s.player} for s in seats]
+    assert match.entry_b is not None
+    return [
+        {"side": "A", "index": 0, "label": match.entry_a.name},
+        {"side": "B", "index": 1, "label": match.entry_b.name},
+    ]
+
+
+def _seat_rows(seats: Sequence[cards.Seat], players: int) -> list[dict[str, Any]]:
+    """Seats by player name, each with its compass point (clockwise from North; head to head
+    North and South; at a table of three North, East and South)."""
+    compass = sheet_difference.compass_letters(players)
+    return [
+        {
+            "number": s.number,
+            "side": s.side,
+            "player": s.player,
+            "compass": compass[s.number] if s.number < len(compass) else str(s.number + 1),
+        }
+        for s in seats
+    ]
+
+
+def _rules_config(event: Event, match: Match) -> dict[str, Any]:
+    """What the script checks before the engine's tick, and the time and final-score rules."""
+    return {
         # Plausibility before the engine's tick: the most pips hands can hold at a hand's end.
         "max_pips_left": game.max_pips_left(event),
         # When time is called the sheet carries {"called_in_hand": i, "policy": time_policy}; the
@@ -296,10 +310,6 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
         "time_policy": event.time_policy,
         # The round's clock now (``clock_math.ClockState.as_dict``); ``urls.clock`` gives it again.
         "clock": clock_payload(match.round),
-        "entities": entities,
-        # Seat -> entity: partners share side A (seats 0, 2) or side B (1, 3); head to head,
-        # seat 0 is side A and seat 1 side B; at a table of many each seat is its own.
-        "entity_of": [s if many else s % 2 for s in range(players)],
         "tally_values": [5 * k for k in range(1, 8)],
         "allow_final_only": event.allow_final_score_only,
         # A final score is a multiple of the game's step (displayed points: 1 in five-up, 5 in
@@ -307,19 +317,20 @@ def page_config(match: Match, token: str, *, csrf: str, side: int | None = None)
         # or past the target when the match ends (the engine's rules, ``game``).
         "score_step": float(game.displayed_from_raw(game.score_step(event, match), event)),
         "most_past_target": game.match_options(event, match).most_past_target(),
-        # The first hand's leader as the round's draw chose it by lot (None: choose at the table).
-        "first_leader": drawn.number if drawn is not None else None,
-        "csrf": csrf,
-        "urls": {
-            "verify": _api("api:sheet-verify", match),
-            "table": reverse("api:table-match"),
-            "submit": _api("api:match-claims", match),
-            "position": reverse("table:position", kwargs={"token": token}),
-            # the game this page shows: the fragment says when the table has moved on
-            "status": reverse("table:status", kwargs={"token": token}) + f"?game={match.pk}",
-            "clock": reverse("table:clock", kwargs={"token": token}),
-            "sw": reverse("table:sw"),
-        },
+    }
+
+
+def _page_urls(match: Match, token: str) -> dict[str, str]:
+    """The endpoints the page's script calls."""
+    return {
+        "verify": _api("api:sheet-verify", match),
+        "table": reverse("api:table-match"),
+        "submit": _api("api:match-claims", match),
+        "position": reverse("table:position", kwargs={"token": token}),
+        # the game this page shows: the fragment says when the table has moved on
+        "status": reverse("table:status", kwargs={"token": token}) + f"?game={match.pk}",
+        "clock": reverse("table:clock", kwargs={"token": token}),
+        "sw": reverse("table:sw"),
     }
 
 
